@@ -1,0 +1,99 @@
+import { rfc3339, type Clock } from '../clock/index.js';
+import type { KubeClient } from './client.js';
+import { isNotFound } from './errors.js';
+import { Resources, type KubeObject } from './resources.js';
+
+/** A Kubernetes Event to record against an object. */
+export interface EventSpec {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+interface Recorded {
+  name: string;
+  namespace: string;
+  count: number;
+  at: number;
+}
+
+/** Options of the recorder. */
+export interface EventRecorderOptions {
+  client: KubeClient;
+  clock: Clock;
+  component: string;
+  /** Identical events within this window bump the count of the first instead of adding another (ms). */
+  dedupeWindow?: number;
+  onError?: (e: unknown) => void;
+}
+
+/**
+ * Records core/v1 Events, de-duplicating identical (object, reason, message) events within a window as the
+ * kubelet and controllers do: the first is created, later ones raise its `count` and `lastTimestamp`.
+ */
+export class EventRecorder {
+  private readonly recent = new Map<string, Recorded>();
+  private seq = 0;
+
+  /** Creates a recorder writing through the client. */
+  constructor(private readonly opts: EventRecorderOptions) {}
+
+  /** Records an event about `obj`; never throws (failures go to onError). */
+  async publish(obj: KubeObject, e: EventSpec): Promise<void> {
+    try {
+      await this.write(obj, e);
+    } catch (err) {
+      this.opts.onError?.(err);
+    }
+  }
+
+  private async write(obj: KubeObject, e: EventSpec): Promise<void> {
+    const now = this.opts.clock.now();
+    const dedupeKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}/${e.message}`;
+    const prev = this.recent.get(dedupeKey);
+    const window = this.opts.dedupeWindow ?? 10 * 60_000;
+    if (prev && now - prev.at < window) {
+      prev.count++;
+      prev.at = now;
+      try {
+        await this.opts.client.patch(Resources.events, { name: prev.name, namespace: prev.namespace }, { count: prev.count, lastTimestamp: rfc3339(now) });
+        return;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    this.prune(now, window);
+    const namespace = obj.metadata.namespace ?? 'default';
+    const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
+    await this.opts.client.create(Resources.events, eventObject({ obj, e, name, namespace, now, component: this.opts.component }));
+    this.recent.set(dedupeKey, { name, namespace, count: 1, at: now });
+  }
+
+  private prune(now: number, window: number): void {
+    if (this.recent.size < 4096) return;
+    for (const [k, v] of this.recent) if (now - v.at >= window) this.recent.delete(k);
+  }
+}
+
+function eventObject(p: { obj: KubeObject; e: EventSpec; name: string; namespace: string; now: number; component: string }): KubeObject {
+  const ts = rfc3339(p.now);
+  return {
+    metadata: { name: p.name, namespace: p.namespace },
+    involvedObject: {
+      apiVersion: p.obj.apiVersion,
+      kind: p.obj.kind,
+      name: p.obj.metadata.name,
+      namespace: p.obj.metadata.namespace,
+      uid: p.obj.metadata.uid,
+      resourceVersion: p.obj.metadata.resourceVersion,
+    },
+    type: p.e.type,
+    reason: p.e.reason,
+    message: p.e.message,
+    count: 1,
+    firstTimestamp: ts,
+    lastTimestamp: ts,
+    source: { component: p.component },
+    reportingComponent: p.component,
+  } as KubeObject;
+}

@@ -1,0 +1,108 @@
+import type { Clock } from '../clock/index.js';
+import { backoffDelay, type Backoff } from './backoff.js';
+
+/**
+ * A de-duplicating work queue with per-key exponential back-off, shaped like client-go's: a key is queued at
+ * most once; a key added while it is being processed is re-queued when processing ends, so two workers never
+ * hold the same key.
+ */
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private readonly queued = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly dirty = new Set<string>();
+  private readonly failures = new Map<string, number>();
+  private readonly delayed = new Map<string, { at: number; cancel: () => void }>();
+  private waiters: Array<(key: string | undefined) => void> = [];
+  private shuttingDown = false;
+
+  /** Creates an empty queue. */
+  constructor(
+    private readonly clock: Clock,
+    private readonly backoff: Backoff = { base: 5, max: 1000 * 1000 },
+  ) {}
+
+  /** Queues a key now (no-op if it is already queued). */
+  add(key: string): void {
+    if (this.shuttingDown) return;
+    if (this.processing.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    if (this.queued.has(key)) return;
+    this.queued.add(key);
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      this.queued.delete(key);
+      this.processing.add(key);
+      waiter(key);
+    } else this.queue.push(key);
+  }
+
+  /** Queues a key after `ms`; an earlier pending delay for the same key wins. */
+  addAfter(key: string, ms: number): void {
+    if (ms <= 0) return this.add(key);
+    const at = this.clock.now() + ms;
+    const existing = this.delayed.get(key);
+    if (existing && existing.at <= at) return;
+    existing?.cancel();
+    const cancel = this.clock.setTimer(ms, () => {
+      this.delayed.delete(key);
+      this.add(key);
+    });
+    this.delayed.set(key, { at, cancel });
+  }
+
+  /** Queues a key after its back-off delay, which doubles with each consecutive call. */
+  addRateLimited(key: string): void {
+    const n = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, n);
+    this.addAfter(key, backoffDelay(this.backoff, n));
+  }
+
+  /** Resets a key's back-off. */
+  forget(key: string): void {
+    this.failures.delete(key);
+  }
+
+  /** How many times a key has been rate-limited in a row. */
+  retries(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  /** Waits for the next key; undefined once the queue shuts down. */
+  get(): Promise<string | undefined> {
+    const key = this.queue.shift();
+    if (key !== undefined) {
+      this.queued.delete(key);
+      this.processing.add(key);
+      return Promise.resolve(key);
+    }
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Marks a key's processing finished; re-queues it if it was added meanwhile. */
+  done(key: string): void {
+    this.processing.delete(key);
+    if (this.dirty.delete(key)) this.add(key);
+  }
+
+  /** Keys waiting (not counting delayed ones). */
+  get length(): number {
+    return this.queue.length;
+  }
+
+  /** True when nothing is queued, delayed or being processed. */
+  idle(): boolean {
+    return this.queue.length === 0 && this.processing.size === 0 && this.delayed.size === 0;
+  }
+
+  /** Stops handing out keys; waiting getters receive undefined. */
+  shutDown(): void {
+    this.shuttingDown = true;
+    for (const d of this.delayed.values()) d.cancel();
+    this.delayed.clear();
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+}

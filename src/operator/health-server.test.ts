@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { startHealthServer } from './health-server.js';
+import { Metrics } from './metrics.js';
+
+describe('health and metrics server', () => {
+  it("serves Karpenter-named metrics and readiness that follows the controllers' state", async () => {
+    const metrics = new Metrics();
+    let ready = false;
+    const srv = await startHealthServer({ port: 0, metrics, ready: () => ready });
+    try {
+      metrics.nodeClaimsCreated.inc({ reason: 'provisioning', nodepool: 'default', min_values_relaxed: 'false' });
+      const body = await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
+      expect(body).toContain('karpenter_nodeclaims_created_total{reason="provisioning",nodepool="default",min_values_relaxed="false"} 1');
+      expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(503);
+      ready = true;
+      expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${srv.port}/healthz`)).status).toBe(200);
+    } finally {
+      await srv.close();
+    }
+  });
+});

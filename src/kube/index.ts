@@ -12,3 +12,4 @@ export * from './conditional-update.js';
 export * from './events.js';
 export * from './leader-election.js';
 export * from './backoff.js';
+export * from './core-types.js';

@@ -1,6 +1,7 @@
 import YAML from 'yaml';
 import { ec2NodeClassCrd, nodeClaimCrd, nodePoolCrd } from './definitions.js';
 import type { CustomResourceDefinition } from './types.js';
+import type { JsonSchemaProps } from '../schema/json-schema-props.js';
 
 export type { CustomResourceDefinition, CustomResourceDefinitionVersion, PrinterColumn } from './types.js';
 export { nodePoolCrd, nodeClaimCrd, ec2NodeClassCrd } from './definitions.js';
@@ -23,4 +24,17 @@ export function crdYaml(crd: CustomResourceDefinition): string {
 /** Every CRD as one multi-document YAML stream. */
 export function tenonCrdsYaml(): string {
   return tenonCrds().map(crdYaml).join('');
+}
+
+/** The openAPIV3Schema of a CRD's served storage version. */
+export function crdSchema(crd: CustomResourceDefinition): JsonSchemaProps {
+  const version = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
+  return version?.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+}
+
+/** The Tenon CRD serving `apiVersion`/`kind`, if any. */
+export function findTenonCrd(apiVersion: string, kind: string): CustomResourceDefinition | undefined {
+  return tenonCrds().find(
+    (c) => c.spec.names.kind === kind && c.spec.versions.some((v) => `${c.spec.group}/${v.name}` === apiVersion),
+  );
 }

@@ -1,3 +1,9 @@
 /** The Karpenter v1 API: well-known names, shared core types, schemas, CRDs and validation. */
 export * from './well-known/index.js';
 export * from './core.js';
+export * from './nodepool/index.js';
+export * from './nodeclaim/index.js';
+export * from './ec2nodeclass/index.js';
+export * from './crds/index.js';
+export * from './validation/index.js';
+export type { ObjectMeta } from './shared/object-meta.js';

@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
 import { registerPlay } from './play.js';
+import { registerCrds } from './crds.js';
+import { registerValidate } from './validate.js';
 
 /** Every CLI command, in the order `tenon --help` lists them. Add one line per new command. */
-const registrations: ReadonlyArray<(program: Command) => void> = [registerPlay];
+const registrations: ReadonlyArray<(program: Command) => void> = [
+  registerPlay,
+  registerCrds,
+  registerValidate,
+];
 
 /** Registers every command on the program. */
 export function registerCommands(program: Command): void {

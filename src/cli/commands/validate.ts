@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { tenonCrds, validateDocuments, type DocumentResult } from '../../api/index.js';
+
+const manifestExtensions = ['.yaml', '.yml', '.json'];
+
+/** Every manifest file named by the arguments: files as given, directories walked for .yaml/.yml/.json. */
+export function manifestFiles(paths: string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    if (statSync(p).isDirectory()) {
+      const entries = readdirSync(p).sort();
+      out.push(...manifestFiles(entries.map((e) => join(p, e)).filter((e) => statSync(e).isDirectory() || manifestExtensions.some((x) => e.endsWith(x)))));
+    } else {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+function label(file: string, doc: DocumentResult): string {
+  const who = doc.kind || doc.name ? ` ${doc.kind || '?'}/${doc.name || '?'}` : '';
+  return `${file}[${doc.index}]${who}`;
+}
+
+/** Validates the files; returns the lines to print and whether any error was found. */
+export function validateFiles(paths: string[]): { lines: string[]; failed: boolean } {
+  const lines: string[] = [];
+  let failed = false;
+  let checked = 0;
+  for (const file of manifestFiles(paths)) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e: unknown) {
+      lines.push(`${file}: error: ${e instanceof Error ? e.message : String(e)}`);
+      failed = true;
+      continue;
+    }
+    for (const doc of validateDocuments({ text, crds: tenonCrds() })) {
+      if (doc.status === 'skipped') {
+        lines.push(`${label(file, doc)}: note: kind not served by Tenon, skipped`);
+        continue;
+      }
+      checked += 1;
+      for (const e of doc.errors) lines.push(`${label(file, doc)}: error: ${e.message}`);
+      if (doc.errors.length > 0) failed = true;
+    }
+  }
+  lines.push(failed ? `${checked} object(s) checked: invalid` : `${checked} object(s) checked: valid`);
+  return { lines, failed };
+}
+
+/** `tenon validate -f FILE|DIR ...`: offline validation of NodePool, NodeClaim and EC2NodeClass manifests. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('validate Karpenter v1 manifests offline (schema, defaults and CEL rules of the CRDs)')
+    .requiredOption('-f, --filename <path...>', 'manifest files or directories (multi-document YAML)')
+    .action((opts: { filename: string[] }) => {
+      try {
+        const { lines, failed } = validateFiles(opts.filename);
+        process.stdout.write(`${lines.join('\n')}\n`);
+        if (failed) process.exitCode = 1;
+      } catch (e: unknown) {
+        process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

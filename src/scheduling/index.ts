@@ -1,0 +1,23 @@
+/** The scheduling engine: pure placement of pending pods on nodes and new NodeClaims, cheapest first. */
+export type * from './model.js';
+export { solve } from './solver/solve.js';
+export { MaxInstanceTypes } from './solver/result.js';
+export { Requirement } from './requirements/requirement.js';
+export { Requirements } from './requirements/requirements.js';
+export { WellKnownLabels, NormalizedLabels, isRestrictedLabel, normalizeLabelKey } from './requirements/well-known.js';
+export { parseMilli, parseUnits, isQuantity, resourceValue, formatResource, isMilliResource } from './resources/quantity.js';
+export {
+  type Resources,
+  fromResourceList,
+  toResourceList,
+  addResources,
+  subtractResources,
+  maxResources,
+  fitsIn,
+} from './resources/resources.js';
+export { podRequests } from './resources/pod-requests.js';
+export { tolerates, untoleratedTaint, effectiveTaints, formatTaint } from './taints.js';
+export { compileSelector, type LabelMatcher } from './label-selector.js';
+export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
+export { podVolumes, type PodVolumes } from './volumes.js';
+export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';

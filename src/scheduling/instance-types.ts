@@ -1,0 +1,55 @@
+/**
+ * Instance types prepared once per solve: requirements (labels plus the zones and capacity types of their
+ * available offerings), resource vectors, and the cheapest available offering.
+ */
+import { Labels } from '../api/index.js';
+import type { InstanceType, Offering } from './model.js';
+import { Requirement } from './requirements/requirement.js';
+import { Requirements } from './requirements/requirements.js';
+import { fromResourceList, subtractResources, type Resources } from './resources/resources.js';
+
+/** An instance type ready for the solver. */
+export interface InstanceTypeInfo {
+  name: string;
+  requirements: Requirements;
+  capacity: Resources;
+  allocatable: Resources;
+  /** Available offerings only. */
+  offerings: Offering[];
+  /** Cheapest available offering price. */
+  price: number;
+  source: InstanceType;
+}
+
+/** Prepares an instance type; undefined when it has no available offering (it cannot be launched). */
+export function prepareInstanceType(it: InstanceType): InstanceTypeInfo | undefined {
+  const offerings = it.offerings.filter((o) => o.available);
+  if (offerings.length === 0) return undefined;
+  const requirements = Requirements.fromSelector(it.requirements);
+  requirements.addAll(Requirements.fromLabels({ ...it.labels, [Labels.instanceType]: it.name }));
+  requirements.add(Requirement.of(Labels.zone, 'In', [...new Set(offerings.map((o) => o.zone))]));
+  requirements.add(Requirement.of(Labels.capacityType, 'In', [...new Set(offerings.map((o) => o.capacityType))]));
+  const capacity = fromResourceList(it.capacity);
+  const allocatable = it.allocatable ? fromResourceList(it.allocatable) : subtractResources(capacity, fromResourceList(it.overhead));
+  return { name: it.name, requirements, capacity, allocatable, offerings, price: Math.min(...offerings.map((o) => o.price)), source: it };
+}
+
+/** True when `o` is allowed by `reqs` (zone, capacity type and reservation id). */
+export function offeringAllowed(o: Offering, reqs: Requirements): boolean {
+  const zone = reqs.get(Labels.zone);
+  if (zone && !zone.has(o.zone)) return false;
+  const ct = reqs.get(Labels.capacityType);
+  if (ct && !ct.has(o.capacityType)) return false;
+  const rid = reqs.get(Labels.capacityReservationId);
+  if (rid && (o.reservationId === undefined ? !rid.complement : !rid.has(o.reservationId))) return false;
+  return true;
+}
+
+/** The cheapest offering of `it` that `reqs` allow, if any. */
+export function cheapestOffering(it: InstanceTypeInfo, reqs: Requirements): Offering | undefined {
+  let best: Offering | undefined;
+  for (const o of it.offerings) {
+    if (offeringAllowed(o, reqs) && (!best || o.price < best.price)) best = o;
+  }
+  return best;
+}

@@ -1,0 +1,272 @@
+/**
+ * The scheduling engine's input and output: plain, Kubernetes-shaped objects so callers can pass what informers
+ * hold (or test factories build) without conversion. Nothing here is mutated by the solver.
+ */
+import type { NodeSelectorRequirementWithMinValues, ResourceList, Taint, Toleration } from '../api/index.js';
+
+/** A label selector (metav1.LabelSelector). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+/** A node selector requirement (core/v1), with Karpenter's extra operators allowed. */
+export type NodeSelectorRequirement = NodeSelectorRequirementWithMinValues;
+
+/** One term of a node selector: all expressions must hold. */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** A pod (anti-)affinity term. */
+export interface PodAffinityTerm {
+  labelSelector?: LabelSelector;
+  namespaces?: string[];
+  namespaceSelector?: LabelSelector;
+  topologyKey: string;
+  matchLabelKeys?: string[];
+  mismatchLabelKeys?: string[];
+}
+
+/** Pod affinity or anti-affinity, required and preferred. */
+export interface PodAffinityRules {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+  preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; podAffinityTerm: PodAffinityTerm }[];
+}
+
+/** core/v1 Affinity. */
+export interface Affinity {
+  nodeAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTerm[] };
+    preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; preference: NodeSelectorTerm }[];
+  };
+  podAffinity?: PodAffinityRules;
+  podAntiAffinity?: PodAffinityRules;
+}
+
+/** core/v1 TopologySpreadConstraint. */
+export interface TopologySpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
+  labelSelector?: LabelSelector;
+  minDomains?: number;
+  nodeAffinityPolicy?: 'Honor' | 'Ignore';
+  nodeTaintsPolicy?: 'Honor' | 'Ignore';
+  matchLabelKeys?: string[];
+}
+
+/** A container: only what scheduling reads. */
+export interface Container {
+  name: string;
+  resources?: { requests?: ResourceList; limits?: ResourceList };
+  ports?: { containerPort: number; hostPort?: number; protocol?: string; hostIP?: string }[];
+  /** `Always` on an init container makes it a sidecar (its requests add to the pod's). */
+  restartPolicy?: string;
+}
+
+/** A pod volume: only the claim matters for topology. */
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string };
+  ephemeral?: { volumeClaimTemplate?: { spec?: { storageClassName?: string } } };
+}
+
+/** A pod as the API serves it (the fields scheduling reads). */
+export interface Pod {
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string; uid?: string; controller?: boolean }[];
+    creationTimestamp?: string;
+  };
+  spec: {
+    containers: Container[];
+    initContainers?: Container[];
+    nodeSelector?: Record<string, string>;
+    nodeName?: string;
+    affinity?: Affinity;
+    tolerations?: Toleration[];
+    topologySpreadConstraints?: TopologySpreadConstraint[];
+    volumes?: Volume[];
+    overhead?: ResourceList;
+    priority?: number;
+    priorityClassName?: string;
+  };
+}
+
+/** A Node (or an in-flight NodeClaim) that already exists. */
+export interface ExistingNode {
+  name: string;
+  labels: Record<string, string>;
+  taints?: Taint[];
+  allocatable: ResourceList;
+  /** Node capacity, counted against NodePool limits; defaults to allocatable. */
+  capacity?: ResourceList;
+  /** Pods bound to (or nominated onto) it; their requests use its capacity and they count for topology. */
+  pods?: Pod[];
+  /** False until Karpenter's Initialized condition; known ephemeral taints are then ignored (S1). */
+  initialized?: boolean;
+  /** CSI attach limits per driver name (CSINode `allocatable.count`). */
+  csiAttachLimits?: Record<string, number>;
+  /** Hourly price, used by the disruption helper. */
+  price?: number;
+  /** Marked for deletion: pods are not placed here. */
+  markedForDeletion?: boolean;
+  /** Startup taints it was launched with: ignored while it is not initialized. */
+  startupTaints?: Taint[];
+}
+
+/** A NodeClaim that was created but whose Node is not (fully) there yet. */
+export interface InFlightNodeClaim extends ExistingNode {
+  nodePool: string;
+}
+
+/** The parts of a Karpenter v1 NodePool spec that matter to scheduling. */
+export interface NodePool {
+  name: string;
+  /** Higher weight is tried first (default 0). */
+  weight?: number;
+  template: {
+    labels?: Record<string, string>;
+    taints?: Taint[];
+    startupTaints?: Taint[];
+    requirements?: NodeSelectorRequirementWithMinValues[];
+  };
+  limits?: ResourceList;
+}
+
+/** One way to buy an instance type. */
+export interface Offering {
+  zone: string;
+  capacityType: 'on-demand' | 'spot' | 'reserved';
+  price: number;
+  available: boolean;
+  reservationId?: string;
+}
+
+/** An instance type a NodePool may launch. */
+export interface InstanceType {
+  name: string;
+  /** Single-valued labels (instance-type, arch, os, family, …). */
+  labels?: Record<string, string>;
+  /** Extra requirements (multi-valued); zone and capacity type come from offerings. */
+  requirements?: NodeSelectorRequirementWithMinValues[];
+  capacity: ResourceList;
+  /** Kubelet/system reservations and eviction threshold; allocatable = capacity - overhead. */
+  overhead?: ResourceList;
+  /** When given, used instead of capacity - overhead. */
+  allocatable?: ResourceList;
+  offerings: Offering[];
+}
+
+/** A DaemonSet, by its pod template. */
+export interface DaemonSet {
+  name: string;
+  namespace?: string;
+  template: Pick<Pod, 'spec'> & { metadata?: Partial<Pod['metadata']> };
+}
+
+/** A StorageClass, as far as binding goes. */
+export interface StorageClass {
+  name: string;
+  provisioner?: string;
+  volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
+  allowedTopologies?: { matchLabelExpressions?: { key: string; values: string[] }[] }[];
+}
+
+/** Volume facts the solver needs (SCENARIOS.md S4). */
+export interface VolumeInfo {
+  /** PVCs by `namespace/name`. */
+  claims?: Record<string, { storageClassName?: string; volumeName?: string }>;
+  /** PVs by name: their node affinity and CSI driver. */
+  volumes?: Record<string, { nodeAffinity?: NodeSelectorTerm[]; driver?: string }>;
+  storageClasses?: Record<string, StorageClass>;
+}
+
+/** The placement strategy. */
+export type Strategy = 'tenon' | 'karpenter-ffd';
+
+/** Everything one solve needs. */
+export interface SchedulingInput {
+  pods: Pod[];
+  nodes?: ExistingNode[];
+  nodeClaims?: InFlightNodeClaim[];
+  nodePools: NodePool[];
+  /** Instance types every NodePool may use, unless overridden in `instanceTypesByNodePool`. */
+  instanceTypes: InstanceType[];
+  instanceTypesByNodePool?: Record<string, InstanceType[]>;
+  daemonSets?: DaemonSet[];
+  volumes?: VolumeInfo;
+  /** Namespace labels by namespace name (for namespaceSelector). */
+  namespaces?: Record<string, Record<string, string>>;
+  seed?: number;
+  strategy?: Strategy;
+}
+
+/** Why a pod could not go somewhere. */
+export type Constraint =
+  | 'resources'
+  | 'taints'
+  | 'requirements'
+  | 'node-affinity'
+  | 'pod-affinity'
+  | 'pod-anti-affinity'
+  | 'topology-spread'
+  | 'host-ports'
+  | 'volume-topology'
+  | 'volume-binding'
+  | 'csi-limits'
+  | 'nodepool-limits'
+  | 'offerings'
+  | 'no-nodepool'
+  | 'invalid';
+
+/** One reason a pod was not placed. */
+export interface UnplacedReason {
+  constraint: Constraint;
+  /** `nodepool/<name>`, `node/<name>` or `nodeclaim/<name>`; absent when it applies everywhere. */
+  target?: string;
+  /** The numbers behind it (requested vs available, counts, …). */
+  details?: Record<string, string | number>;
+  message: string;
+}
+
+/** A new NodeClaim to create. */
+export interface NewNodeClaim {
+  nodePool: string;
+  /** Requirements narrowed to what the pods need, with instance-type names restricted to the options. */
+  requirements: NodeSelectorRequirementWithMinValues[];
+  /** Instance type names that fit, cheapest first. */
+  instanceTypeOptions: string[];
+  /** The cheapest launchable offering (what cost accounting uses). */
+  cheapest: { instanceType: string; zone: string; capacityType: string; price: number };
+  /** `namespace/name` of the pods it is for. */
+  pods: string[];
+  /** Requests of its pods plus DaemonSet overhead. */
+  requests: ResourceList;
+  taints: Taint[];
+  labels: Record<string, string>;
+}
+
+/** A pod that could not be placed, with every reason found. */
+export interface UnplacedPod {
+  pod: string;
+  reasons: UnplacedReason[];
+}
+
+/** What a solve decided. */
+export interface SchedulingResult {
+  /** Pod key -> existing Node name. */
+  existingNodes: { pod: string; node: string }[];
+  /** Pod key -> in-flight NodeClaim name. */
+  nominated: { pod: string; nodeClaim: string }[];
+  newNodeClaims: NewNodeClaim[];
+  unplaced: UnplacedPod[];
+  /** Hourly price of the new NodeClaims (cheapest offering each). */
+  cost: number;
+}

@@ -1,0 +1,149 @@
+/**
+ * One label key's allowed values, as Karpenter models it: a finite set (`In`, `DoesNotExist` = empty set) or the
+ * complement of one (`NotIn`, `Exists` = complement of nothing), optionally bounded by integer limits
+ * (`Gt`, `Lt`, `Gte`, `Lte`). Immutable: operations return new requirements.
+ */
+import type { NodeSelectorRequirementWithMinValues, RequirementOperator } from '../../api/index.js';
+
+interface Bounds {
+  gt: number | undefined;
+  lt: number | undefined;
+  minValues: number | undefined;
+}
+
+/** Allowed values of one label key. */
+export class Requirement {
+  readonly key: string;
+  /** When true, `values` lists what is excluded and everything else (within bounds) is allowed. */
+  readonly complement: boolean;
+  readonly values: ReadonlySet<string>;
+  /** Exclusive integer bounds. */
+  readonly greaterThan: number | undefined;
+  readonly lessThan: number | undefined;
+  readonly minValues: number | undefined;
+
+  private constructor(key: string, complement: boolean, values: ReadonlySet<string>, bounds: Bounds) {
+    this.key = key;
+    this.complement = complement;
+    this.values = values;
+    this.greaterThan = bounds.gt;
+    this.lessThan = bounds.lt;
+    this.minValues = bounds.minValues;
+  }
+
+  /** Builds a requirement from an operator and its values. */
+  static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
+    const first = Number.parseInt(values[0] ?? '', 10);
+    switch (operator) {
+      case 'In':
+        return new Requirement(key, false, new Set(values), { gt: undefined, lt: undefined, minValues });
+      case 'NotIn':
+        return new Requirement(key, true, new Set(values), { gt: undefined, lt: undefined, minValues });
+      case 'Exists':
+        return new Requirement(key, true, new Set(), { gt: undefined, lt: undefined, minValues });
+      case 'DoesNotExist':
+        return new Requirement(key, false, new Set(), { gt: undefined, lt: undefined, minValues });
+      case 'Gt':
+        return new Requirement(key, true, new Set(), { gt: first, lt: undefined, minValues });
+      case 'Gte':
+        return new Requirement(key, true, new Set(), { gt: first - 1, lt: undefined, minValues });
+      case 'Lt':
+        return new Requirement(key, true, new Set(), { gt: undefined, lt: first, minValues });
+      case 'Lte':
+        return new Requirement(key, true, new Set(), { gt: undefined, lt: first + 1, minValues });
+    }
+  }
+
+  /** From a serialized requirement. */
+  static from(r: NodeSelectorRequirementWithMinValues): Requirement {
+    return Requirement.of(r.key, r.operator, r.values ?? [], r.minValues);
+  }
+
+  private withinBounds(value: string): boolean {
+    if (this.greaterThan === undefined && this.lessThan === undefined) return true;
+    if (!/^-?\d+$/.test(value)) return false;
+    const n = Number(value);
+    return (this.greaterThan === undefined || n > this.greaterThan) && (this.lessThan === undefined || n < this.lessThan);
+  }
+
+  /** True when `value` is allowed. */
+  has(value: string): boolean {
+    if (this.complement) return !this.values.has(value) && this.withinBounds(value);
+    return this.values.has(value);
+  }
+
+  /** Number of allowed values (Infinity for complements). */
+  get size(): number {
+    return this.complement ? Number.POSITIVE_INFINITY : this.values.size;
+  }
+
+  /** The values both allow. */
+  intersect(other: Requirement): Requirement {
+    const gt = maxDefined(this.greaterThan, other.greaterThan);
+    const lt = minDefined(this.lessThan, other.lessThan);
+    const minValues = maxDefined(this.minValues, other.minValues);
+    if (this.complement && other.complement) {
+      if (gt !== undefined && lt !== undefined && gt >= lt - 1) {
+        return new Requirement(this.key, false, new Set(), { gt: undefined, lt: undefined, minValues });
+      }
+      return new Requirement(this.key, true, new Set([...this.values, ...other.values]), { gt, lt, minValues });
+    }
+    const [finite, other2] = this.complement ? [other, this] : [this, other];
+    const values = new Set<string>();
+    for (const v of finite.values) if (other2.has(v)) values.add(v);
+    return new Requirement(this.key, false, values, { gt: undefined, lt: undefined, minValues });
+  }
+
+  /** Karpenter's operator view of this requirement. */
+  operator(): RequirementOperator {
+    if (this.complement) {
+      if (this.values.size > 0) return 'NotIn';
+      if (this.greaterThan !== undefined) return 'Gt';
+      if (this.lessThan !== undefined) return 'Lt';
+      return 'Exists';
+    }
+    return this.values.size > 0 ? 'In' : 'DoesNotExist';
+  }
+
+  /** A deterministic allowed value (the smallest), if the set is finite and non-empty. */
+  any(): string | undefined {
+    if (this.complement) return undefined;
+    let best: string | undefined;
+    for (const v of this.values) if (best === undefined || v < best) best = v;
+    return best;
+  }
+
+  /** Serializes back to node selector requirements (bounded complements may need two). */
+  toSelectorRequirements(): NodeSelectorRequirementWithMinValues[] {
+    const mv = this.minValues !== undefined ? { minValues: this.minValues } : {};
+    if (!this.complement) {
+      if (this.values.size === 0) return [{ key: this.key, operator: 'DoesNotExist', ...mv }];
+      return [{ key: this.key, operator: 'In', values: [...this.values].sort(), ...mv }];
+    }
+    const out: NodeSelectorRequirementWithMinValues[] = [];
+    if (this.values.size > 0) out.push({ key: this.key, operator: 'NotIn', values: [...this.values].sort(), ...mv });
+    if (this.greaterThan !== undefined) out.push({ key: this.key, operator: 'Gt', values: [String(this.greaterThan)], ...mv });
+    if (this.lessThan !== undefined) out.push({ key: this.key, operator: 'Lt', values: [String(this.lessThan)], ...mv });
+    if (out.length === 0) out.push({ key: this.key, operator: 'Exists', ...mv });
+    return out;
+  }
+
+  /** Human form, e.g. `zone In [a b]`. */
+  toString(): string {
+    return this.toSelectorRequirements()
+      .map((r) => `${r.key} ${r.operator}${r.values ? ` [${r.values.join(' ')}]` : ''}`)
+      .join(', ');
+  }
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.max(a, b);
+}
+
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}

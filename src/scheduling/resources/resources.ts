@@ -1,0 +1,67 @@
+/**
+ * Resource vectors: resource name -> engine integer (see quantity.ts). Missing names mean zero.
+ */
+import type { ResourceList } from '../../api/index.js';
+import { formatResource, resourceValue } from './quantity.js';
+
+/** A resource vector in engine integers. */
+export type Resources = Record<string, number>;
+
+/** Parses a ResourceList (undefined means empty). */
+export function fromResourceList(list: ResourceList | undefined): Resources {
+  const out: Resources = {};
+  if (!list) return out;
+  for (const [name, q] of Object.entries(list)) out[name] = resourceValue(name, q);
+  return out;
+}
+
+/** Formats a vector back to a ResourceList. */
+export function toResourceList(r: Resources): ResourceList {
+  const out: ResourceList = {};
+  for (const [name, v] of Object.entries(r)) out[name] = formatResource(name, v);
+  return out;
+}
+
+/** a + b, as a new vector. */
+export function addResources(a: Resources, b: Resources): Resources {
+  const out: Resources = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/** a += b in place (hot path). */
+export function addInto(a: Resources, b: Resources): void {
+  for (const k in b) a[k] = (a[k] ?? 0) + (b[k] ?? 0);
+}
+
+/** a - b, as a new vector. */
+export function subtractResources(a: Resources, b: Resources): Resources {
+  const out: Resources = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) - v;
+  return out;
+}
+
+/** Element-wise maximum. */
+export function maxResources(a: Resources, b: Resources): Resources {
+  const out: Resources = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = Math.max(out[k] ?? 0, v);
+  return out;
+}
+
+/** The first resource for which `used + extra` exceeds `available`, or undefined when it all fits. */
+export function exceeded(used: Resources, extra: Resources, available: Resources): string | undefined {
+  for (const k in extra) {
+    const need = (extra[k] ?? 0) + (used[k] ?? 0);
+    if (need > 0 && need > (available[k] ?? 0)) return k;
+  }
+  return undefined;
+}
+
+/** True when every resource of `r` is within `available`. */
+export function fitsIn(r: Resources, available: Resources): boolean {
+  for (const k in r) {
+    const v = r[k] ?? 0;
+    if (v > 0 && v > (available[k] ?? 0)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,141 @@
+/**
+ * Everything a solve prepares before placing pods: instance types, NodePool templates, existing bins, domains,
+ * pod infos and topology.
+ */
+import { Labels } from '../../api/index.js';
+import { prepareInstanceType, type InstanceTypeInfo } from '../instance-types.js';
+import type { DaemonSet, ExistingNode, InstanceType, Pod, SchedulingInput } from '../model.js';
+import { newPodInfo, type PodInfo } from '../pod-info.js';
+import { Requirements } from '../requirements/requirements.js';
+import { podRequests } from '../resources/pod-requests.js';
+import { addInto, fromResourceList, type Resources } from '../resources/resources.js';
+import { untoleratedTaint } from '../taints.js';
+import { Domains } from '../topology/domains.js';
+import { Topology } from '../topology/topology.js';
+import { ExistingBin } from './existing-bin.js';
+import { newTemplate, type Template } from './template.js';
+
+/** The prepared state of one solve. */
+export interface SolveContext {
+  input: SchedulingInput;
+  templates: Template[];
+  existing: ExistingBin[];
+  pods: PodInfo[];
+  topology: Topology;
+  domains: Domains;
+}
+
+const prepared = new WeakMap<InstanceType, InstanceTypeInfo | null>();
+
+/** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them). */
+export function prepareAll(types: readonly InstanceType[]): InstanceTypeInfo[] {
+  const out: InstanceTypeInfo[] = [];
+  for (const t of types) {
+    let p = prepared.get(t);
+    if (p === undefined) {
+      p = prepareInstanceType(t) ?? null;
+      prepared.set(t, p);
+    }
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: { taints: ExistingBin['taints'] }): Resources {
+  // Only nodes still starting get their missing DaemonSet pods charged (Karpenter does the same for in-flight nodes).
+  const out: Resources = {};
+  if (node.initialized ?? true) return out;
+  const labels = Requirements.fromLabels(node.labels);
+  for (const ds of daemonSets) {
+    const present = (node.pods ?? []).some((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name));
+    if (present) continue;
+    const pod: Pod = { metadata: { name: ds.name, ...ds.template.metadata }, spec: ds.template.spec };
+    const info = newPodInfo(pod, { index: 0 });
+    if (untoleratedTaint(bin.taints, info.tolerations) || labels.compatible(info.requirements, new Set())) continue;
+    addInto(out, podRequests(pod));
+  }
+  return out;
+}
+
+function existingBins(input: SchedulingInput): ExistingBin[] {
+  const daemonSets = input.daemonSets ?? [];
+  const make = (n: ExistingNode, kind: 'node' | 'nodeclaim'): ExistingBin => {
+    const bin = new ExistingBin(n, kind, { volumes: input.volumes, daemonOverhead: {} });
+    addInto(bin.used, daemonsFor(n, daemonSets, bin));
+    return bin;
+  };
+  const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
+  // Initialized nodes first, then by name (Karpenter's order, so consolidation prefers settled nodes).
+  return bins.sort((a, b) => {
+    const ia = a.node.initialized ?? true;
+    const ib = b.node.initialized ?? true;
+    if (ia !== ib) return ia ? -1 : 1;
+    return a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0;
+  });
+}
+
+function poolUsage(input: SchedulingInput): Map<string, Resources> {
+  const usage = new Map<string, Resources>();
+  const charge = (pool: string | undefined, n: ExistingNode): void => {
+    if (!pool) return;
+    const u = usage.get(pool) ?? {};
+    addInto(u, fromResourceList(n.capacity ?? n.allocatable));
+    usage.set(pool, u);
+  };
+  for (const n of input.nodes ?? []) charge(n.labels[Labels.nodePool], n);
+  for (const n of input.nodeClaims ?? []) charge(n.nodePool, n);
+  return usage;
+}
+
+function topologyKeys(pods: readonly Pod[]): Set<string> {
+  const keys = new Set<string>();
+  for (const p of pods) {
+    for (const c of p.spec.topologySpreadConstraints ?? []) keys.add(c.topologyKey);
+    for (const rules of [p.spec.affinity?.podAffinity, p.spec.affinity?.podAntiAffinity]) {
+      for (const t of rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.topologyKey);
+      for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.podAffinityTerm.topologyKey);
+    }
+  }
+  return keys;
+}
+
+function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>): Domains {
+  const domains = new Domains();
+  for (const key of keys) {
+    for (const t of templates) {
+      const allowed = t.requirements.get(key);
+      if (allowed && !allowed.complement) for (const v of allowed.values) domains.register(key, v, t);
+      for (const it of t.instanceTypes) {
+        const r = it.requirements.get(key);
+        const values = r && !r.complement ? [...r.values] : [];
+        for (const v of values.filter((x) => !allowed || allowed.has(x))) domains.register(key, v, t);
+      }
+    }
+    for (const b of existing) {
+      const v = b.node.labels[key];
+      if (v !== undefined) domains.register(key, v, b);
+    }
+  }
+  return domains;
+}
+
+/** Prepares a solve. */
+export function newSolveContext(input: SchedulingInput): SolveContext {
+  const usage = poolUsage(input);
+  const templates = input.nodePools
+    .map((np) =>
+      newTemplate(np, {
+        instanceTypes: prepareAll(input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes),
+        daemonSets: input.daemonSets ?? [],
+        usage: usage.get(np.name) ?? {},
+      }),
+    )
+    .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const existing = existingBins(input);
+  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes }));
+  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [] }));
+  const keys = topologyKeys([...input.pods, ...counted.flatMap((n) => n.pods)]);
+  const domains = discoverDomains(templates, existing, keys);
+  const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods });
+  return { input, templates, existing, pods, topology, domains };
+}

@@ -1,0 +1,111 @@
+/**
+ * A NodeClaim the solver plans (Karpenter's scheduling NodeClaim): it starts from a NodePool template and keeps
+ * every instance type that still fits its pods plus DaemonSet overhead; each pod added narrows requirements and
+ * instance types. In Tenon's strategy a bin may also carry a capacity target (see target.ts).
+ */
+import { Labels } from '../../api/index.js';
+import { conflictingPort, type HostPort } from '../host-ports.js';
+import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
+import type { PodInfo } from '../pod-info.js';
+import { Requirement } from '../requirements/requirement.js';
+import type { Requirements } from '../requirements/requirements.js';
+import { WellKnownLabels } from '../requirements/well-known.js';
+import { addInto, exceeded, maxResources, type Resources } from '../resources/resources.js';
+import { formatTaint, untoleratedTaint } from '../taints.js';
+import type { Topology } from '../topology/topology.js';
+import { noFit, type Fit } from './fit.js';
+import { filterOptions, minValuesFailure } from './options.js';
+import type { Template } from './template.js';
+
+/** A planned NodeClaim. */
+export class NewBin {
+  requirements: Requirements;
+  options: InstanceTypeInfo[];
+  readonly requests: Resources;
+  readonly ports: HostPort[] = [];
+  readonly pods: PodInfo[] = [];
+  /** Element-wise max allocatable over the options: a cheap first rejection. */
+  private ceiling: Resources = {};
+  /** Tenon's strategy: do not grow past this allocatable (undefined: up to the largest option). */
+  capacityTarget: Resources | undefined;
+  /** Capacity reserved against the NodePool's limits (max over options). */
+  reserved: Resources = {};
+
+  constructor(
+    readonly template: Template,
+    readonly hostname: string,
+    options: InstanceTypeInfo[],
+  ) {
+    this.requirements = template.requirements.copy().add(Requirement.of(Labels.hostname, 'In', [hostname]));
+    this.requests = { ...template.daemonOverhead };
+    this.options = options;
+    this.refresh();
+  }
+
+  private refresh(): void {
+    let ceiling: Resources = {};
+    let reserved: Resources = {};
+    for (const it of this.options) {
+      ceiling = maxResources(ceiling, it.allocatable);
+      reserved = maxResources(reserved, it.capacity);
+    }
+    this.ceiling = ceiling;
+    this.reserved = reserved;
+  }
+
+  /** Whether `pod` fits, and what the bin would become. */
+  canAdd(pod: PodInfo, topology: Topology): Fit {
+    const target = `nodepool/${this.template.name}`;
+    const taint = untoleratedTaint(this.template.taints, pod.tolerations);
+    if (taint) return noFit({ constraint: 'taints', target, message: `nodepool ${this.template.name} has taint ${formatTaint(taint)} the pod does not tolerate` });
+    const port = conflictingPort(this.ports, pod.hostPorts);
+    if (port) return noFit({ constraint: 'host-ports', target, message: `host port ${port.protocol}/${port.port} is already used on this node` });
+    const res = exceeded(this.requests, pod.requests, this.capacityTarget ?? this.ceiling);
+    if (res) {
+      const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
+      return noFit({ constraint: 'resources', target, details, message: `no instance type of nodepool ${this.template.name} has enough ${res}` });
+    }
+    const incompatible = this.requirements.compatible(pod.requirements, WellKnownLabels);
+    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool ${this.template.name}: ${incompatible}` });
+    const reqs = this.requirements.copy().addAll(pod.requirements);
+    const topo = topology.addRequirements(pod, reqs);
+    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: topo.message });
+    for (const r of topo.requirements) reqs.add(r);
+    const conflict = this.requirements.intersects(reqs);
+    if (conflict) return noFit({ constraint: 'topology-spread', target, message: conflict });
+    const changed = pod.requirements.size > 0 || topo.requirements.length > 0;
+    const total = { ...this.requests };
+    addInto(total, pod.requests);
+    const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
+    if (options.length === 0) {
+      return noFit({ constraint: 'resources', target, message: `no instance type of nodepool ${this.template.name} fits the pods' requests and requirements` });
+    }
+    const mv = minValuesFailure(options, reqs);
+    if (mv) return noFit({ constraint: 'requirements', target, message: mv });
+    return { ok: true, requirements: reqs, options };
+  }
+
+  /** Adds `pod` with the plan canAdd returned. */
+  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[] }, topology: Topology): void {
+    addInto(this.requests, pod.requests);
+    this.ports.push(...pod.hostPorts);
+    this.pods.push(pod);
+    this.requirements = plan.requirements;
+    if (plan.options && plan.options !== this.options) {
+      this.options = plan.options;
+      this.refresh();
+    }
+    topology.record(pod, this.requirements);
+  }
+
+  /** The cheapest option and its offering under the bin's requirements. */
+  cheapest(): { it: InstanceTypeInfo; price: number; zone: string; capacityType: string } | undefined {
+    let best: { it: InstanceTypeInfo; price: number; zone: string; capacityType: string } | undefined;
+    for (const it of this.options) {
+      if (best && it.price >= best.price) continue;
+      const o = cheapestOffering(it, this.requirements);
+      if (o && (!best || o.price < best.price)) best = { it, price: o.price, zone: o.zone, capacityType: o.capacityType };
+    }
+    return best;
+  }
+}

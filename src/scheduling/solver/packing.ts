@@ -1,0 +1,114 @@
+/**
+ * Placing one pod: existing nodes and in-flight NodeClaims first (first fit), then NodeClaims already planned in
+ * this solve, then a new NodeClaim from the first NodePool (by weight) that can take it. The strategy decides how
+ * planned NodeClaims are tried and how large they may grow.
+ */
+import { Labels } from '../../api/index.js';
+import type { InstanceTypeInfo } from '../instance-types.js';
+import type { Strategy, UnplacedReason } from '../model.js';
+import type { PodInfo } from '../pod-info.js';
+import type { Resources } from '../resources/resources.js';
+import type { SolveContext } from './context.js';
+import type { ExistingBin } from './existing-bin.js';
+import { NewBin } from './new-bin.js';
+import { chooseTarget, Demand } from './target.js';
+import type { Template } from './template.js';
+
+/** The mutable state of one solve's packing. */
+export class Packing {
+  readonly newBins: NewBin[] = [];
+  readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
+  private readonly demand: Demand | undefined;
+  private hostnames = 0;
+
+  constructor(
+    readonly ctx: SolveContext,
+    readonly strategy: Strategy,
+  ) {
+    this.demand = strategy === 'tenon' ? new Demand(ctx.templates, ctx.pods) : undefined;
+  }
+
+  /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
+  place(pod: PodInfo): UnplacedReason[] | undefined {
+    const { topology } = this.ctx;
+    const existingReasons: UnplacedReason[] = [];
+    for (const bin of this.ctx.existing) {
+      const fit = bin.canAdd(pod, topology);
+      if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
+      existingReasons.push(fit.reason);
+    }
+    for (const bin of this.candidates()) {
+      const fit = bin.canAdd(pod, topology);
+      if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, fit, topology));
+    }
+    const reasons = summarize(existingReasons);
+    for (const t of this.ctx.templates) {
+      const r = this.openBin(t, pod);
+      if (!r) return undefined;
+      reasons.push(r);
+    }
+    if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
+    return reasons;
+  }
+
+  private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {
+    add();
+    this.placement.set(pod, bin);
+    this.demand?.remove(pod);
+    return undefined;
+  }
+
+  private candidates(): NewBin[] {
+    if (this.strategy === 'tenon') return this.newBins;
+    // Karpenter tries the planned NodeClaims with the fewest pods first.
+    return [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
+  }
+
+  /** Instance types of `t` that stay within its limits given what is already planned. */
+  private withinLimits(t: Template): InstanceTypeInfo[] {
+    if (!t.remaining) return t.instanceTypes;
+    const remaining: Resources = { ...t.remaining };
+    for (const b of this.newBins) {
+      if (b.template !== t) continue;
+      for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
+    }
+    return t.instanceTypes.filter((it) => Object.keys(remaining).every((k) => (it.capacity[k] ?? 0) <= (remaining[k] ?? 0)));
+  }
+
+  private openBin(t: Template, pod: PodInfo): UnplacedReason | undefined {
+    const options = this.withinLimits(t);
+    const target = `nodepool/${t.name}`;
+    if (options.length === 0) {
+      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `all instance types of nodepool ${t.name} would exceed its limits` };
+    }
+    const hostname = `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
+    this.ctx.domains.register(Labels.hostname, hostname, t);
+    const bin = new NewBin(t, hostname, options);
+    const fit = bin.canAdd(pod, this.ctx.topology);
+    if (!fit.ok) {
+      this.ctx.domains.unregister(Labels.hostname, hostname);
+      return fit.reason;
+    }
+    this.hostnames++;
+    if (this.demand && fit.options) {
+      const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
+      if (chosen) {
+        bin.capacityTarget = chosen.target.allocatable;
+        fit.options = chosen.options;
+      }
+    }
+    this.newBins.push(bin);
+    return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+  }
+}
+
+/** Existing-node failures grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */
+function summarize(reasons: readonly UnplacedReason[]): UnplacedReason[] {
+  const by = new Map<string, UnplacedReason[]>();
+  for (const r of reasons) by.set(r.constraint, [...(by.get(r.constraint) ?? []), r]);
+  return [...by.values()].map((rs) => {
+    const first = rs[0] as UnplacedReason;
+    if (rs.length === 1) return first;
+    return { constraint: first.constraint, details: { nodes: rs.length }, message: `${rs.length} existing nodes: ${first.constraint} (e.g. ${first.message})` };
+  });
+}

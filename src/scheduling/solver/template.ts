@@ -1,0 +1,69 @@
+/**
+ * A NodePool prepared for the solver (Karpenter's NodeClaimTemplate): its requirements, taints, the instance
+ * types compatible with it cheapest first, the DaemonSet overhead on its new nodes, and its remaining limits.
+ */
+import { Labels, type Taint } from '../../api/index.js';
+import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
+import type { DaemonSet, NodePool } from '../model.js';
+import { newPodInfo } from '../pod-info.js';
+import { Requirements } from '../requirements/requirements.js';
+import { WellKnownLabels } from '../requirements/well-known.js';
+import { addInto, fromResourceList, type Resources } from '../resources/resources.js';
+import { untoleratedTaint } from '../taints.js';
+
+/** A NodePool ready for the solver. */
+export interface Template {
+  nodePool: NodePool;
+  name: string;
+  weight: number;
+  requirements: Requirements;
+  labels: Record<string, string>;
+  taints: Taint[];
+  startupTaints: Taint[];
+  instanceTypes: InstanceTypeInfo[];
+  daemonOverhead: Resources;
+  /** Limits minus what existing, in-flight and planned NodeClaims of this pool may use; undefined when unlimited. */
+  remaining: Resources | undefined;
+}
+
+/** Requests of the DaemonSet pods that would run on a new node of this template (Karpenter's getDaemonOverhead). */
+function daemonOverhead(t: Pick<Template, 'requirements' | 'taints'>, daemonSets: readonly DaemonSet[]): Resources {
+  const out: Resources = {};
+  daemonSets.forEach((ds, index) => {
+    const pod = newPodInfo({ metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec }, { index });
+    if (untoleratedTaint(t.taints, pod.tolerations)) return;
+    if (t.requirements.compatible(pod.requirements, WellKnownLabels)) return;
+    addInto(out, pod.requests);
+  });
+  return out;
+}
+
+/** Prepares a NodePool with the instance types it may launch. */
+export function newTemplate(
+  np: NodePool,
+  opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[]; usage: Resources },
+): Template {
+  const labels = { ...np.template.labels, [Labels.nodePool]: np.name };
+  const requirements = Requirements.fromSelector(np.template.requirements).addAll(Requirements.fromLabels(labels));
+  const taints = np.template.taints ?? [];
+  const instanceTypes = opts.instanceTypes
+    .filter((it) => it.requirements.intersects(requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, requirements)))
+    .sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
+  let remaining: Resources | undefined;
+  if (np.limits) {
+    remaining = fromResourceList(np.limits);
+    for (const k of Object.keys(remaining)) remaining[k] = (remaining[k] ?? 0) - (opts.usage[k] ?? 0);
+  }
+  return {
+    nodePool: np,
+    name: np.name,
+    weight: np.weight ?? 0,
+    requirements,
+    labels,
+    taints,
+    startupTaints: np.template.startupTaints ?? [],
+    instanceTypes,
+    daemonOverhead: daemonOverhead({ requirements, taints }, opts.daemonSets),
+    remaining,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * A topology group (Karpenter's TopologyGroup): one spread constraint, affinity term or anti-affinity term, shared
+ * by every pod that has the same one, with the count of matching pods per domain kept incrementally.
+ */
+import type { LabelMatcher } from '../label-selector.js';
+
+/** What kind of constraint a group enforces. */
+export type GroupType = 'spread' | 'affinity' | 'anti-affinity' | 'inverse-anti-affinity';
+
+/** One group's definition. */
+export interface GroupSpec {
+  type: GroupType;
+  key: string;
+  /** Pods counted: their namespace must be in `namespaces` (undefined = all) and labels must match. */
+  namespaces: ReadonlySet<string> | undefined;
+  selector: LabelMatcher;
+  maxSkew: number;
+  minDomains: number | undefined;
+  honorNodeAffinity: boolean;
+  honorNodeTaints: boolean;
+  /** Hash of the definition, for de-duplication. */
+  hash: string;
+}
+
+/** A group with its per-domain counts. */
+export class TopologyGroup {
+  readonly counts = new Map<string, number>();
+  /** Domains with a count above zero. */
+  nonEmpty = 0;
+
+  constructor(readonly spec: GroupSpec) {}
+
+  /** True when a pod in `namespace` with `labels` is counted by this group. */
+  selects(namespace: string, labels: Readonly<Record<string, string>>): boolean {
+    const ns = this.spec.namespaces;
+    return (ns === undefined || ns.has(namespace)) && this.spec.selector(labels);
+  }
+
+  /** Adds one matching pod to `domain`. */
+  record(domain: string): void {
+    const c = this.counts.get(domain) ?? 0;
+    if (c === 0) this.nonEmpty++;
+    this.counts.set(domain, c + 1);
+  }
+
+  /** Matching pods in `domain`. */
+  count(domain: string): number {
+    return this.counts.get(domain) ?? 0;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
+ */
+import { compileSelector, selectorKey } from '../label-selector.js';
+import type { LabelSelector, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
+import type { GroupSpec, GroupType } from './group.js';
+
+/** Namespace labels by namespace, for namespaceSelector. */
+export type NamespaceLabels = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** Adds matchLabelKeys (In the pod's value) and mismatchLabelKeys (NotIn) to a selector. */
+function withLabelKeys(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>>,
+  keys: { match?: string[]; mismatch?: string[] },
+): LabelSelector | undefined {
+  if (!selector || (!keys.match?.length && !keys.mismatch?.length)) return selector;
+  const exprs = [...(selector.matchExpressions ?? [])];
+  for (const k of keys.match ?? []) {
+    const v = labels[k];
+    if (v !== undefined) exprs.push({ key: k, operator: 'In', values: [v] });
+  }
+  for (const k of keys.mismatch ?? []) {
+    const v = labels[k];
+    if (v !== undefined) exprs.push({ key: k, operator: 'NotIn', values: [v] });
+  }
+  return { ...selector, matchExpressions: exprs };
+}
+
+/** The namespaces an affinity term counts pods in (undefined = all). */
+export function termNamespaces(term: PodAffinityTerm, ownNamespace: string, nsLabels: NamespaceLabels): Set<string> | undefined {
+  const explicit = term.namespaces ?? [];
+  const sel = term.namespaceSelector;
+  if (sel && !sel.matchLabels && !sel.matchExpressions?.length) return undefined; // {} selects every namespace
+  const out = new Set<string>(explicit);
+  if (sel) {
+    const m = compileSelector(sel);
+    for (const [ns, labels] of Object.entries(nsLabels)) if (m(labels)) out.add(ns);
+  }
+  if (explicit.length === 0 && !sel) out.add(ownNamespace);
+  return out;
+}
+
+/** A group definition for a spread constraint of a pod in `namespace` with `labels`. */
+export function spreadSpec(c: TopologySpreadConstraint, namespace: string, labels: Readonly<Record<string, string>>): GroupSpec {
+  const selector = withLabelKeys(c.labelSelector, labels, { match: c.matchLabelKeys });
+  const honorNodeAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
+  const honorNodeTaints = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor';
+  return {
+    type: 'spread',
+    key: c.topologyKey,
+    namespaces: new Set([namespace]),
+    selector: compileSelector(selector),
+    maxSkew: c.maxSkew,
+    minDomains: c.minDomains,
+    honorNodeAffinity,
+    honorNodeTaints,
+    hash: JSON.stringify(['spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints]),
+  };
+}
+
+/** A group definition for a pod (anti-)affinity term. */
+export function affinitySpec(
+  type: GroupType,
+  term: PodAffinityTerm,
+  owner: { namespace: string; labels: Readonly<Record<string, string>> },
+  nsLabels: NamespaceLabels,
+): GroupSpec {
+  const selector = withLabelKeys(term.labelSelector, owner.labels, { match: term.matchLabelKeys, mismatch: term.mismatchLabelKeys });
+  const namespaces = termNamespaces(term, owner.namespace, nsLabels);
+  return {
+    type,
+    key: term.topologyKey,
+    namespaces,
+    selector: compileSelector(selector),
+    maxSkew: 0,
+    minDomains: undefined,
+    honorNodeAffinity: true,
+    honorNodeTaints: false,
+    hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
+  };
+}

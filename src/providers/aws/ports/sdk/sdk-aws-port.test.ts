@@ -149,7 +149,7 @@ describe('SdkAwsPort', () => {
   it('configures the clients with the standard retry strategy', async () => {
     const clients = createSdkClients({ region: 'eu-west-1' });
     const strategy = await clients.ec2.config.retryStrategy();
-    expect(strategy.mode).toBe('standard');
+    expect((strategy as { mode?: string }).mode).toBe('standard');
     expect(await clients.pricing.config.region()).toBe('us-east-1');
   });
 });

@@ -1,0 +1,4 @@
+/** The AWS port: what the provider needs from AWS, and its error type. */
+export * from './aws-port.js';
+export * from './errors.js';
+export * from './types.js';

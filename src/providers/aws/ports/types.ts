@@ -1,0 +1,218 @@
+/**
+ * The AWS port's data shapes: plain, SDK-independent records of what the provider reads and writes.
+ * Both the SDK adapter and the simulated EC2 speak these, so the provider never sees an SDK type.
+ */
+
+/** Resource tags as a map (EC2 tags are unique by key). */
+export type Tags = Record<string, string>;
+
+/** An EC2 describe filter (`tag:karpenter.sh/discovery`, `subnet-id`, `tag-key`, ...). */
+export interface Filter {
+  name: string;
+  values: string[];
+}
+
+/** A subnet. */
+export interface SubnetInfo {
+  subnetId: string;
+  vpcId: string;
+  zone: string;
+  zoneId: string;
+  availableIpAddressCount: number;
+  tags: Tags;
+}
+
+/** A security group. */
+export interface SecurityGroupInfo {
+  groupId: string;
+  groupName: string;
+  vpcId: string;
+  tags: Tags;
+}
+
+/** An EC2 architecture as the EC2 API spells it. */
+export type Ec2Architecture = 'x86_64' | 'arm64';
+
+/** A machine image. */
+export interface ImageInfo {
+  imageId: string;
+  name: string;
+  ownerId: string;
+  architecture: Ec2Architecture;
+  /** ISO-8601. */
+  creationDate: string;
+  /** ISO-8601, when set. */
+  deprecationTime?: string;
+  state: 'available' | 'pending' | 'failed' | 'deregistered';
+  tags: Tags;
+}
+
+/** How DescribeImages is narrowed. */
+export interface ImageQuery {
+  imageIds?: string[];
+  owners?: string[];
+  filters?: Filter[];
+}
+
+/** One GPU or accelerator model in an instance type. */
+export interface AcceleratorInfo {
+  name: string;
+  manufacturer: string;
+  count: number;
+  memoryMiB?: number;
+}
+
+/** The facts about an instance type the provider turns into labels, capacity and overhead. */
+export interface InstanceTypeInfo {
+  instanceType: string;
+  vcpus: number;
+  memoryMiB: number;
+  architectures: Ec2Architecture[];
+  cpuManufacturer?: string;
+  sustainedClockSpeedMhz?: number;
+  hypervisor?: string;
+  bareMetal: boolean;
+  maxNetworkInterfaces: number;
+  ipv4AddressesPerInterface: number;
+  /** Branch interfaces for pods (security groups for pods); absent when not supported. */
+  podEniCount?: number;
+  efaCount?: number;
+  gpus: AcceleratorInfo[];
+  /** Inference accelerators (Neuron). */
+  accelerators: AcceleratorInfo[];
+  ebsBandwidthMbps?: number;
+  networkBandwidthMbps?: number;
+  localNvmeGb?: number;
+  encryptionInTransitSupported: boolean;
+  supportedUsageClasses: Array<'on-demand' | 'spot'>;
+}
+
+/** An instance type offered in a zone. */
+export interface InstanceTypeOffering {
+  instanceType: string;
+  zone: string;
+}
+
+/** One spot price point. */
+export interface SpotPrice {
+  instanceType: string;
+  zone: string;
+  price: number;
+  timestamp: Date;
+}
+
+/** An EBS block device of a launch template. */
+export interface BlockDeviceMapping {
+  deviceName: string;
+  volumeSizeGiB?: number;
+  volumeType?: string;
+  iops?: number;
+  throughput?: number;
+  encrypted?: boolean;
+  kmsKeyId?: string;
+  deleteOnTermination?: boolean;
+  snapshotId?: string;
+}
+
+/** Instance metadata service options. */
+export interface MetadataOptions {
+  httpEndpoint: 'enabled' | 'disabled';
+  httpTokens: 'required' | 'optional';
+  httpPutResponseHopLimit: number;
+  httpProtocolIpv6: 'enabled' | 'disabled';
+}
+
+/** What CreateLaunchTemplate is given. `userData` is plain text; the SDK adapter base64-encodes it. */
+export interface LaunchTemplateInput {
+  name: string;
+  imageId: string;
+  userData: string;
+  securityGroupIds: string[];
+  instanceProfileName: string;
+  blockDeviceMappings: BlockDeviceMapping[];
+  metadataOptions: MetadataOptions;
+  /** Tags on the template itself and propagated to the instance, volumes and network interfaces. */
+  tags: Tags;
+  detailedMonitoring?: boolean;
+}
+
+/** A launch template as DescribeLaunchTemplates reports it. */
+export interface LaunchTemplateInfo {
+  launchTemplateId: string;
+  name: string;
+  tags: Tags;
+}
+
+/** A capacity type as the provider buys it. */
+export type PurchaseOption = 'on-demand' | 'spot';
+
+/** One CreateFleet override: an instance type in a subnet, from a launch template. */
+export interface FleetOverride {
+  launchTemplateName: string;
+  instanceType: string;
+  subnetId: string;
+  zone: string;
+  /** Lower is preferred (used by the `prioritized` and `capacity-optimized-prioritized` strategies). */
+  priority?: number;
+}
+
+/** A CreateFleet request of type `instant` for one instance. */
+export interface FleetRequest {
+  capacityType: PurchaseOption;
+  /** `lowest-price` for on-demand, `price-capacity-optimized` for spot. */
+  allocationStrategy: 'lowest-price' | 'price-capacity-optimized' | 'capacity-optimized-prioritized' | 'prioritized';
+  overrides: FleetOverride[];
+  tags: Tags;
+  /** Idempotency token. */
+  clientToken?: string;
+}
+
+/** One instance a fleet launched. */
+export interface FleetInstance {
+  instanceId: string;
+  instanceType: string;
+  zone: string;
+  subnetId: string;
+  capacityType: PurchaseOption;
+}
+
+/** One override a fleet could not launch, with the EC2 error code (e.g. InsufficientInstanceCapacity). */
+export interface FleetError {
+  instanceType: string;
+  subnetId: string;
+  zone: string;
+  code: string;
+  message: string;
+}
+
+/** What CreateFleet returns: instances, and an error per override that failed. */
+export interface FleetResult {
+  instances: FleetInstance[];
+  errors: FleetError[];
+}
+
+/** The EC2 instance states. */
+export type InstanceState = 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
+
+/** An instance as DescribeInstances reports it. */
+export interface InstanceInfo {
+  instanceId: string;
+  instanceType: string;
+  zone: string;
+  subnetId: string;
+  imageId: string;
+  state: InstanceState;
+  capacityType: PurchaseOption;
+  launchTime: Date;
+  securityGroupIds: string[];
+  privateDnsName?: string;
+  tags: Tags;
+}
+
+/** An IAM instance profile. */
+export interface InstanceProfileInfo {
+  name: string;
+  arn: string;
+  roles: string[];
+  tags: Tags;
+}

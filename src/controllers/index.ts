@@ -1,0 +1,21 @@
+import type { Reconciler, WorkQueue } from '../kube/index.js';
+import type { ControllerContext } from './context.js';
+import { GarbageCollectionController, garbageCollectionKey } from './nodeclaim/garbagecollection/controller.js';
+import { NodeClaimLifecycleController } from './nodeclaim/lifecycle/controller.js';
+import { NodeHealthController } from './node/health/controller.js';
+import { NodeTerminationController } from './node/termination/controller.js';
+import { NodePoolStatusController } from './nodepool/status/controller.js';
+
+/** A controller: a reconciler with its own queue. */
+export interface Controller extends Reconciler {
+  readonly queue: WorkQueue;
+}
+
+/** Every controller, in one flat list (STYLE.md), wired to the shared informers. */
+export function newControllers(ctx: ControllerContext): Controller[] {
+  const gc = new GarbageCollectionController(ctx);
+  gc.queue.add(garbageCollectionKey);
+  return [new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), gc];
+}
+
+export type { ControllerContext } from './context.js';

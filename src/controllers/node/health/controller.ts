@@ -1,0 +1,72 @@
+import { Annotations, Labels } from '../../../api/index.js';
+import { rfc3339 } from '../../../clock/index.js';
+import { ignoreNotFound, Resources, WorkQueue, type Node, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import { formatDuration } from '../../../settings/duration.js';
+import type { RepairPolicy } from '../../../cloudprovider/index.js';
+import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
+import type { ControllerContext } from '../../context.js';
+import { EventReasons } from '../../event-reasons.js';
+import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
+
+const blockedRetry = 5 * 60_000;
+
+/**
+ * node.health (SCENARIOS.md S5): a Node whose condition matches a repair policy (Ready=False or Ready=Unknown
+ * by default, plus the provider's) for longer than the toleration is repaired: its NodeClaim is deleted with an
+ * immediate termination timestamp, so the drain does not wait for pods that are already lost. When more than
+ * the threshold of a NodePool's nodes are unhealthy at once, which points at the network or control plane
+ * rather than the nodes, nothing is repaired: a `NodeRepairBlocked` Event says why and the check is retried.
+ */
+export class NodeHealthController implements Reconciler {
+  readonly name = 'node.health';
+  readonly queue: WorkQueue;
+
+  /** Creates the controller and wires Node events to its queue. */
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(ctx.clock);
+    const enqueue = (n: Node): void => this.queue.add(n.metadata.name ?? '');
+    ctx.informers.nodes.on({ add: enqueue, update: (_o, n) => enqueue(n) });
+  }
+
+  /** Checks one Node against the repair policies. */
+  async reconcile(name: string): Promise<ReconcileResult | void> {
+    if (!this.ctx.options.nodeRepair || !this.ctx.options.featureGates.NodeRepair) return;
+    const node = this.ctx.informers.nodes.cache.get(name);
+    const nodePool = node?.metadata.labels?.[Labels.nodePool];
+    if (!node || !nodePool || node.metadata.deletionTimestamp) return;
+    const policies = this.ctx.cloudProvider.repairPolicies();
+    const unhealthy = unhealthyCondition(node, policies);
+    if (!unhealthy) return;
+    const now = this.ctx.clock.now();
+    if (unhealthy.repairAt > now) return { requeueAfter: unhealthy.repairAt - now };
+    const nodeClaim = node.spec?.providerID ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0] : undefined;
+    if (!nodeClaim || nodeClaim.metadata.deletionTimestamp) return;
+    if (await this.blocked(node, nodePool, policies)) return { requeueAfter: blockedRetry };
+    await this.repair({ node, nodeClaim, unhealthy, now });
+  }
+
+  private async blocked(node: Node, nodePool: string, policies: RepairPolicy[]): Promise<boolean> {
+    const poolNodes = this.ctx.informers.nodes.cache.list().filter((n) => n.metadata.labels?.[Labels.nodePool] === nodePool);
+    const unhealthyCount = poolNodes.filter((n) => unhealthyCondition(n, policies)).length;
+    const threshold = this.ctx.options.nodeRepairUnhealthyThreshold;
+    if (unhealthyCount / Math.max(1, poolNodes.length) <= threshold) return false;
+    const message = `Node repair blocked: ${unhealthyCount} of ${poolNodes.length} nodes of NodePool ${nodePool} are unhealthy, more than ${Math.round(threshold * 100)}%; this looks like a network or control-plane incident rather than broken nodes. Retrying in ${formatDuration(blockedRetry)}.`;
+    await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.nodeRepairBlocked, message });
+    this.ctx.metrics.nodeRepairsBlocked.inc({ nodepool: nodePool });
+    return true;
+  }
+
+  private async repair(r: { node: Node; nodeClaim: StoredNodeClaim; unhealthy: Unhealthy; now: number }): Promise<void> {
+    const { node, nodeClaim, unhealthy } = r;
+    const c = unhealthy.condition;
+    const message = `Repairing Node ${node.metadata.name}: ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''} for longer than its toleration of ${formatDuration(unhealthy.policy.tolerationDuration)}; deleting NodeClaim ${nodeClaim.metadata.name} without waiting for drain`;
+    await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.nodeRepair, message });
+    await this.ctx.recorder.publish(nodeClaim, { type: 'Warning', reason: EventReasons.nodeRepair, message });
+    const ref = { name: nodeClaim.metadata.name ?? '' };
+    await this.ctx.client.patch(Resources.nodeClaims, ref, { metadata: { annotations: { [Annotations.nodeClaimTerminationTimestamp]: rfc3339(r.now) } } }).catch(ignoreNotFound);
+    await this.ctx.client.delete(Resources.nodeClaims, ref).catch(ignoreNotFound);
+    const nodepool = node.metadata.labels?.[Labels.nodePool] ?? '';
+    this.ctx.metrics.nodeRepairs.inc({ nodepool, condition: `${c.type}=${c.status}` });
+    this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: 'unhealthy', nodepool, capacity_type: node.metadata.labels?.[Labels.capacityType] ?? '' });
+  }
+}

@@ -1,0 +1,112 @@
+import { Annotations, DisruptedTaint, Finalizers, type Taint } from '../../../api/index.js';
+import { ignoreNotFound, isTooManyRequests, Resources, updateWithRetry, WorkQueue, type Node, type Pod, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import { parseDuration } from '../../../settings/duration.js';
+import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
+import type { ControllerContext } from '../../context.js';
+import { EventReasons } from '../../event-reasons.js';
+import { drainablePods, drainTiers, isDoNotDisrupt } from './drain-order.js';
+
+/**
+ * node.termination: for a Node being deleted that carries `karpenter.sh/termination`, taint it
+ * `karpenter.sh/disrupted:NoSchedule`, drain it tier by tier through the eviction API (PDB refusals are
+ * retried), delete what is left once the NodeClaim's terminationGracePeriod has passed, wait for volumes to
+ * detach, and release the finalizer. The NodeClaim's own finalizer then terminates the instance.
+ */
+export class NodeTerminationController implements Reconciler {
+  readonly name = 'node.termination';
+  readonly queue: WorkQueue;
+
+  /** Creates the controller and wires its informers to its queue. */
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(ctx.clock);
+    const enqueue = (n: Node): void => {
+      if (n.metadata.deletionTimestamp) this.queue.add(n.metadata.name ?? '');
+    };
+    ctx.informers.nodes.on({ add: enqueue, update: (_o, n) => enqueue(n) });
+  }
+
+  /** One pass of termination for one Node. */
+  async reconcile(name: string): Promise<ReconcileResult | void> {
+    const node = this.ctx.informers.nodes.cache.get(name);
+    if (!node?.metadata.deletionTimestamp || !node.metadata.finalizers?.includes(Finalizers.termination)) return;
+    const nodeClaim = node.spec?.providerID ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0] : undefined;
+    if (nodeClaim && !nodeClaim.metadata.deletionTimestamp) await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
+    await this.taint(name);
+    const deadline = this.deadline(node, nodeClaim);
+    const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
+    const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name));
+    if (pods.length) return this.drain(node, pods, expired);
+    const attachments = this.ctx.informers.volumeAttachments.cache.byIndex(Indexes.nodeName, name);
+    if (attachments.length && !expired) {
+      await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.awaitingVolumeDetachment, message: `Awaiting deletion of bound volumeattachments (${attachments.map((a) => a.metadata.name).join(', ')})` });
+      return { requeueAfter: 1000 };
+    }
+    await this.release(name);
+  }
+
+  /** When pods are deleted without eviction: the NodeClaim's termination timestamp (repair sets it to now), else deletion + terminationGracePeriod. */
+  private deadline(node: Node, nodeClaim: StoredNodeClaim | undefined): number | undefined {
+    const stamped = Date.parse(nodeClaim?.metadata.annotations?.[Annotations.nodeClaimTerminationTimestamp] ?? '');
+    if (Number.isFinite(stamped)) return stamped;
+    const tgp = nodeClaim?.spec.terminationGracePeriod;
+    const ms = tgp ? parseDuration(tgp) : undefined;
+    return ms === undefined ? undefined : Date.parse(node.metadata.deletionTimestamp ?? '') + ms;
+  }
+
+  private async taint(name: string): Promise<void> {
+    await updateWithRetry<Node>({
+      client: this.ctx.client,
+      resource: Resources.nodes,
+      ref: { name },
+      mutate: (fresh) => {
+        const taints = fresh.spec?.taints ?? [];
+        if (taints.some((t) => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect)) return undefined;
+        fresh.spec = { ...fresh.spec, taints: [...taints, { ...DisruptedTaint } as Taint] };
+        return fresh;
+      },
+    }).catch(ignoreNotFound);
+  }
+
+  private async drain(node: Node, pods: Pod[], expired: boolean): Promise<ReconcileResult> {
+    const tier = drainTiers(pods).find((t) => t.length > 0) ?? [];
+    for (const pod of tier) {
+      if (pod.metadata.deletionTimestamp) continue;
+      if (expired) await this.forceDelete(node, pod);
+      else if (!isDoNotDisrupt(pod)) await this.evict(node, pod);
+    }
+    return { requeueAfter: 1000 };
+  }
+
+  private async evict(node: Node, pod: Pod): Promise<void> {
+    const ref = { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };
+    try {
+      await this.ctx.client.evict(ref);
+      await this.ctx.recorder.publish(pod, { type: 'Normal', reason: EventReasons.evicted, message: `Evicted pod: draining Node ${node.metadata.name}` });
+    } catch (e) {
+      if (isTooManyRequests(e)) {
+        await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.failedDraining, message: `Failed to drain node, pod ${ref.namespace}/${ref.name}: eviction refused (a PodDisruptionBudget allows no more disruptions); retrying` });
+        return;
+      }
+      ignoreNotFound(e);
+    }
+  }
+
+  private async forceDelete(node: Node, pod: Pod): Promise<void> {
+    await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.terminationGracePeriodExpiring, message: `Deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: the NodeClaim's terminationGracePeriod has expired` });
+    await this.ctx.client.delete(Resources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }).catch(ignoreNotFound);
+  }
+
+  private async release(name: string): Promise<void> {
+    await updateWithRetry<Node>({
+      client: this.ctx.client,
+      resource: Resources.nodes,
+      ref: { name },
+      mutate: (fresh) => {
+        if (!fresh.metadata.finalizers?.includes(Finalizers.termination)) return undefined;
+        fresh.metadata.finalizers = fresh.metadata.finalizers.filter((f) => f !== Finalizers.termination);
+        return fresh;
+      },
+    }).catch(ignoreNotFound);
+    this.ctx.metrics.nodesTerminated.inc({ nodepool: this.ctx.informers.nodes.cache.get(name)?.metadata.labels?.['karpenter.sh/nodepool'] ?? '' });
+  }
+}

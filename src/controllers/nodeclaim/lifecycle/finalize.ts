@@ -1,0 +1,36 @@
+import { Finalizers, Labels } from '../../../api/index.js';
+import { ignoreNodeClaimNotFound } from '../../../cloudprovider/index.js';
+import { ignoreNotFound, Resources, updateWithRetry } from '../../../kube/index.js';
+import type { ControllerContext } from '../../context.js';
+import { EventReasons } from '../../event-reasons.js';
+import { nodesFor } from './node-lookup.js';
+import { cloudClaim, type PhaseResult, type StoredNodeClaim } from './phase.js';
+
+/**
+ * Finalize: on NodeClaim deletion, delete its Node (node termination drains it), wait for the Node to go,
+ * terminate the instance, then release the finalizer.
+ */
+export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeClaim): Promise<PhaseResult> {
+  if (!nc.metadata.finalizers?.includes(Finalizers.termination)) return {};
+  const nodes = nodesFor(ctx.informers, nc);
+  for (const node of nodes) {
+    if (!node.metadata.deletionTimestamp) await ctx.client.delete(Resources.nodes, { name: node.metadata.name ?? '' }).catch(ignoreNotFound);
+  }
+  if (nodes.length) return { requeueAfter: 1000 };
+  if (nc.status?.providerID) {
+    await ctx.cloudProvider.delete(cloudClaim(nc)).catch(ignoreNodeClaimNotFound);
+    await ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.instanceTerminating, message: `terminating instance ${nc.status.providerID}` });
+  }
+  await updateWithRetry<StoredNodeClaim>({
+    client: ctx.client,
+    resource: Resources.nodeClaims,
+    ref: { name: nc.metadata.name ?? '' },
+    mutate: (fresh) => {
+      if (!fresh.metadata.finalizers?.includes(Finalizers.termination)) return undefined;
+      fresh.metadata.finalizers = fresh.metadata.finalizers.filter((f) => f !== Finalizers.termination);
+      return fresh;
+    },
+  }).catch(ignoreNotFound);
+  ctx.metrics.nodeClaimsTerminated.inc({ nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '', capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '' });
+  return { stop: true };
+}

@@ -1,0 +1,55 @@
+import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
+import { ignoreNotFound, Resources, updateWithRetry, WorkQueue, type KubeObject, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import { setCondition } from '../../conditions.js';
+import type { StoredNodePool } from '../../../state/informers.js';
+import type { ControllerContext } from '../../context.js';
+import { nodePoolHash, nodePoolHashVersion } from '../hash/nodepool-hash.js';
+import { sumResources } from './resource-sum.js';
+
+/**
+ * nodepool.status: keeps the NodePool's hash annotations current, and its status: resources in use (the sum of
+ * its NodeClaims' capacity), node count, and the `Ready` condition.
+ */
+export class NodePoolStatusController implements Reconciler {
+  readonly name = 'nodepool.status';
+  readonly queue: WorkQueue;
+
+  /** Creates the controller; NodePool and NodeClaim changes queue the NodePool. */
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(ctx.clock);
+    ctx.informers.nodePools.on({ add: (np) => this.queue.add(np.metadata.name ?? ''), update: (_o, np) => this.queue.add(np.metadata.name ?? '') });
+    const byClaim = (nc: KubeObject): void => {
+      const pool = nc.metadata.labels?.[Labels.nodePool];
+      if (pool) this.queue.add(pool);
+    };
+    ctx.informers.nodeClaims.on({ add: byClaim, update: (_o, n) => byClaim(n), delete: byClaim });
+  }
+
+  /** Recomputes one NodePool's annotations and status. */
+  async reconcile(name: string): Promise<ReconcileResult | void> {
+    const np = this.ctx.informers.nodePools.cache.get(name);
+    if (!np) return;
+    const hash = nodePoolHash(np);
+    if (np.metadata.annotations?.[Annotations.nodePoolHash] !== hash) {
+      await this.ctx.client.patch(Resources.nodePools, { name }, { metadata: { annotations: { [Annotations.nodePoolHash]: hash, [Annotations.nodePoolHashVersion]: nodePoolHashVersion } } }).catch(ignoreNotFound);
+    }
+    const claims = this.ctx.informers.nodeClaims.cache.list().filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name && !nc.metadata.deletionTimestamp);
+    const resources = { ...sumResources(claims.map((nc) => nc.status?.capacity ?? {})), nodes: String(claims.length) };
+    await updateWithRetry<StoredNodePool>({
+      client: this.ctx.client,
+      resource: Resources.nodePools,
+      ref: { name },
+      subresource: 'status',
+      mutate: (fresh) => {
+        const status = (fresh.status ??= {});
+        const now = this.ctx.clock.now();
+        const conditions = setCondition(status.conditions, { type: ConditionTypes.validationSucceeded, status: 'True', reason: 'ValidationSucceeded' }, { now, generation: fresh.metadata.generation });
+        const ready = setCondition(conditions, { type: ConditionTypes.ready, status: 'True', reason: 'Ready' }, { now, generation: fresh.metadata.generation });
+        const next = { ...status, resources, nodes: claims.length, conditions: ready };
+        if (JSON.stringify(next) === JSON.stringify(status)) return undefined;
+        fresh.status = next as typeof fresh.status;
+        return fresh;
+      },
+    }).catch(ignoreNotFound);
+  }
+}

@@ -1,0 +1,74 @@
+import type { NodeClaim, NodePool } from '../api/index.js';
+import type { Clock } from '../clock/index.js';
+import { Informer, Resources, type KubeClient, type KubeObject, type Node, type Pod } from '../kube/index.js';
+
+/** A PodDisruptionBudget, as far as Tenon reads it. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec?: { selector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }; minAvailable?: number | string; maxUnavailable?: number | string };
+  status?: { disruptionsAllowed?: number; currentHealthy?: number; desiredHealthy?: number; expectedPods?: number };
+}
+
+/** A storage.k8s.io/v1 VolumeAttachment, as far as Tenon reads it. */
+export interface VolumeAttachment extends KubeObject {
+  spec: { attacher: string; nodeName: string; source: { persistentVolumeName?: string } };
+  status?: { attached?: boolean };
+}
+
+/** A NodeClaim as stored: with full object metadata. */
+export type StoredNodeClaim = NodeClaim & KubeObject;
+/** A NodePool as stored. */
+export type StoredNodePool = NodePool & KubeObject;
+
+/** The informers the controllers share, with the indexes they look things up by. */
+export interface ClusterInformers {
+  nodeClaims: Informer<StoredNodeClaim>;
+  nodePools: Informer<StoredNodePool>;
+  nodes: Informer<Node>;
+  pods: Informer<Pod>;
+  pdbs: Informer<PodDisruptionBudget>;
+  volumeAttachments: Informer<VolumeAttachment>;
+}
+
+/** Index names. */
+export const Indexes = { providerID: 'providerID', nodeName: 'nodeName' } as const;
+
+/** Creates (but does not start) the shared informers. */
+export function createInformers(client: KubeClient, clock: Clock): ClusterInformers {
+  const common = { client, clock, onError: () => undefined };
+  return {
+    nodeClaims: new Informer<StoredNodeClaim>({
+      ...common,
+      resource: Resources.nodeClaims,
+      indexers: { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) },
+    }),
+    nodePools: new Informer<StoredNodePool>({ ...common, resource: Resources.nodePools }),
+    nodes: new Informer<Node>({
+      ...common,
+      resource: Resources.nodes,
+      indexers: { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) },
+    }),
+    pods: new Informer<Pod>({
+      ...common,
+      resource: Resources.pods,
+      indexers: { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) },
+    }),
+    pdbs: new Informer<PodDisruptionBudget>({ ...common, resource: Resources.podDisruptionBudgets }),
+    volumeAttachments: new Informer<VolumeAttachment>({
+      ...common,
+      resource: Resources.volumeAttachments,
+      indexers: { [Indexes.nodeName]: (va) => [va.spec.nodeName] },
+    }),
+  };
+}
+
+/** Starts every informer and resolves once all have synced. */
+export async function startInformers(inf: ClusterInformers): Promise<void> {
+  const all = Object.values(inf) as Array<Informer<KubeObject>>;
+  for (const i of all) i.start();
+  await Promise.all(all.map((i) => i.waitForSync()));
+}
+
+/** Stops every informer. */
+export function stopInformers(inf: ClusterInformers): void {
+  for (const i of Object.values(inf) as Array<Informer<KubeObject>>) i.stop();
+}

@@ -5,17 +5,20 @@ import { NodeClaimLifecycleController } from './nodeclaim/lifecycle/controller.j
 import { NodeHealthController } from './node/health/controller.js';
 import { NodeTerminationController } from './node/termination/controller.js';
 import { NodePoolStatusController } from './nodepool/status/controller.js';
+import { ProvisioningController } from './provisioning/controller.js';
 
 /** A controller: a reconciler with its own queue. */
 export interface Controller extends Reconciler {
   readonly queue: WorkQueue;
+  /** Cancels the controller's own timers, if it keeps any. */
+  stop?(): void;
 }
 
 /** Every controller, in one flat list (STYLE.md), wired to the shared informers. */
 export function newControllers(ctx: ControllerContext): Controller[] {
   const gc = new GarbageCollectionController(ctx);
   gc.queue.add(garbageCollectionKey);
-  return [new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), gc];
+  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), gc];
 }
 
 export type { ControllerContext } from './context.js';

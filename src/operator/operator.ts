@@ -5,6 +5,7 @@ import { EventRecorder, runReconciler, type KubeClient } from '../kube/index.js'
 import type { Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import type { Options } from '../settings/options.js';
+import { ClusterState } from '../state/cluster-state.js';
 import { createInformers, startInformers, stopInformers } from '../state/informers.js';
 
 /** What the operator needs from its caller: cluster access, the cloud, time, settings and a logger. */
@@ -32,7 +33,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const informers = createInformers(o.client, o.clock);
   const metrics = o.metrics ?? new Metrics();
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
-  const context: ControllerContext = { client: o.client, informers, clock: o.clock, cloudProvider: o.cloudProvider, recorder, log: o.log, metrics, options: o.options };
+  const state = new ClusterState(informers, o.clock);
+  const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider: o.cloudProvider, recorder, log: o.log, metrics, options: o.options };
   const controllers = newControllers(context);
   await startInformers(informers);
   const runs = controllers.map((c) =>
@@ -45,7 +47,10 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     ready: () => running,
     stop: async () => {
       running = false;
-      for (const c of controllers) c.queue.shutDown();
+      for (const c of controllers) {
+        c.stop?.();
+        c.queue.shutDown();
+      }
       stopInformers(informers);
       await Promise.all(runs);
     },

@@ -14,6 +14,11 @@ export interface VolumeAttachment extends KubeObject {
   status?: { attached?: boolean };
 }
 
+/** An apps/v1 DaemonSet, as far as Tenon reads it: its pod template lands on every new node it tolerates. */
+export interface DaemonSet extends KubeObject {
+  spec: { template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Pod['spec'] } };
+}
+
 /** A NodeClaim as stored: with full object metadata. */
 export type StoredNodeClaim = NodeClaim & KubeObject;
 /** A NodePool as stored. */
@@ -27,6 +32,7 @@ export interface ClusterInformers {
   pods: Informer<Pod>;
   pdbs: Informer<PodDisruptionBudget>;
   volumeAttachments: Informer<VolumeAttachment>;
+  daemonSets: Informer<DaemonSet>;
 }
 
 /** Index names. */
@@ -58,6 +64,7 @@ export function createInformers(client: KubeClient, clock: Clock): ClusterInform
       resource: Resources.volumeAttachments,
       indexers: { [Indexes.nodeName]: (va) => [va.spec.nodeName] },
     }),
+    daemonSets: new Informer<DaemonSet>({ ...common, resource: Resources.daemonSets }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerPlay } from './play.js';
+import { registerController } from './controller.js';
 import { registerCrds } from './crds.js';
 import { registerValidate } from './validate.js';
 
@@ -8,6 +9,7 @@ const registrations: ReadonlyArray<(program: Command) => void> = [
   registerPlay,
   registerCrds,
   registerValidate,
+  registerController,
 ];
 
 /** Registers every command on the program. */

@@ -1,4 +1,3 @@
-import type { NodeClaim as CloudNodeClaim } from '../../../cloudprovider/index.js';
 import type { StoredNodeClaim } from '../../../state/informers.js';
 
 export type { StoredNodeClaim } from '../../../state/informers.js';
@@ -22,7 +21,4 @@ export function earliest(a: number | undefined, b: number | undefined): number |
   return Math.min(a, b);
 }
 
-/** The NodeClaim as the cloud provider interface takes it (its name is always set once stored). */
-export function cloudClaim(nc: StoredNodeClaim): CloudNodeClaim {
-  return { ...nc, metadata: { ...nc.metadata, name: nc.metadata.name ?? '' } } as CloudNodeClaim;
-}
+export { cloudClaim } from '../../cloud-objects.js';

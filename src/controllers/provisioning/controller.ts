@@ -1,0 +1,141 @@
+/**
+ * provisioning: batches unschedulable pods, solves them against cluster state, creates the NodeClaims the
+ * solution needs, nominates pods to in-flight capacity, and tells every pod it could not place why.
+ */
+import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
+import { Resources, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import { solve, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
+import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
+import { cloudPool } from '../cloud-objects.js';
+import type { ControllerContext } from '../context.js';
+import { EventReasons } from '../event-reasons.js';
+import { Batcher } from './batcher.js';
+import { nodeClaimFor } from './nodeclaim-template.js';
+import { isProvisionable } from './provisionable.js';
+import { buildSchedulingInput } from './scheduling-input.js';
+
+/** The single key the provisioner's queue carries: one pass schedules every pending pod. */
+export const provisioningKey = 'provision';
+
+/** How often pods that could not be placed are tried again without a new trigger. */
+const retryUnplacedMs = 10_000;
+
+/** NodePools that may launch: not being deleted, and not reported not Ready. */
+function launchable(pools: readonly StoredNodePool[]): StoredNodePool[] {
+  return pools.filter((np) => !np.metadata.deletionTimestamp && np.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False');
+}
+
+/** What one pass did, for tests, benchmarks and logs. */
+export interface ProvisioningPass {
+  pods: number;
+  created: StoredNodeClaim[];
+  nominated: number;
+  unplaced: number;
+  solveMs: number;
+}
+
+/** The provisioning controller. */
+export class ProvisioningController implements Reconciler {
+  readonly name = 'provisioning';
+  readonly queue: WorkQueue;
+  private readonly batcher: Batcher;
+  /** Called after every pass (the benchmark and tests observe passes through it). */
+  onPass: ((pass: ProvisioningPass) => void) | undefined;
+
+  /** Creates the controller and subscribes it to pod, NodePool and NodeClaim changes. */
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(ctx.clock);
+    const o = ctx.options;
+    this.batcher = new Batcher(ctx.clock, { idleMs: o.batchIdleDuration, maxMs: o.batchMaxDuration }, () => this.queue.add(provisioningKey));
+    const onPod = (p: Pod): void => {
+      if (isProvisionable(p)) this.batcher.trigger();
+    };
+    ctx.informers.pods.on({ add: onPod, update: (_o, p) => onPod(p) });
+    ctx.informers.nodePools.on({ add: () => this.batcher.trigger(), update: () => this.batcher.trigger() });
+    // A NodeClaim that went away (e.g. insufficient capacity) sends its pods back here.
+    ctx.informers.nodeClaims.on({ delete: () => this.batcher.trigger() });
+    ctx.informers.nodes.on({ update: (old, n) => (old.metadata.deletionTimestamp ? undefined : n.metadata.deletionTimestamp && this.batcher.trigger()) });
+  }
+
+  /** One provisioning pass over every pending pod. */
+  async reconcile(): Promise<ReconcileResult | void> {
+    if (!this.ctx.state.synced()) return { requeueAfter: 100 };
+    const pools = launchable(this.ctx.informers.nodePools.cache.list());
+    const types = await this.instanceTypes(pools);
+    const view = buildSchedulingInput(this.ctx.state, pools, types);
+    if (view.pods.size === 0) return;
+    const started = this.ctx.clock.now();
+    const result = solve(view.input);
+    const solveMs = this.ctx.clock.now() - started;
+    this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
+    this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
+    const created = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
+    this.nominateInFlight(result, view.pods);
+    this.reportUnplaced(result, view.pods);
+    this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
+    this.onPass?.({ pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
+    return result.unplaced.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
+  }
+
+  /** Stops the batch timer. */
+  stop(): void {
+    this.batcher.stop();
+  }
+
+  private async instanceTypes(pools: readonly StoredNodePool[]): Promise<Map<string, ProviderInstanceType[]>> {
+    const out = new Map<string, ProviderInstanceType[]>();
+    await Promise.all(
+      pools.map(async (np) => {
+        out.set(np.metadata.name ?? '', await this.ctx.cloudProvider.getInstanceTypes(cloudPool(np)));
+      }),
+    );
+    return out;
+  }
+
+  private nominationTtl(): number {
+    // Karpenter's nomination window: twice the max batch, at least 10 s.
+    return Math.max(10_000, 2 * this.ctx.options.batchMaxDuration);
+  }
+
+  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<StoredNodeClaim[]> {
+    const byName = new Map(pools.map((p) => [p.metadata.name ?? '', p]));
+    const made = await Promise.all(planned.map((p) => this.createOne(p, byName.get(p.nodePool), pods)));
+    return made.filter((nc): nc is StoredNodeClaim => nc !== undefined);
+  }
+
+  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<StoredNodeClaim | undefined> {
+    if (!pool) return undefined;
+    try {
+      const nc = await this.ctx.client.create<StoredNodeClaim>(Resources.nodeClaims, nodeClaimFor(pool, planned));
+      const name = nc.metadata.name ?? '';
+      this.ctx.state.expectNodeClaim(name);
+      this.ctx.metrics.nodeClaimsCreated.labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' }).inc();
+      for (const key of planned.pods) this.nominate(pods.get(key), key, `nodeclaim/${name}`);
+      return nc;
+    } catch (e) {
+      this.ctx.log.error({ controller: this.name, nodepool: planned.nodePool, err: e }, 'creating nodeclaim failed');
+      return undefined;
+    }
+  }
+
+  private nominateInFlight(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
+    for (const n of result.nominated) this.nominate(pods.get(n.pod), n.pod, `nodeclaim/${n.nodeClaim}`);
+    for (const n of result.existingNodes) this.nominate(pods.get(n.pod), n.pod, `node/${n.node}`);
+  }
+
+  private nominate(pod: Pod | undefined, key: string, target: string): void {
+    const known = this.ctx.state.nominationOf(key);
+    this.ctx.state.nominate(key, target, this.nominationTtl());
+    if (!pod || known?.target === target) return;
+    void this.ctx.recorder.publish(pod, { type: 'Normal', reason: EventReasons.nominated, message: `Pod should schedule on: ${target}` });
+  }
+
+  private reportUnplaced(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
+    for (const u of result.unplaced) {
+      const pod = pods.get(u.pod);
+      if (!pod) continue;
+      const why = u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
+      void this.ctx.recorder.publish(pod, { type: 'Warning', reason: EventReasons.failedScheduling, message: `Failed to schedule pod, ${why}` });
+    }
+  }
+}

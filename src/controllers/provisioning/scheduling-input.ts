@@ -1,0 +1,144 @@
+/**
+ * Builds the scheduling engine's input from cluster state: existing nodes with their pods, in-flight
+ * NodeClaims with the capacity any of their instance types guarantees, NodePools, DaemonSets and the pending
+ * pods (plus pods that must leave nodes being deleted, so their replacement capacity launches first).
+ */
+import { Labels, type NodeSelectorRequirementWithMinValues, type ResourceList } from '../../api/index.js';
+import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
+import type { Node, Pod } from '../../kube/index.js';
+import type * as sched from '../../scheduling/index.js';
+import { fromResourceList, toResourceList } from '../../scheduling/index.js';
+import type { ClusterState } from '../../state/cluster-state.js';
+import type { DaemonSet, StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
+import { isProvisionable, isReschedulable } from './provisionable.js';
+
+/** The scheduling view of a core/v1 Pod; the API server validated it against the same core/v1 schema. */
+export function toSchedulingPod(pod: Pod): sched.Pod {
+  return pod as unknown as sched.Pod;
+}
+
+/** A resource list as quantity strings (the API allows numbers too). */
+export function quantities(list: Record<string, string | number> | undefined): ResourceList | undefined {
+  return list ? Object.fromEntries(Object.entries(list).map(([k, v]) => [k, String(v)])) : undefined;
+}
+
+/** The scheduling view of a NodePool. */
+export function toSchedulingNodePool(np: StoredNodePool): sched.NodePool {
+  const t = np.spec.template;
+  return {
+    name: np.metadata.name ?? '',
+    weight: np.spec.weight,
+    template: { labels: t.metadata?.labels, taints: t.spec.taints, startupTaints: t.spec.startupTaints, requirements: t.spec.requirements },
+    limits: quantities(np.spec.limits),
+  };
+}
+
+/** The scheduling view of a provider instance type. */
+export function toSchedulingInstanceType(it: ProviderInstanceType): sched.InstanceType {
+  return { name: it.name, labels: it.labels, requirements: it.requirements, capacity: it.capacity, allocatable: it.allocatable, offerings: it.offerings };
+}
+
+/** Labels a node launched from these requirements will surely carry: every single-valued `In`. */
+export function requirementLabels(reqs: readonly NodeSelectorRequirementWithMinValues[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of reqs) if (r.operator === 'In' && r.values?.length === 1 && r.values[0] !== undefined) out[r.key] = r.values[0];
+  return out;
+}
+
+/** Per resource, the least any of the named instance types offers: what the NodeClaim will surely have. */
+export function guaranteedAllocatable(names: readonly string[], types: ReadonlyMap<string, ProviderInstanceType>): ResourceList | undefined {
+  let min: Record<string, number> | undefined;
+  for (const name of names) {
+    const it = types.get(name);
+    if (!it) continue;
+    const a = fromResourceList(it.allocatable);
+    if (!min) {
+      min = { ...a };
+      continue;
+    }
+    for (const k of Object.keys(min)) min[k] = Math.min(min[k] ?? 0, a[k] ?? 0);
+  }
+  return min ? toResourceList(min) : undefined;
+}
+
+function instanceTypeNames(nc: StoredNodeClaim): string[] {
+  return nc.spec.requirements.find((r) => r.key === Labels.instanceType && r.operator === 'In')?.values ?? [];
+}
+
+function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
+  const nc = state.nodeClaimOf(node);
+  const name = node.metadata.name ?? '';
+  const deleting = Boolean(node.metadata.deletionTimestamp ?? nc?.metadata.deletionTimestamp);
+  return {
+    name,
+    labels: node.metadata.labels ?? {},
+    taints: node.spec?.taints,
+    allocatable: node.status?.allocatable ?? {},
+    capacity: node.status?.capacity,
+    pods: state.podsOn(name).map(toSchedulingPod),
+    initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
+    startupTaints: nc?.spec.startupTaints,
+    markedForDeletion: deleting,
+  };
+}
+
+function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstanceType>): sched.InFlightNodeClaim {
+  const allocatable = quantities(nc.status?.allocatable) ?? guaranteedAllocatable(instanceTypeNames(nc), types) ?? quantities(nc.spec.resources?.requests) ?? {};
+  return {
+    name: nc.metadata.name ?? '',
+    nodePool: nc.metadata.labels?.[Labels.nodePool] ?? '',
+    labels: { ...requirementLabels(nc.spec.requirements), ...nc.metadata.labels },
+    taints: nc.spec.taints,
+    startupTaints: nc.spec.startupTaints,
+    allocatable,
+    capacity: quantities(nc.status?.capacity) ?? allocatable,
+    initialized: false,
+    pods: [],
+  };
+}
+
+function toSchedulingDaemonSet(ds: DaemonSet): sched.DaemonSet {
+  const template = { metadata: ds.spec.template.metadata, spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec };
+  return { name: ds.metadata.name ?? '', namespace: ds.metadata.namespace, template };
+}
+
+/** What one provisioning pass decides on. */
+export interface ProvisioningView {
+  input: sched.SchedulingInput;
+  /** The pods being placed, by `namespace/name`. */
+  pods: Map<string, Pod>;
+}
+
+/** Collects the scheduling input; `instanceTypes` are the provider's, by NodePool name. */
+export function buildSchedulingInput(
+  state: ClusterState,
+  nodePools: readonly StoredNodePool[],
+  instanceTypes: ReadonlyMap<string, ProviderInstanceType[]>,
+): ProvisioningView {
+  const inf = state.informers;
+  const byName = new Map<string, ProviderInstanceType>();
+  for (const list of instanceTypes.values()) for (const it of list) byName.set(it.name, it);
+  const nodes = inf.nodes.cache.list().map((n) => existingNode(n, state));
+  const pods = new Map<string, Pod>();
+  const add = (p: Pod): void => {
+    pods.set(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p);
+  };
+  for (const p of inf.pods.cache.list()) if (isProvisionable(p)) add(p);
+  for (const n of nodes) if (n.markedForDeletion) for (const p of state.podsOn(n.name)) if (isReschedulable(p)) add(p);
+  const nodeClaims = inf.nodeClaims.cache
+    .list()
+    .filter((nc) => !nc.metadata.deletionTimestamp && !state.nodeOf(nc))
+    .map((nc) => inFlight(nc, byName));
+  const byPool: Record<string, sched.InstanceType[]> = {};
+  for (const [pool, list] of instanceTypes) byPool[pool] = list.map(toSchedulingInstanceType);
+  const input: sched.SchedulingInput = {
+    pods: [...pods.values()].map(toSchedulingPod),
+    nodes,
+    nodeClaims,
+    nodePools: nodePools.map(toSchedulingNodePool),
+    instanceTypes: [],
+    instanceTypesByNodePool: byPool,
+    daemonSets: inf.daemonSets.cache.list().map(toSchedulingDaemonSet),
+  };
+  return { input, pods };
+}

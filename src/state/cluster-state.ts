@@ -1,0 +1,80 @@
+/**
+ * Cluster state the controllers decide on: the informers' caches joined up (nodes <-> NodeClaims by providerID,
+ * pods by node), plus what the caches cannot know yet — NodeClaims Tenon created that its watch has not
+ * delivered, and pod nominations — so that no decision is taken on a partial view.
+ */
+import { Labels } from '../api/index.js';
+import type { Clock } from '../clock/index.js';
+import { isTerminal, type KubeObject, type Node, type Pod } from '../kube/index.js';
+import { Indexes, type ClusterInformers, type StoredNodeClaim } from './informers.js';
+
+/** Where a pod was nominated to go, and until when the nomination holds. */
+export interface Nomination {
+  /** `nodeclaim/<name>` or `node/<name>`. */
+  target: string;
+  until: number;
+}
+
+/** The joined view over the shared informers. */
+export class ClusterState {
+  private readonly expected = new Set<string>();
+  private readonly nominations = new Map<string, Nomination>();
+
+  /** Wraps the shared informers. */
+  constructor(
+    readonly informers: ClusterInformers,
+    private readonly clock: Clock,
+  ) {}
+
+  /** True once every informer listed and every NodeClaim Tenon created is in the cache. */
+  synced(): boolean {
+    for (const inf of Object.values(this.informers) as Array<{ hasSynced(): boolean }>) if (!inf.hasSynced()) return false;
+    for (const name of this.expected) {
+      if (!this.informers.nodeClaims.cache.get(name)) return false;
+      this.expected.delete(name);
+    }
+    return true;
+  }
+
+  /** Records a NodeClaim just created, so `synced` waits until the watch delivers it. */
+  expectNodeClaim(name: string): void {
+    this.expected.add(name);
+  }
+
+  /** Records that `podKey` should land on `target` for `ttlMs`. */
+  nominate(podKey: string, target: string, ttlMs: number): void {
+    this.nominations.set(podKey, { target, until: this.clock.now() + ttlMs });
+  }
+
+  /** The live nomination of a pod, if any (expired ones are dropped). */
+  nominationOf(podKey: string): Nomination | undefined {
+    const n = this.nominations.get(podKey);
+    if (n && n.until <= this.clock.now()) {
+      this.nominations.delete(podKey);
+      return undefined;
+    }
+    return n;
+  }
+
+  /** The Node a NodeClaim launched as, if it registered. */
+  nodeOf(nc: StoredNodeClaim): Node | undefined {
+    const id = nc.status?.providerID;
+    return id ? this.informers.nodes.cache.byIndex(Indexes.providerID, id)[0] : undefined;
+  }
+
+  /** The NodeClaim behind a Node, if Tenon manages it. */
+  nodeClaimOf(node: Node): StoredNodeClaim | undefined {
+    const id = node.spec?.providerID;
+    return id ? this.informers.nodeClaims.cache.byIndex(Indexes.providerID, id)[0] : undefined;
+  }
+
+  /** Pods bound to a node that still hold its capacity (not terminal). */
+  podsOn(nodeName: string): Pod[] {
+    return this.informers.pods.cache.byIndex(Indexes.nodeName, nodeName).filter((p) => !isTerminal(p));
+  }
+
+  /** The NodePool a node or NodeClaim belongs to, by its label. */
+  static nodePoolOf(obj: KubeObject): string | undefined {
+    return obj.metadata.labels?.[Labels.nodePool];
+  }
+}

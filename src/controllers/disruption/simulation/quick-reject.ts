@@ -46,12 +46,12 @@ export class QuickReject {
     for (const c of candidates) {
       for (const p of c.reschedulable) {
         const r = podRequests(p);
-        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew)) return stranded(p, 'no remaining node or affordable new node has room for it');
+        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew)) return stranded(p, 'no other node has room for it and no instance type cheaper than the candidates can hold it');
         need = addResources(need, r);
       }
     }
     const first = candidates.find((c) => c.reschedulable.length)?.reschedulable[0];
-    if (first && !fitsIn(need, capacity)) return stranded(first, 'the pods to move need more than the free capacity left plus one affordable new node');
+    if (first && !fitsIn(need, capacity)) return stranded(first, 'the pods to move need more than the free capacity left plus one instance type cheaper than the candidates');
     return undefined;
   }
 

@@ -46,7 +46,7 @@ const clusterArb = fc.record({
   withSpot: fc.boolean(),
 });
 
-type Cluster = fc.infer<typeof clusterArb>;
+type Cluster = typeof clusterArb extends fc.Arbitrary<infer T> ? T : never;
 
 function build(c: Cluster): DisruptionView {
   const types = catalog(c.withSpot);

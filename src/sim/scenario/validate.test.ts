@@ -32,7 +32,8 @@ describe('scenario files', () => {
   it('a bad duration is reported on its line with the field path and the rule', () => {
     const r = parseScenario(valid.replace('timeout: 10m', 'timeout: ten minutes'));
     expect(r.errors).toEqual([{ line: 13, path: 'steps[1].wait.timeout', message: 'must be a duration like 30s, 5m or 1h30m, got "ten minutes"' }]);
-    expect(formatScenarioError('s.yaml', r.errors[0]!)).toBe('s.yaml:13: steps[1].wait.timeout: must be a duration like 30s, 5m or 1h30m, got "ten minutes"');
+    const [first] = r.errors;
+    expect(first && formatScenarioError('s.yaml', first)).toBe('s.yaml:13: steps[1].wait.timeout: must be a duration like 30s, 5m or 1h30m, got "ten minutes"');
   });
 
   it('an unknown step names the steps that exist', () => {

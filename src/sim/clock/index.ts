@@ -1,0 +1,3 @@
+/** Simulated, event-driven time for the playground. */
+export * from './sim-clock.js';
+export * from './tracked-transport.js';

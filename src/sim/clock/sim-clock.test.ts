@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../../clock/index.js';
+import { SimClock } from './sim-clock.js';
+
+describe('SimClock', () => {
+  it('jumps through timers in order, waiting for in-flight work before each jump', async () => {
+    const clock = new SimClock({ start: 0 });
+    const seen: string[] = [];
+    clock.setTimer(1000, () => {
+      // Work that takes wall time and then sets a timer must finish before time moves on.
+      void clock.busy(new Promise<void>((r) => setTimeout(r, 15))).then(() => {
+        seen.push(`work@${clock.now()}`);
+        clock.setTimer(10, () => seen.push(`after@${clock.now()}`));
+      });
+    });
+    clock.setTimer(1005, () => seen.push(`b@${clock.now()}`));
+    await clock.advance(60_000);
+    expect(seen).toEqual(['work@1000', 'b@1005', 'after@1010']);
+    expect(clock.now()).toBe(60_000);
+  });
+
+  it('fires same-instant timers in the order they were set and honours cancellation', async () => {
+    const clock = new SimClock({ start: 0 });
+    const seen: number[] = [];
+    for (let i = 0; i < 5; i++) clock.setTimer(100, () => seen.push(i));
+    const cancel = clock.setTimer(50, () => seen.push(-1));
+    cancel();
+    await clock.advance(100);
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('runs 15 simulated minutes of 10 s heartbeats in well under a second', async () => {
+    const clock = new SimClock({ start: 0, settleMs: 1 });
+    let beats = 0;
+    const beat = (): void => {
+      beats++;
+      clock.setTimer(10_000, beat);
+    };
+    clock.setTimer(10_000, beat);
+    const t0 = performance.now();
+    await clock.advance(15 * 60_000);
+    expect(beats).toBe(90);
+    expect(performance.now() - t0).toBeLessThan(1500);
+  });
+
+  it('runUntil stops as soon as the condition holds', async () => {
+    const clock = new SimClock({ start: 0 });
+    let done = false;
+    void sleep(clock, 30_000).then(() => (done = true));
+    expect(await clock.runUntil(() => done, 60_000)).toBe(true);
+    expect(clock.now()).toBe(30_000);
+    expect(await clock.runUntil(() => false, 1000)).toBe(false);
+    expect(clock.now()).toBe(31_000);
+  });
+
+  it('runs freely at a speed factor, jumping when idle', async () => {
+    const clock = new SimClock({ start: 0, settleMs: 1 });
+    let fired = false;
+    clock.setTimer(3_600_000, () => (fired = true));
+    const stop = clock.run({ speed: 10 });
+    while (!fired) await new Promise((r) => setTimeout(r, 5));
+    stop();
+    expect(clock.now()).toBeGreaterThanOrEqual(3_600_000);
+  });
+});

@@ -1,0 +1,89 @@
+/** A binary min-heap of timers ordered by due time, then by the order they were set (lazy cancellation). */
+
+/** One pending timer. */
+export interface SimTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+function before(a: SimTimer, b: SimTimer): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+/** Timers by (due time, sequence); cancelled ones are dropped when they reach the top. */
+export class TimerHeap {
+  private readonly heap: SimTimer[] = [];
+  private seq = 0;
+  private live = 0;
+
+  /** Live (not cancelled) timers. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** Adds a timer due at `at`. */
+  push(at: number, fn: () => void): SimTimer {
+    const timer: SimTimer = { at, seq: this.seq++, fn, cancelled: false };
+    this.heap.push(timer);
+    this.up(this.heap.length - 1);
+    this.live++;
+    return timer;
+  }
+
+  /** Cancels a timer (no-op when it already fired or was cancelled). */
+  cancel(timer: SimTimer): void {
+    if (timer.cancelled) return;
+    timer.cancelled = true;
+    this.live--;
+  }
+
+  /** The earliest live timer. */
+  peek(): SimTimer | undefined {
+    while (this.heap[0]?.cancelled) this.pop();
+    return this.heap[0];
+  }
+
+  /** Removes `timer`, which must be the one peek() returned. */
+  remove(timer: SimTimer): void {
+    if (this.peek() !== timer) throw new Error('TimerHeap.remove: not the earliest timer');
+    this.cancel(timer);
+    this.pop();
+  }
+
+  private pop(): void {
+    const last = this.heap.pop();
+    if (!last || this.heap.length === 0) return;
+    this.heap[0] = last;
+    this.down(0);
+  }
+
+  private up(i: number): void {
+    for (let p = (i - 1) >> 1; i > 0; i = p, p = (i - 1) >> 1) {
+      const a = this.heap[i];
+      const b = this.heap[p];
+      if (!a || !b || !before(a, b)) return;
+      this.heap[i] = b;
+      this.heap[p] = a;
+    }
+  }
+
+  private down(i: number): void {
+    for (;;) {
+      let best = i;
+      for (const c of [2 * i + 1, 2 * i + 2]) {
+        const cand = this.heap[c];
+        const cur = this.heap[best];
+        if (cand && cur && before(cand, cur)) best = c;
+      }
+      if (best === i) return;
+      const a = this.heap[i];
+      const b = this.heap[best];
+      if (!a || !b) return;
+      this.heap[i] = b;
+      this.heap[best] = a;
+      i = best;
+    }
+  }
+}

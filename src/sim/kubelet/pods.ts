@@ -1,0 +1,153 @@
+/**
+ * The kubelet's pod workers: admit a bound pod (or reject it), post ContainerCreating, wait for its volumes,
+ * start it after the start delay, finish run-to-completion pods, and on deletion stop the containers and
+ * remove the pod with grace period 0, which is how the API server learns the kubelet is done.
+ */
+import { rfc3339, type Clock } from '../../clock/index.js';
+import { isNotFound, type KubeClient, type Node, type Pod } from '../../kube/index.js';
+import { nodeInfo } from '../scheduler/node-info.js';
+import { SimResources } from '../world/resources.js';
+import type { Rng } from '../world/random.js';
+import { admit } from './admission.js';
+import { creatingStatus, rejectedStatus, runningStatus, runSeconds, succeededStatus } from './pod-status.js';
+import type { KubeletTimings } from './timings.js';
+
+/** What the pod workers need from their kubelet. */
+export interface PodHost {
+  client: KubeClient;
+  clock: Clock;
+  rng: Rng;
+  timings: KubeletTimings;
+  /** The kubelet's Node as last seen. */
+  node(): Node | undefined;
+  /** True when every volume of the pod is bound and attached to this node. */
+  volumesReady(pod: Pod): boolean;
+  onError(e: unknown): void;
+}
+
+type Phase = 'creating' | 'running' | 'terminating' | 'done';
+
+interface Tracked {
+  pod: Pod;
+  phase: Phase;
+  cancel?: () => void;
+}
+
+const volumeRetryMs = 2_000;
+
+/** The pods one kubelet runs. */
+export class PodWorkers {
+  private readonly pods = new Map<string, Tracked>();
+  private stopped = false;
+
+  /** Creates the workers of one kubelet. */
+  constructor(private readonly host: PodHost) {}
+
+  /** Reacts to the current state of a pod bound to this node. */
+  sync(pod: Pod): void {
+    if (this.stopped) return;
+    const uid = pod.metadata.uid ?? '';
+    const t = this.pods.get(uid);
+    if (t) t.pod = pod;
+    if (pod.metadata.deletionTimestamp) return this.terminate(uid, pod, t);
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') {
+      if (t) t.phase = 'done';
+      return;
+    }
+    if (!t) return this.admitPod(uid, pod);
+    if (!t.cancel && t.phase === 'creating') this.scheduleStart(uid, this.host.rng.between(this.host.timings.podStart));
+  }
+
+  /** Forgets a pod that is gone. */
+  forget(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    this.pods.get(uid)?.cancel?.();
+    this.pods.delete(uid);
+  }
+
+  /** The pods that use the node's resources. */
+  admitted(): Pod[] {
+    return [...this.pods.values()].filter((t) => t.phase === 'creating' || t.phase === 'running').map((t) => t.pod);
+  }
+
+  /** Stops all work (the kubelet died); state is kept so a restart resumes it. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.pods.values()) {
+      t.cancel?.();
+      t.cancel = undefined;
+    }
+  }
+
+  /** Resumes after stop(): every pod is synced again by the caller. */
+  resume(): void {
+    this.stopped = false;
+  }
+
+  private admitPod(uid: string, pod: Pod): void {
+    const node = this.host.node();
+    if (!node) return;
+    const verdict = admit(pod, nodeInfo(node, this.admitted()));
+    if (!verdict.admit) {
+      this.pods.set(uid, { pod, phase: 'done' });
+      void this.postStatus(pod, rejectedStatus(verdict.reason, verdict.message));
+      return;
+    }
+    this.pods.set(uid, { pod, phase: 'creating' });
+    const ip = `10.${this.host.rng.int(0, 255)}.${this.host.rng.int(0, 255)}.${this.host.rng.int(1, 254)}`;
+    void this.postStatus(pod, creatingStatus(pod, rfc3339(this.host.clock.now()), ip));
+    this.scheduleStart(uid, this.host.rng.between(this.host.timings.podStart));
+  }
+
+  private scheduleStart(uid: string, ms: number): void {
+    const t = this.pods.get(uid);
+    if (!t) return;
+    t.cancel = this.host.clock.setTimer(ms, () => {
+      t.cancel = undefined;
+      if (t.phase !== 'creating') return;
+      if (!this.host.volumesReady(t.pod)) return this.scheduleStart(uid, volumeRetryMs);
+      t.phase = 'running';
+      void this.postStatus(t.pod, runningStatus(t.pod, rfc3339(this.host.clock.now())));
+      const run = runSeconds(t.pod);
+      if (run !== undefined) this.scheduleCompletion(t, run * 1000);
+    });
+  }
+
+  private scheduleCompletion(t: Tracked, ms: number): void {
+    t.cancel = this.host.clock.setTimer(ms, () => {
+      t.cancel = undefined;
+      if (t.phase !== 'running') return;
+      t.phase = 'done';
+      void this.postStatus(t.pod, succeededStatus(t.pod, rfc3339(this.host.clock.now())));
+    });
+  }
+
+  private terminate(uid: string, pod: Pod, t: Tracked | undefined): void {
+    if (t?.phase === 'terminating' && t.cancel) return;
+    t?.cancel?.();
+    const tracked: Tracked = t ?? { pod, phase: 'terminating' };
+    tracked.phase = 'terminating';
+    this.pods.set(uid, tracked);
+    const grace = (pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    tracked.cancel = this.host.clock.setTimer(Math.min(grace, this.host.rng.between(this.host.timings.podStop)), () => {
+      tracked.cancel = undefined;
+      void this.finishDeletion(pod);
+    });
+  }
+
+  private async finishDeletion(pod: Pod): Promise<void> {
+    try {
+      await this.host.client.delete(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+    } catch (e) {
+      if (!isNotFound(e)) this.host.onError(e);
+    }
+  }
+
+  private async postStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    try {
+      await this.host.client.patch(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { status }, { subresource: 'status' });
+    } catch (e) {
+      if (!isNotFound(e)) this.host.onError(e);
+    }
+  }
+}

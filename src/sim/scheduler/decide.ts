@@ -1,0 +1,54 @@
+/** One scheduling cycle for one pod, pure: filter every node, score the feasible ones, pick the best. */
+import type { Pod } from '../../kube/index.js';
+import type { Rng } from '../world/random.js';
+import type { Diagnosis } from './fit-error.js';
+import { filterNode, type NodeFilter } from './filters.js';
+import { interPodAffinity, topologySpread } from './inter-pod.js';
+import type { NodeInfo } from './node-info.js';
+import { scoreNode } from './scoring.js';
+import { volumeFilter, volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
+
+/** The outcome of a cycle: a node, or why none fits. */
+export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis };
+
+/** Everything a cycle reads. */
+export interface CycleInput {
+  pod: Pod;
+  nodes: readonly NodeInfo[];
+  volumes: VolumeObjects;
+  /** Breaks ties between equal scores, as kube-scheduler picks at random among them. */
+  rng: Rng;
+}
+
+function feasible(pod: Pod, n: NodeInfo, extra: readonly NodeFilter[]): string[] {
+  return filterNode(pod, n, extra);
+}
+
+/** Decides where `pod` goes. A feasible nominated node is taken first, as kube-scheduler evaluates it first. */
+export function decide(input: CycleInput): Decision {
+  const { pod, nodes, volumes } = input;
+  const preFilter = volumePreFilter(pod, volumeInfo(volumes));
+  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter } };
+  const extra: NodeFilter[] = [volumeFilter(volumes), topologySpread(nodes), interPodAffinity(nodes)];
+  const nominated = pod.status?.nominatedNodeName;
+  const nominatedInfo = nominated ? nodes.find((n) => n.name === nominated) : undefined;
+  if (nominatedInfo && feasible(pod, nominatedInfo, extra).length === 0) return { kind: 'bind', node: nominatedInfo.name };
+  const reasons = new Map<string, string[]>();
+  let best: { name: string; score: number; ties: number } | undefined;
+  for (const n of nodes) {
+    const why = feasible(pod, n, extra);
+    if (why.length > 0) {
+      reasons.set(n.name, why);
+      continue;
+    }
+    const score = scoreNode(pod, n, nodes);
+    if (!best || score > best.score) best = { name: n.name, score, ties: 1 };
+    else if (score === best.score) {
+      // Reservoir sampling over equal scores.
+      best.ties++;
+      if (input.rng.next() * best.ties < 1) best.name = n.name;
+    }
+  }
+  if (best) return { kind: 'bind', node: best.name };
+  return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons } };
+}

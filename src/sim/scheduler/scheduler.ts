@@ -1,0 +1,188 @@
+/**
+ * The simulated kube-scheduler: takes pending pods of the default scheduler one at a time, binds each to the
+ * best feasible node through the pods/binding subresource, or marks it PodScheduled=False (Unschedulable) with
+ * kube-scheduler's message and a FailedScheduling event. Unschedulable pods are retried when the cluster
+ * changes (a node, a pod deletion, a volume) and at least every 5 minutes, as kube-scheduler flushes them.
+ */
+import { rfc3339 } from '../../clock/index.js';
+import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
+import type { Agent, AgentContext } from '../world/agent.js';
+import { ByNode } from '../world/informers.js';
+import { startQueue, type QueueRunner } from '../world/queue-runner.js';
+import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../world/resources.js';
+import { decide } from './decide.js';
+import { fitErrorMessage } from './fit-error.js';
+import { addPod, nodeInfo, type NodeInfo } from './node-info.js';
+import { occupiesNode } from './sched-pod.js';
+import { selectNodeForClaims } from './volume-binding.js';
+
+/** Options of the scheduler. */
+export interface SchedulerOptions {
+  /** How long an unschedulable pod waits before a retry without any cluster change (default 5 min). */
+  unschedulableFlushMs?: number;
+  /** Back-off before retrying unschedulable pods after a cluster change (default 1 s). */
+  retryAfterChangeMs?: number;
+}
+
+/** The pods this scheduler is responsible for. */
+export function isPendingForScheduler(pod: Pod): boolean {
+  return !pod.spec.nodeName && !pod.metadata.deletionTimestamp && occupiesNode(pod) && (pod.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler';
+}
+
+/** The simulated kube-scheduler agent. */
+export class KubeScheduler implements Agent {
+  readonly name = 'kube-scheduler';
+  private runner: QueueRunner | undefined;
+  private readonly unschedulable = new Set<string>();
+  /** Pods bound by this scheduler whose binding the informer has not shown yet. */
+  private readonly assumed = new Map<string, { pod: Pod; node: string }>();
+  private readonly events: EventRecorder;
+  private cancelFlush: (() => void) | undefined;
+
+  /** Creates the scheduler. */
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly opts: SchedulerOptions = {},
+  ) {
+    this.events = new EventRecorder({ client: ctx.client, clock: ctx.clock, component: 'default-scheduler', onError: (e) => ctx.onError?.(this.name, e) });
+  }
+
+  /** Watches pods, nodes and volumes and starts the scheduling loop. */
+  start(): void {
+    const inf = this.ctx.informers;
+    this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.scheduleOne(k) });
+    inf.get<Pod>(SimResources.pods).on({
+      add: (p) => this.enqueue(p),
+      update: (_o, p) => this.podUpdated(p),
+      delete: () => this.retryUnschedulable(),
+    });
+    inf.get<Node>(SimResources.nodes).on({ add: () => this.retryUnschedulable(), update: (o, n) => this.nodeUpdated(o, n), delete: () => this.retryUnschedulable() });
+    for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
+      inf.get(rt).on({ add: () => this.retryUnschedulable(), update: () => this.retryUnschedulable() });
+    }
+    this.scheduleFlush();
+  }
+
+  /** Stops the loop. */
+  stop(): void {
+    this.runner?.stop();
+    this.cancelFlush?.();
+  }
+
+  private scheduleFlush(): void {
+    this.cancelFlush = this.ctx.clock.setTimer(this.opts.unschedulableFlushMs ?? 300_000, () => {
+      for (const k of this.unschedulable) this.runner?.queue.add(k);
+      this.scheduleFlush();
+    });
+  }
+
+  private enqueue(p: Pod): void {
+    if (isPendingForScheduler(p)) this.runner?.queue.add(keyOf(p));
+  }
+
+  private podUpdated(p: Pod): void {
+    const key = keyOf(p);
+    if (p.spec.nodeName) {
+      this.assumed.delete(key);
+      this.unschedulable.delete(key);
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.retryUnschedulable();
+      return;
+    }
+    // Only spec changes make a parked pod worth another try; our own status writes must not loop.
+    if (!this.unschedulable.has(key)) this.enqueue(p);
+  }
+
+  private nodeUpdated(o: Node, n: Node): void {
+    const relevant = (x: Node): string =>
+      JSON.stringify([x.metadata.labels, x.spec?.taints, x.spec?.unschedulable, x.status?.allocatable]);
+    if (relevant(o) !== relevant(n)) this.retryUnschedulable();
+  }
+
+  private retryUnschedulable(): void {
+    for (const k of this.unschedulable) this.runner?.queue.addAfter(k, this.opts.retryAfterChangeMs ?? 1000);
+  }
+
+  private nodeInfos(): NodeInfo[] {
+    const inf = this.ctx.informers;
+    const pods = inf.get<Pod>(SimResources.pods).cache;
+    const infos = inf.get<Node>(SimResources.nodes).cache.list()
+      .filter((n) => !n.metadata.deletionTimestamp)
+      .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
+      .map((n) => nodeInfo(n, pods.byIndex(ByNode, n.metadata.name ?? '').filter(occupiesNode)));
+    const byName = new Map(infos.map((i) => [i.name, i]));
+    for (const { pod, node } of this.assumed.values()) {
+      const info = byName.get(node);
+      if (info) addPod(info, pod);
+    }
+    return infos;
+  }
+
+  private async scheduleOne(key: string): Promise<void> {
+    const inf = this.ctx.informers;
+    const pod = inf.get<Pod>(SimResources.pods).cache.get(key);
+    if (!pod || !isPendingForScheduler(pod) || this.assumed.has(key)) {
+      this.unschedulable.delete(key);
+      return;
+    }
+    const volumes = {
+      claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
+      volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
+      storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
+      csiNodes: inf.get<CsiNode>(SimResources.csiNodes).cache.list(),
+    };
+    const decision = decide({ pod, nodes: this.nodeInfos(), volumes, rng: this.ctx.rng });
+    if (decision.kind === 'bind') {
+      await this.bind(pod, decision.node, volumes.claims);
+      return;
+    }
+    this.unschedulable.add(key);
+    await this.markUnschedulable(pod, fitErrorMessage(decision.diagnosis));
+  }
+
+  private async bind(pod: Pod, node: string, claims: readonly PersistentVolumeClaim[]): Promise<void> {
+    const key = keyOf(pod);
+    const { namespace = 'default', name } = parseKey(key);
+    this.assumed.set(key, { pod, node });
+    this.unschedulable.delete(key);
+    try {
+      await selectNodeForClaims(this.ctx.client, { pod, node, claims, storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list() });
+      await this.ctx.client.call('bind pod', {
+        method: 'POST',
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/binding`,
+        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } },
+      });
+      await this.events.publish(pod, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${node}` });
+    } catch (e) {
+      this.assumed.delete(key);
+      // Already bound (by someone else) or deleted meanwhile: nothing to retry.
+      if (isConflict(e) || isNotFound(e)) return;
+      throw e;
+    }
+  }
+
+  private async markUnschedulable(pod: Pod, message: string): Promise<void> {
+    const now = rfc3339(this.ctx.clock.now());
+    try {
+      await updateWithRetry<Pod>({
+        client: this.ctx.client,
+        resource: SimResources.pods,
+        ref: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+        current: pod,
+        subresource: 'status',
+        mutate: (fresh) => {
+          if (fresh.spec.nodeName) return undefined;
+          const conditions = fresh.status?.conditions ?? [];
+          const old = conditions.find((c) => c.type === 'PodScheduled');
+          if (old?.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return undefined;
+          const next = { type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable', message, lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : now };
+          fresh.status = { ...fresh.status, phase: fresh.status?.phase ?? 'Pending', conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), next] };
+          return fresh;
+        },
+      });
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      return;
+    }
+    await this.events.publish(pod, { type: 'Warning', reason: 'FailedScheduling', message });
+  }
+}

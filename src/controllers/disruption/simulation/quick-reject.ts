@@ -20,6 +20,8 @@ export class QuickReject {
   private readonly totalFree: Resources = {};
   /** Allocatable of every launchable instance type, cheapest first. */
   private readonly types: { price: number; allocatable: Resources }[] = [];
+  /** Element-wise max allocatable of types[0..i]. */
+  private readonly prefixMax: Resources[] = [];
 
   /** Prepares the totals from the nodes that can receive pods. */
   constructor(receivers: readonly sched.ExistingNode[], instanceTypes: readonly sched.InstanceType[]) {
@@ -35,6 +37,11 @@ export class QuickReject {
       if (info) this.types.push({ price: info.price, allocatable: info.allocatable });
     }
     this.types.sort((a, b) => a.price - b.price);
+    let acc: Resources = {};
+    for (const t of this.types) {
+      acc = maxResources(acc, t.allocatable);
+      this.prefixMax.push(acc);
+    }
   }
 
   /** An outcome that surely strands a pod, or undefined when the removal might succeed. */
@@ -56,20 +63,26 @@ export class QuickReject {
   }
 
   private biggestType(maxPrice: number): Resources {
-    let out: Resources = {};
-    for (const t of this.types) {
-      if (t.price >= maxPrice) break;
-      out = maxResources(out, t.allocatable);
+    // Binary search for the last type cheaper than maxPrice; prefixMax holds the element-wise max up to it.
+    let lo = 0;
+    let hi = this.types.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.types[mid]?.price ?? Number.POSITIVE_INFINITY) < maxPrice) lo = mid + 1;
+      else hi = mid;
     }
-    return out;
+    return lo === 0 ? {} : (this.prefixMax[lo - 1] ?? {});
   }
 
   private roomWithout(excluded: ReadonlySet<string>): { room: Resources; biggestFree: Resources } {
-    let biggestFree: Resources = {};
+    const biggestFree: Resources = {};
     const room: Resources = { ...this.totalFree };
     for (const n of this.free) {
       if (!excluded.has(n.name)) {
-        biggestFree = maxResources(biggestFree, n.free);
+        for (const k in n.free) {
+          const v = n.free[k] ?? 0;
+          if (v > (biggestFree[k] ?? 0)) biggestFree[k] = v;
+        }
         continue;
       }
       for (const k in n.free) room[k] = (room[k] ?? 0) - Math.max(0, n.free[k] ?? 0);

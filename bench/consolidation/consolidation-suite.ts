@@ -1,0 +1,115 @@
+/**
+ * `npm run bench -- consolidation`: the disruption decision layer on underused clusters of 100, 500 and 1,000
+ * nodes. Passes run until no command is found, each command carried out on the in-memory cluster before the next
+ * pass (as the controller would after orchestration), with budgets at 100% so only the methods limit the result.
+ */
+import { decide } from '../../src/controllers/disruption/decide.js';
+import { SolveRemovalSimulator } from '../../src/controllers/disruption/simulation/solve-simulator.js';
+import { applyCommand, fleetCost } from '../../src/controllers/disruption/testing/apply.js';
+import { candidatesOf } from '../../src/controllers/disruption/candidates/candidates.js';
+import { printTable } from '../scheduling/args.js';
+import { underusedCluster } from './cluster.js';
+import { lowerBound } from './lower-bound.js';
+
+/** One JSON line (keys as the issue lists them). */
+export interface ConsolidationRow {
+  suite: 'consolidation';
+  nodes: number;
+  seconds: number;
+  msPerCandidate: number;
+  costBefore: number;
+  costAfter: number;
+  lowerBound: number;
+}
+
+const help = `npm run bench -- consolidation [--sizes 100,500,1000] [--seed N] [--keep 0.35] [--catalog ec2|fake] [--max-passes 200] [--json] [--verbose]
+
+Each cluster has N nodes of common EC2 types (c/m/r, generation 5+, amd64, real us-east-1 on-demand prices),
+filled with random pods (0.25-2 vCPU, 1-6 GiB per vCPU) to 70-95% and then scaled down at random (each pod kept
+with probability --keep). Disruption passes (drift, emptiness, multi-node and single-node consolidation, one
+command per pass) run until a pass finds nothing; every command is applied to the in-memory cluster first.
+
+  seconds         wall time of all passes until convergence (the "full pass" over the cluster)
+  msPerCandidate  seconds / (sum over passes of the candidates each pass considered), in ms
+  costBefore      fleet $/h after the scale-down; costAfter: fleet $/h after the last pass
+  lowerBound      LP relaxation over the catalog: the cheapest fractional mix of instance types whose total
+                  allocatable CPU and memory cover the remaining pods' requests (optimal vertex found by
+                  enumerating single types and pairs). No real fleet can cost less.
+Goal (issue 11): a full pass over 1,000 nodes <= 1 s and costAfter <= 1.10 x lowerBound.
+`;
+
+interface Flags {
+  json: boolean;
+  verbose: boolean;
+  sizes: number[];
+  seed: number;
+  keep: number;
+  catalog: 'ec2' | 'fake';
+  maxPasses: number;
+}
+
+function parse(argv: readonly string[]): Flags | undefined {
+  const f: Flags = { json: false, verbose: false, sizes: [100, 500, 1000], seed: 42, keep: 0.35, catalog: 'ec2', maxPasses: 200 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    const next = (): string => argv[++i] ?? '';
+    if (a === '--help' || a === '-h') return undefined;
+    if (a === '--json') f.json = true;
+    else if (a === '--verbose') f.verbose = true;
+    else if (a === '--sizes') f.sizes = next().split(',').map(Number);
+    else if (a === '--seed') f.seed = Number(next());
+    else if (a === '--keep') f.keep = Number(next());
+    else if (a === '--catalog') f.catalog = next() === 'fake' ? 'fake' : 'ec2';
+    else if (a === '--max-passes') f.maxPasses = Number(next());
+    else throw new Error(`unknown flag ${a}`);
+  }
+  return f;
+}
+
+/** Runs one cluster size to convergence. */
+export function runConsolidation(opts: { nodes: number; seed: number; keep: number; catalog: 'ec2' | 'fake'; maxPasses: number; log?: (s: string) => void }): ConsolidationRow {
+  const { view: start, types } = underusedCluster(opts);
+  let v = start;
+  let seconds = 0;
+  let candidates = 0;
+  for (let pass = 0; pass < opts.maxPasses; pass++) {
+    const t0 = performance.now();
+    const simulator = new SolveRemovalSimulator(v);
+    const d = decide(v, { simulator });
+    seconds += (performance.now() - t0) / 1000;
+    candidates += candidatesOf(v).candidates.length;
+    if (!d.command) break;
+    opts.log?.(`pass ${pass}: ${d.command.summary} (${simulator.solves} solves, ${((performance.now() - t0) / 1000).toFixed(3)} s)\n`);
+    const applied = applyCommand(v, d.command);
+    if (!applied.ok) throw new Error(`command stranded pods: ${applied.stranded.join(', ')}`);
+    v = applied.view;
+  }
+  const pods = v.nodes.flatMap((n) => n.pods ?? []);
+  const round = (n: number): number => Number(n.toFixed(4));
+  return {
+    suite: 'consolidation',
+    nodes: opts.nodes,
+    seconds: round(seconds),
+    msPerCandidate: round((seconds * 1000) / Math.max(1, candidates)),
+    costBefore: round(fleetCost(start)),
+    costAfter: round(fleetCost(v)),
+    lowerBound: round(lowerBound(pods, types)),
+  };
+}
+
+/** The suite entry point. */
+export async function consolidationSuite(argv: string[]): Promise<void> {
+  const f = parse(argv);
+  if (!f) {
+    process.stdout.write(help);
+    return;
+  }
+  const rows: ConsolidationRow[] = [];
+  for (const nodes of f.sizes) {
+    const row = runConsolidation({ ...f, nodes, log: f.verbose ? (s) => process.stderr.write(s) : undefined });
+    rows.push(row);
+    if (f.json) process.stdout.write(`${JSON.stringify(row)}\n`);
+  }
+  if (!f.json) printTable(rows.map((r) => ({ ...r, ratio: Number((r.costAfter / r.lowerBound).toFixed(3)) })), (s) => process.stdout.write(s));
+  await Promise.resolve();
+}

@@ -86,7 +86,7 @@ function checkCommand(v: DisruptionView, cmd: Command): void {
     for (const p of c.node.pods ?? []) {
       expect(p.metadata.annotations?.['karpenter.sh/do-not-disrupt']).not.toBe('true');
       // PDBs: every pod to evict is under at most one PDB, and that PDB allows a disruption.
-      const pdbs = v.pdbs.filter((b) => b.selector.matchLabels?.['app'] === p.metadata.labels?.['app']);
+      const pdbs = v.pdbs.filter((b) => b.selector?.matchLabels?.['app'] === p.metadata.labels?.['app']);
       expect(pdbs.length).toBeLessThanOrEqual(1);
       for (const b of pdbs) expect(b.disruptionsAllowed).toBeGreaterThan(0);
     }

@@ -46,32 +46,38 @@ interface NodeFacts {
   nominated: ReadonlySet<string>;
 }
 
-function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFacts): DisruptionNode {
-  const node = ctx.informers.nodes.cache.get(n.name);
-  const nc = f.nc;
-  const pool = n.labels[Labels.nodePool];
-  const conds = nc?.status?.conditions;
+/** What the NodeClaim says about disruption. */
+function claimFacts(nc: StoredNodeClaim): Partial<DisruptionNode> {
+  const conds = nc.status?.conditions;
   const drifted = getCondition(conds, ConditionTypes.drifted);
   const initializedAt = ms(getCondition(conds, ConditionTypes.initialized)?.lastTransitionTime);
-  const expire = nc?.spec.expireAfter;
-  // Terminating pods are on their way out already: neither moved nor counted as blockers.
-  const pods = (n.pods ?? []).filter((p) => !(p as unknown as Pod).metadata.deletionTimestamp);
+  const expire = nc.spec.expireAfter;
   return {
-    ...n,
-    pods,
-    nodeClaim: nc?.metadata.name,
-    nodePool: nc ? pool : undefined,
-    price: offeringPrice(n.labels, pool ? f.types.get(pool) : undefined),
-    doNotDisrupt: node?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true' || nc?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true',
-    ready: node ? nodeReadyCondition(node)?.status === 'True' : false,
-    deleting: Boolean(n.markedForDeletion) || f.claimed.has(n.name),
+    nodeClaim: nc.metadata.name,
     instanceTerminating: isTrue(conds, ConditionTypes.instanceTerminating),
     drifted: drifted?.status === 'True' ? (drifted.reason ?? 'Drifted') : undefined,
-    lastPodEventTime: ms(nc?.status?.lastPodEventTime) ?? initializedAt ?? ms(nc?.metadata.creationTimestamp),
-    createdAt: ms(nc?.metadata.creationTimestamp),
+    lastPodEventTime: ms(nc.status?.lastPodEventTime) ?? initializedAt ?? ms(nc.metadata.creationTimestamp),
+    createdAt: ms(nc.metadata.creationTimestamp),
     expireAfterMs: expire && expire !== 'Never' ? parseDuration(expire) : undefined,
+    initialized: isTrue(conds, ConditionTypes.initialized),
+  };
+}
+
+function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFacts): DisruptionNode {
+  const node = ctx.informers.nodes.cache.get(n.name);
+  const pool = n.labels[Labels.nodePool];
+  const dnd = (o: { metadata: { annotations?: Record<string, string> } } | undefined): boolean => o?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true';
+  return {
+    ...n,
+    // Terminating pods are on their way out already: neither moved nor counted as blockers.
+    pods: (n.pods ?? []).filter((p) => !(p as unknown as Pod).metadata.deletionTimestamp),
+    ...(f.nc ? claimFacts(f.nc) : { nodeClaim: undefined }),
+    nodePool: f.nc ? pool : undefined,
+    price: offeringPrice(n.labels, pool ? f.types.get(pool) : undefined),
+    doNotDisrupt: dnd(node) || dnd(f.nc),
+    ready: node ? nodeReadyCondition(node)?.status === 'True' : false,
+    deleting: Boolean(n.markedForDeletion) || f.claimed.has(n.name),
     nominated: f.nominated.has(n.name),
-    initialized: nc ? isTrue(conds, ConditionTypes.initialized) : n.initialized,
   };
 }
 

@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { registerPlay } from './play.js';
 import { registerCrds } from './crds.js';
 import { registerValidate } from './validate.js';
+import { registerInstanceTypes } from './instance-types.js';
 
 /** Every CLI command, in the order `tenon --help` lists them. Add one line per new command. */
 const registrations: ReadonlyArray<(program: Command) => void> = [
   registerPlay,
   registerCrds,
   registerValidate,
+  registerInstanceTypes,
 ];
 
 /** Registers every command on the program. */

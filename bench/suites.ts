@@ -1,5 +1,10 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
+import { schedulingSuite } from './scheduling/scheduling-suite.js';
+
+/** A suite. */
 export type Suite = (args: string[]) => Promise<void>;
 
 /** Every suite by name; add one line per suite. */
-export const suites: Record<string, Suite> = {};
+export const suites: Record<string, Suite> = {
+  scheduling: schedulingSuite,
+};

@@ -13,3 +13,4 @@ export * from './events.js';
 export * from './leader-election.js';
 export * from './backoff.js';
 export * from './core-types.js';
+export * from './discovery.js';

@@ -21,3 +21,5 @@ export { compileSelector, type LabelMatcher } from './label-selector.js';
 export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
 export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';
+// Checking and bounds (branch schedbench): the independent placement checker and the cost lower bound.
+export { checkPlacement, summarizeViolations, type CheckFamily, type Violation } from './check/index.js';

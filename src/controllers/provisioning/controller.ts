@@ -27,11 +27,22 @@ function launchable(pools: readonly StoredNodePool[]): StoredNodePool[] {
 
 /** What one pass did, for tests, benchmarks and logs. */
 export interface ProvisioningPass {
+  /** Clock time the pass began (the batch window had closed). */
+  startedAt: number;
   pods: number;
-  created: StoredNodeClaim[];
+  /** Each NodeClaim created, the pods it is for, and when its create returned. */
+  created: CreatedNodeClaim[];
   nominated: number;
   unplaced: number;
   solveMs: number;
+}
+
+/** A NodeClaim one pass created. */
+export interface CreatedNodeClaim {
+  nodeClaim: StoredNodeClaim;
+  /** `namespace/name` of the pods it was planned for. */
+  pods: string[];
+  at: number;
 }
 
 /** The provisioning controller. */
@@ -60,6 +71,7 @@ export class ProvisioningController implements Reconciler {
   /** One provisioning pass over every pending pod. */
   async reconcile(): Promise<ReconcileResult | void> {
     if (!this.ctx.state.synced()) return { requeueAfter: 100 };
+    const startedAt = this.ctx.clock.now();
     const pools = launchable(this.ctx.informers.nodePools.cache.list());
     const types = await this.instanceTypes(pools);
     const view = buildSchedulingInput(this.ctx.state, pools, types);
@@ -73,7 +85,7 @@ export class ProvisioningController implements Reconciler {
     this.nominateInFlight(result, view.pods);
     this.reportUnplaced(result, view.pods);
     this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
-    this.onPass?.({ pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
+    this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
     return result.unplaced.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
   }
 
@@ -97,13 +109,13 @@ export class ProvisioningController implements Reconciler {
     return Math.max(10_000, 2 * this.ctx.options.batchMaxDuration);
   }
 
-  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<StoredNodeClaim[]> {
+  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim[]> {
     const byName = new Map(pools.map((p) => [p.metadata.name ?? '', p]));
     const made = await Promise.all(planned.map((p) => this.createOne(p, byName.get(p.nodePool), pods)));
-    return made.filter((nc): nc is StoredNodeClaim => nc !== undefined);
+    return made.filter((nc): nc is CreatedNodeClaim => nc !== undefined);
   }
 
-  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<StoredNodeClaim | undefined> {
+  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim | undefined> {
     if (!pool) return undefined;
     try {
       const nc = await this.ctx.client.create<StoredNodeClaim>(Resources.nodeClaims, nodeClaimFor(pool, planned));
@@ -111,7 +123,7 @@ export class ProvisioningController implements Reconciler {
       this.ctx.state.expectNodeClaim(name);
       this.ctx.metrics.nodeClaimsCreated.labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' }).inc();
       for (const key of planned.pods) this.nominate(pods.get(key), key, `nodeclaim/${name}`);
-      return nc;
+      return { nodeClaim: nc, pods: planned.pods, at: this.ctx.clock.now() };
     } catch (e) {
       this.ctx.log.error({ controller: this.name, nodepool: planned.nodePool, err: e }, 'creating nodeclaim failed');
       return undefined;

@@ -10,16 +10,12 @@ import type * as sched from '../../scheduling/index.js';
 import { fromResourceList, toResourceList } from '../../scheduling/index.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import type { DaemonSet, StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
+import { quantities } from '../resource-lists.js';
 import { isProvisionable, isReschedulable } from './provisionable.js';
 
 /** The scheduling view of a core/v1 Pod; the API server validated it against the same core/v1 schema. */
 export function toSchedulingPod(pod: Pod): sched.Pod {
   return pod as unknown as sched.Pod;
-}
-
-/** A resource list as quantity strings (the API allows numbers too). */
-export function quantities(list: Record<string, string | number> | undefined): ResourceList | undefined {
-  return list ? Object.fromEntries(Object.entries(list).map(([k, v]) => [k, String(v)])) : undefined;
 }
 
 /** The scheduling view of a NodePool. */

@@ -60,6 +60,8 @@ export interface AcceleratorInfo {
   manufacturer: string;
   count: number;
   memoryMiB?: number;
+  /** Cores per device (Neuron devices report their NeuronCores). */
+  coreCount?: number;
 }
 
 /** The facts about an instance type the provider turns into labels, capacity and overhead. */
@@ -156,13 +158,15 @@ export interface FleetOverride {
   priority?: number;
 }
 
-/** A CreateFleet request of type `instant` for one instance. */
+/** A CreateFleet request of type `instant` for `targetCapacity` instances (default one). */
 export interface FleetRequest {
   capacityType: PurchaseOption;
   /** `lowest-price` for on-demand, `price-capacity-optimized` for spot. */
   allocationStrategy: 'lowest-price' | 'price-capacity-optimized' | 'capacity-optimized-prioritized' | 'prioritized';
   overrides: FleetOverride[];
   tags: Tags;
+  /** Instances to launch (default 1): concurrent identical launches are merged into one call. */
+  targetCapacity?: number;
   /** Idempotency token. */
   clientToken?: string;
 }

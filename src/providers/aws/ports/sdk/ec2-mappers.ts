@@ -55,12 +55,21 @@ export function fromImage(i: Image): ImageInfo {
   };
 }
 
-function accelerators(list: Array<{ Name?: string; Manufacturer?: string; Count?: number; MemoryInfo?: { SizeInMiB?: number } }> | undefined): AcceleratorInfo[] {
+interface SdkAccelerator {
+  Name?: string;
+  Manufacturer?: string;
+  Count?: number;
+  MemoryInfo?: { SizeInMiB?: number };
+  CoreCount?: number;
+}
+
+function accelerators(list: SdkAccelerator[] | undefined): AcceleratorInfo[] {
   return (list ?? []).map((g) => ({
-    name: (g.Name ?? '').toLowerCase(),
-    manufacturer: (g.Manufacturer ?? '').toLowerCase(),
+    name: (g.Name ?? '').toLowerCase().replace(/ /g, '-'),
+    manufacturer: (g.Manufacturer ?? '').toLowerCase().replace(/ /g, '-'),
     count: g.Count ?? 0,
     ...(g.MemoryInfo?.SizeInMiB === undefined ? {} : { memoryMiB: g.MemoryInfo.SizeInMiB }),
+    ...(g.CoreCount === undefined ? {} : { coreCount: g.CoreCount }),
   }));
 }
 
@@ -80,11 +89,18 @@ function processorFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, 'arch
   };
 }
 
+// The VPC CNI only uses the default network card, so max pods counts that card's interfaces.
+function defaultCardInterfaces(info: SdkInstanceTypeInfo): number | undefined {
+  const cards = info.NetworkInfo?.NetworkCards;
+  const index = info.NetworkInfo?.DefaultNetworkCardIndex ?? 0;
+  return cards?.find((c) => (c.NetworkCardIndex ?? 0) === index)?.MaximumNetworkInterfaces;
+}
+
 type NetworkFacts = 'maxNetworkInterfaces' | 'ipv4AddressesPerInterface' | 'efaCount' | 'networkBandwidthMbps' | 'encryptionInTransitSupported';
 
 function networkFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, NetworkFacts> {
   return {
-    maxNetworkInterfaces: info.NetworkInfo?.MaximumNetworkInterfaces ?? 1,
+    maxNetworkInterfaces: defaultCardInterfaces(info) ?? info.NetworkInfo?.MaximumNetworkInterfaces ?? 1,
     ipv4AddressesPerInterface: info.NetworkInfo?.Ipv4AddressesPerInterface ?? 1,
     efaCount: info.NetworkInfo?.EfaInfo?.MaximumEfaInterfaces,
     networkBandwidthMbps: networkBandwidthMbps(info),
@@ -104,7 +120,9 @@ export function fromInstanceType(info: SdkInstanceTypeInfo): InstanceTypeInfo {
     hypervisor: info.Hypervisor,
     bareMetal: info.BareMetal ?? false,
     gpus: accelerators(info.GpuInfo?.Gpus),
-    accelerators: accelerators(info.NeuronInfo?.NeuronDevices?.map((d) => ({ Name: d.Name, Manufacturer: 'aws', Count: d.Count }))),
+    accelerators: accelerators(
+      info.NeuronInfo?.NeuronDevices?.map((d) => ({ Name: d.Name, Manufacturer: 'aws', Count: d.Count, CoreCount: d.CoreInfo?.Count })),
+    ),
     ebsBandwidthMbps: info.EbsInfo?.EbsOptimizedInfo?.BaselineBandwidthInMbps,
     localNvmeGb: nvme,
     supportedUsageClasses: (info.SupportedUsageClasses ?? []).filter((c): c is 'on-demand' | 'spot' => c === 'on-demand' || c === 'spot'),

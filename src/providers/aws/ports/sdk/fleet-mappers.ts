@@ -38,7 +38,7 @@ export function buildLaunchTemplateData(input: LaunchTemplateInput): RequestLaun
   };
 }
 
-/** CreateFleet input of type `instant` for one instance, one override per type x subnet. */
+/** CreateFleet input of type `instant` (target capacity as asked, default 1), one override per type x subnet. */
 export function buildCreateFleetInput(req: FleetRequest): CreateFleetCommandInput {
   const byTemplate = new Map<string, FleetRequest['overrides']>();
   for (const o of req.overrides) byTemplate.set(o.launchTemplateName, [...(byTemplate.get(o.launchTemplateName) ?? []), o]);
@@ -49,7 +49,7 @@ export function buildCreateFleetInput(req: FleetRequest): CreateFleetCommandInpu
   return {
     Type: 'instant',
     ...(req.clientToken === undefined ? {} : { ClientToken: req.clientToken }),
-    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: req.capacityType },
+    TargetCapacitySpecification: { TotalTargetCapacity: req.targetCapacity ?? 1, DefaultTargetCapacityType: req.capacityType },
     ...options,
     LaunchTemplateConfigs: [...byTemplate.entries()].map(([name, overrides]) => ({
       LaunchTemplateSpecification: { LaunchTemplateName: name, Version: '$Latest' },

@@ -1,0 +1,75 @@
+/** Writing to the store: assigns resourceVersions and keeps the uid and owner indexes. */
+import type { ResourceInfo } from './resource-types.js';
+import type { ServerState } from './state.js';
+import { makeEntry, parseEntry, type Entry } from './store.js';
+import { notFound, type Subject } from './status.js';
+import type { KObject } from './types.js';
+
+/** The Status subject of an object of a resource. */
+export function subjectOf(info: ResourceInfo, name: string): Subject {
+  return { kind: info.kind, group: info.group, name, resource: info.plural };
+}
+
+/** Stores an object as a new version (ADDED or MODIFIED) with a fresh resourceVersion; returns its entry. */
+export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
+  const table = state.store.table(info);
+  obj.metadata.resourceVersion = String(state.store.nextRv());
+  const entry = makeEntry(info, obj);
+  const previous = table.objects.get(entry.key);
+  if (previous?.owners) unindexOwners(state, previous);
+  table.record(previous ? 'MODIFIED' : 'ADDED', entry);
+  state.uids.set(entry.uid, { table, key: entry.key });
+  if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
+  for (const fn of state.onCommit) fn(info, previous ? 'MODIFIED' : 'ADDED', entry);
+  return entry;
+}
+
+/** Removes an object: a DELETED event carrying a fresh resourceVersion. */
+export function commitDelete(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
+  const table = state.store.table(info);
+  obj.metadata.resourceVersion = String(state.store.nextRv());
+  const entry = makeEntry(info, obj);
+  const previous = table.objects.get(entry.key);
+  if (previous?.owners) unindexOwners(state, previous);
+  table.record('DELETED', entry);
+  state.uids.delete(entry.uid);
+  for (const fn of state.onCommit) fn(info, 'DELETED', entry);
+  return entry;
+}
+
+function addDependent(state: ServerState, owner: string, dependent: string): void {
+  let set = state.dependents.get(owner);
+  if (!set) {
+    set = new Set();
+    state.dependents.set(owner, set);
+  }
+  set.add(dependent);
+}
+
+function unindexOwners(state: ServerState, e: Entry): void {
+  for (const o of e.owners ?? []) {
+    const set = state.dependents.get(o);
+    set?.delete(e.uid);
+    if (set?.size === 0) state.dependents.delete(o);
+  }
+}
+
+/** The stored entry, or a 404 NotFound. */
+export function mustGet(state: ServerState, info: ResourceInfo, ns: string | undefined, name: string): Entry {
+  const e = state.store.table(info).objects.get(ns && info.namespaced ? `${ns}/${name}` : name);
+  if (!e) throw notFound(subjectOf(info, name));
+  return e;
+}
+
+/** The stored object, parsed, or undefined. */
+export function findObject(state: ServerState, info: ResourceInfo, ns: string | undefined, name: string): KObject | undefined {
+  const e = state.store.table(info).objects.get(ns && info.namespaced ? `${ns}/${name}` : name);
+  return e ? parseEntry(e) : undefined;
+}
+
+/** The object with a uid, with its resource, or undefined. */
+export function findByUid(state: ServerState, uid: string): { info: ResourceInfo; obj: KObject } | undefined {
+  const loc = state.uids.get(uid);
+  const e = loc ? loc.table.objects.get(loc.key) : undefined;
+  return loc && e && e.uid === uid ? { info: loc.table.info, obj: parseEntry(e) } : undefined;
+}

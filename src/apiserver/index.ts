@@ -1,0 +1,129 @@
+/** The embedded Kubernetes API server: HTTPS on loopback, bearer token, built-in kinds and Tenon's CRDs. */
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { tenonCrds, type CustomResourceDefinition } from '../api/index.js';
+import { builtinResources } from './builtin-kinds.js';
+import { watchCrds } from './crds.js';
+import { onDependentRemoved } from './deletion.js';
+import { FaultInjector, type Faults } from './faults.js';
+import { kubeConfigYaml } from './kubeconfig.js';
+import { ResourceRegistry } from './resource-types.js';
+import { createHttpsServer } from './server.js';
+import type { PodGrace, ServerState } from './state.js';
+import { Store, parseEntry } from './store.js';
+import { generateServingCerts } from './tls.js';
+import type { KObject, ServerClock } from './types.js';
+import { createObject } from './writes.js';
+
+export type { Faults, FaultRule } from './faults.js';
+export type { PodGrace } from './state.js';
+export type { ServerClock } from './types.js';
+
+/** Options of startApiServer; all optional. */
+export interface ApiServerOptions {
+  /** TCP port on 127.0.0.1; 0 or unset picks a free one. */
+  port?: number;
+  /** What /version reports (kubectl's dispatcher picks its client by it); default v1.33.1. */
+  kubernetesVersion?: string;
+  /** The bearer token every request but /version must carry; random when unset. */
+  token?: string;
+  /** CRDs installed at start; Tenon's (NodePool, NodeClaim, EC2NodeClass) by default, `[]` for none. */
+  crds?: CustomResourceDefinition[];
+  /** Time source for timestamps (creation, deletion, ages); the wall clock by default. */
+  clock?: ServerClock;
+  /** `kubelet` (default): deleting a bound pod waits for the kubelet's grace-0 delete; `immediate`: removes it. */
+  podGrace?: PodGrace;
+  /** Watch events kept per resource for resuming watches; older resourceVersions get 410 Gone. Default 10,000. */
+  watchHistory?: number;
+  /** Random source of fault injection (0..1). */
+  random?: () => number;
+}
+
+/** A running server. */
+export interface ApiServer {
+  /** `https://127.0.0.1:PORT`. */
+  url: string;
+  token: string;
+  /** The CA that signed the serving certificate (PEM). */
+  caPem: string;
+  /** A kubeconfig (context `tenon`, namespace `default`) with the CA data and the token. */
+  kubeConfigYaml: string;
+  /** Fault injection: error rates, latency, dropped watches. */
+  faults: Faults;
+  /** Closes every open watch stream (clients see the stream end and re-watch). */
+  closeWatches(): void;
+  /** Stops the server and ends every connection. */
+  close(): Promise<void>;
+}
+
+const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function newState(opts: ApiServerOptions): ServerState {
+  const registry = new ResourceRegistry();
+  for (const r of builtinResources()) registry.add(r);
+  const queue: Array<() => void> = [];
+  let scheduled = false;
+  const drain = (): void => {
+    scheduled = false;
+    for (let fn = queue.shift(); fn; fn = queue.shift()) fn();
+  };
+  const state: ServerState = {
+    registry,
+    store: new Store(opts.watchHistory ?? 10_000),
+    clock: opts.clock ?? { now: () => Date.now() },
+    podGrace: opts.podGrace ?? 'kubelet',
+    faults: new FaultInjector(opts.random),
+    uids: new Map(),
+    dependents: new Map(),
+    defer(fn) {
+      queue.push(fn);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    },
+    onCommit: [],
+  };
+  watchCrds(state);
+  state.onCommit.push((_info, type, entry) => {
+    if (type === 'DELETED' && entry.owners) state.defer(() => onDependentRemoved(state, parseEntry(entry)));
+  });
+  return state;
+}
+
+function install(state: ServerState, crds: CustomResourceDefinition[]): void {
+  const ns = state.registry.find('', 'v1', 'namespaces');
+  const crdInfo = state.registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
+  for (const name of systemNamespaces) if (ns) createObject(state, ns, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
+  // CRDs go in as plain JSON, exactly as a client would send them.
+  for (const crd of crds) if (crdInfo) createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
+}
+
+/** Starts the server on 127.0.0.1 with a fresh CA, serving certificate and (unless given) token. */
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const state = newState(opts);
+  install(state, opts.crds ?? tenonCrds());
+  const certs = generateServingCerts();
+  const token = opts.token ?? crypto.randomBytes(24).toString('base64url');
+  const server = createHttpsServer(state, { token, certs, kubernetesVersion: opts.kubernetesVersion ?? 'v1.33.1' });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const faults = state.faults;
+  return {
+    url,
+    token,
+    caPem: certs.caPem,
+    kubeConfigYaml: kubeConfigYaml({ url, caPem: certs.caPem, token }),
+    faults,
+    closeWatches: () => faults.dropWatches(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        faults.dropWatches();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

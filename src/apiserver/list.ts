@@ -1,0 +1,89 @@
+/** List queries: selectors, namespaces and limit/continue pagination over a resource's table. */
+import { checkFieldsKnown, matchesFields, parseFieldSelector, type FieldRequirement } from './field-selectors.js';
+import { matchesLabels, parseLabelSelector, type LabelRequirement } from './label-selectors.js';
+import { ApiError, badRequest } from './status.js';
+import type { Entry, ResourceTable } from './store.js';
+
+/** What to select. */
+export interface Filter {
+  namespace?: string;
+  labels: LabelRequirement[];
+  fields: FieldRequirement[];
+}
+
+/** Parses the selector query parameters, rejecting fields the kind does not make selectable. */
+export function filterFromQuery(q: URLSearchParams, namespace: string | undefined, table: ResourceTable): Filter {
+  const fields = parseFieldSelector(q.get('fieldSelector'));
+  const first = table.objects.values().next();
+  const sample = first.done ? undefined : first.value.fields;
+  if (sample && table.info.kind !== 'Event') checkFieldsKnown(fields, sample, table.info.kind);
+  return { namespace, labels: parseLabelSelector(q.get('labelSelector')), fields };
+}
+
+/** True when an entry passes the filter. */
+export function matches(f: Filter, e: Entry): boolean {
+  if (f.namespace !== undefined && e.fields['metadata.namespace'] !== f.namespace) return false;
+  if (f.labels.length > 0 && !matchesLabels(f.labels, e.labels)) return false;
+  return f.fields.length === 0 || matchesFields(f.fields, e.fields);
+}
+
+/** One page of a list. */
+export interface Page {
+  entries: Entry[];
+  continueToken?: string;
+  remaining?: number;
+}
+
+interface ContinueState {
+  rv: number;
+  start: string;
+}
+
+function decodeContinue(token: string): ContinueState {
+  try {
+    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueState;
+    if (typeof v.start !== 'string' || typeof v.rv !== 'number') throw new Error('shape');
+    return v;
+  } catch {
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+// First index whose key sorts after `key` (keys are sorted).
+function after(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] ?? '') <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function collect(table: ResourceTable, f: Filter, opts: { keys: string[]; from: number; limit: number }): { entries: Entry[]; next: number } {
+  const entries: Entry[] = [];
+  let i = opts.from;
+  for (; i < opts.keys.length; i++) {
+    const e = table.objects.get(opts.keys[i] ?? '');
+    if (!e || !matches(f, e)) continue;
+    if (opts.limit > 0 && entries.length >= opts.limit) break;
+    entries.push(e);
+  }
+  return { entries, next: i };
+}
+
+/** Selects a page: at most `limit` entries (0 = all) after the continue token's key, in key order. */
+export function listPage(table: ResourceTable, f: Filter, opts: { limit: number; continueToken?: string | null; rv: number }): Page {
+  const state = opts.continueToken ? decodeContinue(opts.continueToken) : undefined;
+  if (state && state.rv < table.compactedRv) {
+    throw new ApiError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+  }
+  const keys = table.keys();
+  const { entries, next } = collect(table, f, { keys, from: state ? after(keys, state.start) : 0, limit: opts.limit });
+  const i = next;
+  if (i >= keys.length) return { entries };
+  const last = entries[entries.length - 1]?.key ?? '';
+  const token = Buffer.from(JSON.stringify({ rv: state?.rv ?? opts.rv, start: last })).toString('base64url');
+  return { entries, continueToken: token, remaining: keys.length - i };
+}

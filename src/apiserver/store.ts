@@ -1,0 +1,164 @@
+/**
+ * The object store. Each object is kept as its JSON text plus the few fields queries need (labels, selectable
+ * fields, owners): lists and watch fan-out then concatenate stored text instead of re-serialising, and memory
+ * stays near the JSON size (the 150k-pod goal). Entries are immutable; every write stores a new one.
+ */
+import { selectableFields } from './field-selectors.js';
+import type { ResourceInfo } from './resource-types.js';
+import type { KObject } from './types.js';
+
+/** One stored object version. */
+export interface Entry {
+  readonly key: string;
+  readonly json: string;
+  readonly rv: number;
+  readonly uid: string;
+  readonly labels: Record<string, string> | undefined;
+  readonly fields: Record<string, string>;
+  readonly owners: readonly string[] | undefined;
+}
+
+/** A change of one object, kept for watches. */
+export interface StoredEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly rv: number;
+  readonly entry: Entry;
+  /** The version before a MODIFIED or DELETED change (for selector transitions in watches). */
+  readonly prev: Entry | undefined;
+}
+
+/** The storage key of an object: `namespace/name` or `name`. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** Parses an entry's object (a fresh copy the caller may change). */
+export function parseEntry(e: Entry): KObject {
+  return JSON.parse(e.json) as KObject;
+}
+
+/** The objects and recent history of one resource. */
+export class ResourceTable {
+  readonly objects = new Map<string, Entry>();
+  private readonly history: StoredEvent[] = [];
+  private historyStart = 0;
+  /** Events at or below this resourceVersion are no longer in history. */
+  compactedRv = 0;
+  private readonly watchers = new Set<(e: StoredEvent) => void>();
+  private sortedKeys: string[] | undefined;
+
+  /** Builds a table keeping at most `historyLimit` events for watches. */
+  constructor(
+    readonly info: ResourceInfo,
+    private readonly historyLimit: number,
+  ) {}
+
+  /** Records a change: stores the entry (or removes it) and tells every watcher. */
+  record(type: StoredEvent['type'], entry: Entry): void {
+    const prev = this.objects.get(entry.key);
+    const had = prev !== undefined;
+    if (type === 'DELETED') this.objects.delete(entry.key);
+    else this.objects.set(entry.key, entry);
+    if (had !== this.objects.has(entry.key)) this.sortedKeys = undefined;
+    const ev: StoredEvent = { type, rv: entry.rv, entry, prev };
+    this.history.push(ev);
+    if (this.history.length - this.historyStart > this.historyLimit) {
+      const dropped = this.history[this.historyStart];
+      this.historyStart++;
+      if (dropped) this.compactedRv = dropped.rv;
+      // Trim the array now and then rather than shifting on every event.
+      if (this.historyStart > 4096) {
+        this.history.splice(0, this.historyStart);
+        this.historyStart = 0;
+      }
+    }
+    for (const w of this.watchers) w(ev);
+  }
+
+  /** Events after `rv`, oldest first; undefined when `rv` is older than the kept window. */
+  eventsSince(rv: number): StoredEvent[] | undefined {
+    if (rv < this.compactedRv) return undefined;
+    const out: StoredEvent[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const ev = this.history[i];
+      if (ev && ev.rv > rv) out.push(ev);
+    }
+    return out;
+  }
+
+  /** Subscribes to changes; returns the unsubscribe function. */
+  watch(fn: (e: StoredEvent) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  /** The number of open watches. */
+  watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  /** Keys in storage order (namespace/name), which list pagination follows. */
+  keys(): string[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort();
+    return this.sortedKeys;
+  }
+}
+
+/** Every resource's table and the cluster-wide resourceVersion counter. */
+export class Store {
+  private rv = 1;
+  private readonly tables = new Map<string, ResourceTable>();
+
+  /** Builds an empty store keeping `historyLimit` watch events per resource. */
+  constructor(private readonly historyLimit = 10_000) {}
+
+  /** The latest resourceVersion handed out. */
+  currentRv(): number {
+    return this.rv;
+  }
+
+  /** The next resourceVersion (strictly increasing across all resources, like etcd's revision). */
+  nextRv(): number {
+    return ++this.rv;
+  }
+
+  /** Restores the counter (loading a snapshot). */
+  setRv(rv: number): void {
+    this.rv = Math.max(this.rv, rv);
+  }
+
+  /** The table of a resource, created on first use. */
+  table(info: ResourceInfo): ResourceTable {
+    const key = `${info.group}/${info.version}/${info.plural}`;
+    let t = this.tables.get(key);
+    if (!t) {
+      t = new ResourceTable(info, this.historyLimit);
+      this.tables.set(key, t);
+    }
+    return t;
+  }
+
+  /** Every table that exists. */
+  allTables(): ResourceTable[] {
+    return [...this.tables.values()];
+  }
+
+  /** Drops a resource's table (its CRD was deleted). */
+  dropTable(info: ResourceInfo): void {
+    this.tables.delete(`${info.group}/${info.version}/${info.plural}`);
+  }
+}
+
+/** Makes an immutable entry from an object whose metadata.resourceVersion is already set. */
+export function makeEntry(info: ResourceInfo, obj: KObject): Entry {
+  const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
+  return {
+    key: objectKey(obj.metadata.namespace, obj.metadata.name ?? ''),
+    json: JSON.stringify(obj),
+    rv: Number(obj.metadata.resourceVersion),
+    uid: obj.metadata.uid ?? '',
+    labels: obj.metadata.labels,
+    fields: selectableFields(info.kind, obj),
+    owners: owners && owners.length > 0 ? owners : undefined,
+  };
+}

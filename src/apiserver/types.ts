@@ -1,0 +1,71 @@
+/** The JSON shapes the embedded API server stores and serves. */
+
+/** Any JSON object. */
+export type Json = Record<string, unknown>;
+
+/** Object metadata as stored (the fields the server reads and maintains). */
+export interface Meta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerRef[];
+  managedFields?: unknown[];
+  [k: string]: unknown;
+}
+
+/** metav1.OwnerReference. */
+export interface OwnerRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** A stored Kubernetes object. */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: Meta;
+  [k: string]: unknown;
+}
+
+/** True when `v` is a plain JSON object. */
+export function isJson(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A JSON deep copy. */
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Time source of the server: only `now` is needed (the shape matches Tenon's Clock). */
+export interface ServerClock {
+  now(): number;
+}
+
+/** RFC 3339 text at second precision, as Kubernetes writes timestamps. */
+export function timestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Deep equality of JSON values, ignoring key order (clients reorder keys when they re-serialise). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (!isJson(a) || !isJson(b)) return false;
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+}

@@ -1,0 +1,104 @@
+/**
+ * Karpenter's computeConsolidation, shared by the multi- and single-node methods: simulate the candidates'
+ * removal; every pod must find a place; at most one new NodeClaim may be launched, and only with instance
+ * types strictly cheaper than the candidates cost now. Spot candidates are replaced by spot only with the
+ * SpotToSpotConsolidation gate and, for a single node, at least 15 cheaper types to choose from (so the
+ * launch cannot land on a type that is itself immediately consolidatable again).
+ */
+import { Labels } from '../../../api/index.js';
+import { Requirement } from '../../../scheduling/index.js';
+import type * as sched from '../../../scheduling/index.js';
+import type { RemovalSimulator } from '../simulation/removal-simulator.js';
+import type { Candidate, Command, ConsolidationType } from '../types.js';
+import { narrowed, requirementsOf, type Pricing } from './pricing.js';
+import { describe } from './summary.js';
+
+/** Karpenter's MinInstanceTypesForSpotToSpotConsolidation. */
+export const MinInstanceTypesForSpotToSpot = 15;
+
+/** What consolidation needs besides the candidates. */
+export interface ConsolidationContext {
+  simulator: RemovalSimulator;
+  pricing: Pricing;
+  spotToSpot: boolean;
+}
+
+/** A command, or why there is none (reported on the node when a single candidate was tried). */
+export type Consolidation = { ok: true; command: Command } | { ok: false; message: string };
+
+function reject(message: string): Consolidation {
+  return { ok: false, message };
+}
+
+/** The candidates' current hourly price; undefined when one is unknown. */
+export function candidatesPrice(candidates: readonly Candidate[]): number | undefined {
+  let sum = 0;
+  for (const c of candidates) {
+    if (c.node.price === undefined) return undefined;
+    sum += c.node.price;
+  }
+  return sum;
+}
+
+function command(candidates: readonly Candidate[], replacement: sched.NewNodeClaim | undefined, type: ConsolidationType, price: number): Consolidation {
+  const replacements = replacement ? [replacement] : [];
+  const costAfter = replacement?.cheapest.price ?? 0;
+  const cmd: Command = { reason: 'Underutilized', consolidationType: type, method: type === 'multi' ? 'multi-node consolidation' : 'single-node consolidation', candidates: [...candidates], replacements, costBefore: price, costAfter, summary: '' };
+  cmd.summary = describe(cmd);
+  return { ok: true, command: cmd };
+}
+
+/** Decides whether and how `candidates` can be consolidated. */
+export function computeConsolidation(candidates: readonly Candidate[], ctx: ConsolidationContext, type: ConsolidationType): Consolidation {
+  const price = candidatesPrice(candidates);
+  if (price === undefined || price <= 0) return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
+  const outcome = ctx.simulator.simulate(candidates, { maxNewNodePrice: price });
+  const first = outcome.stranded[0];
+  if (first) return reject(`would not fit: pod ${first.pod} could not be rescheduled (${first.reason})`);
+  if (outcome.newNodeClaims.length === 0) return command(candidates, undefined, type, price);
+  if (outcome.newNodeClaims.length > 1) return reject(`can't remove without creating ${outcome.newNodeClaims.length} nodeclaims`);
+  return replace({ candidates, planned: outcome.newNodeClaims[0] as sched.NewNodeClaim, ctx, type, price });
+}
+
+interface ReplaceArgs {
+  candidates: readonly Candidate[];
+  planned: sched.NewNodeClaim;
+  ctx: ConsolidationContext;
+  type: ConsolidationType;
+  price: number;
+}
+
+function replace(args: ReplaceArgs): Consolidation {
+  const { candidates, planned, ctx, type, price } = args;
+  const allSpot = candidates.every((c) => c.node.labels[Labels.capacityType] === 'spot');
+  const reqs = requirementsOf(planned);
+  const ct = reqs.get(Labels.capacityType);
+  const mayBeSpot = !ct || ct.has('spot');
+  if (allSpot && mayBeSpot) return spotToSpot(args);
+  // Prices were taken from the cheapest offering, usually spot; when both are allowed the replacement must be
+  // spot, or an on-demand fallback could cost more than the node it replaces.
+  if (mayBeSpot && (!ct || ct.has('on-demand'))) reqs.add(Requirement.of(Labels.capacityType, 'In', ['spot']));
+  const options = ctx.pricing.options(planned, reqs).filter((o) => o.price < price);
+  if (options.length) return command(candidates, narrowed(planned, reqs, options), type, price);
+  if (mayBeSpot) {
+    // No cheaper spot offering at all (on-demand-only catalogs): price the options as they are.
+    const asIs = requirementsOf(planned);
+    const od = ctx.pricing.options(planned, asIs).filter((o) => o.price < price);
+    if (od.length) return command(candidates, narrowed(planned, asIs, od), type, price);
+  }
+  return reject(`can't replace with a cheaper node (now $${price.toFixed(4)}/h)`);
+}
+
+function spotToSpot(args: ReplaceArgs): Consolidation {
+  const { candidates, planned, ctx, type, price } = args;
+  if (!ctx.spotToSpot) return reject("SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node");
+  const reqs = requirementsOf(planned).add(Requirement.of(Labels.capacityType, 'In', ['spot']));
+  const options = ctx.pricing.options(planned, reqs).filter((o) => o.price < price);
+  if (options.length === 0) return reject(`can't replace with a cheaper node (now $${price.toFixed(4)}/h)`);
+  if (candidates.length > 1) return command(candidates, narrowed(planned, reqs, options), type, price);
+  if (options.length < MinInstanceTypesForSpotToSpot) {
+    return reject(`SpotToSpotConsolidation requires ${MinInstanceTypesForSpotToSpot} cheaper instance type options than the current candidate to consolidate, got ${options.length}`);
+  }
+  // Launch from the 15 cheapest only, so whatever EC2 picks is not itself immediately replaceable.
+  return command(candidates, narrowed(planned, reqs, options.slice(0, MinInstanceTypesForSpotToSpot)), type, price);
+}

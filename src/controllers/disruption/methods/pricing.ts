@@ -1,0 +1,62 @@
+/**
+ * Prices of a replacement's instance type options under its requirements (zone, capacity type), with
+ * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
+ */
+import { Labels } from '../../../api/index.js';
+import { cheapestOffering, prepareInstanceType, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import type * as sched from '../../../scheduling/index.js';
+
+/** An option with the price and offering it would launch at. */
+export interface PricedOption {
+  name: string;
+  price: number;
+  zone: string;
+  capacityType: string;
+}
+
+/** Instance types prepared once per pass, by NodePool then name. */
+export class Pricing {
+  private readonly byPool = new Map<string, Map<string, InstanceTypeInfo>>();
+
+  /** Prepares the instance types of every NodePool. */
+  constructor(instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>) {
+    for (const [pool, list] of Object.entries(instanceTypesByNodePool)) {
+      const m = new Map<string, InstanceTypeInfo>();
+      for (const it of list) {
+        const info = prepareInstanceType(it);
+        if (info) m.set(it.name, info);
+      }
+      this.byPool.set(pool, m);
+    }
+  }
+
+  /** The options of a planned NodeClaim launchable under `reqs`, cheapest first. */
+  options(nc: sched.NewNodeClaim, reqs: Requirements): PricedOption[] {
+    const types = this.byPool.get(nc.nodePool);
+    const out: PricedOption[] = [];
+    for (const name of nc.instanceTypeOptions) {
+      const info = types?.get(name);
+      const o = info ? cheapestOffering(info, reqs) : undefined;
+      if (o) out.push({ name, price: o.price, zone: o.zone, capacityType: o.capacityType });
+    }
+    return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
+  }
+}
+
+/** The planned NodeClaim narrowed to `options` (cheapest first) under `reqs`. */
+export function narrowed(nc: sched.NewNodeClaim, reqs: Requirements, options: readonly PricedOption[]): sched.NewNodeClaim {
+  const r = reqs.copy();
+  r.add(Requirement.of(Labels.instanceType, 'In', options.map((o) => o.name)));
+  const first = options[0];
+  return {
+    ...nc,
+    requirements: r.toSelectorRequirements(),
+    instanceTypeOptions: options.map((o) => o.name),
+    cheapest: first ? { instanceType: first.name, zone: first.zone, capacityType: first.capacityType, price: first.price } : nc.cheapest,
+  };
+}
+
+/** The requirements of a planned NodeClaim. */
+export function requirementsOf(nc: sched.NewNodeClaim): Requirements {
+  return Requirements.fromSelector(nc.requirements);
+}

@@ -1,0 +1,32 @@
+/** The scheduling requirements of an instance type: its labels, the DoesNotExist of labels it lacks, and its offerings. */
+import { Labels, type NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
+import type { Offering } from '../../../cloudprovider/index.js';
+
+// AWS labels some types have and others lack: a type without one must not match a pod that needs it.
+const optionalLabels = [
+  Labels.instanceGpuName, Labels.instanceGpuManufacturer, Labels.instanceGpuCount, Labels.instanceGpuMemory,
+  Labels.instanceAcceleratorName, Labels.instanceAcceleratorManufacturer, Labels.instanceAcceleratorCount,
+  Labels.instanceLocalNvme, Labels.instanceHypervisor, Labels.instanceEbsBandwidth, Labels.instanceNetworkBandwidth,
+  Labels.instanceCpuManufacturer, Labels.instanceCpuSustainedClockSpeedMhz,
+];
+
+const unique = (xs: string[]): string[] => [...new Set(xs)].sort();
+
+/** Requirements of a type with these labels and offerings (only available offerings count). */
+export function instanceTypeRequirements(input: {
+  labels: Record<string, string>;
+  offerings: Offering[];
+  region: string;
+  zoneIds: ReadonlyMap<string, string>;
+}): NodeSelectorRequirementWithMinValues[] {
+  const available = input.offerings.filter((o) => o.available);
+  const zones = unique(available.map((o) => o.zone));
+  const out: NodeSelectorRequirementWithMinValues[] = Object.entries(input.labels).map(([key, v]) => ({ key, operator: 'In', values: [v] }));
+  for (const key of optionalLabels) if (!(key in input.labels)) out.push({ key, operator: 'DoesNotExist' });
+  out.push({ key: Labels.zone, operator: 'In', values: zones });
+  out.push({ key: Labels.capacityType, operator: 'In', values: unique(available.map((o) => o.capacityType)) });
+  out.push({ key: Labels.region, operator: 'In', values: [input.region] });
+  const ids = unique(zones.flatMap((z) => input.zoneIds.get(z) ?? []));
+  if (ids.length > 0) out.push({ key: Labels.zoneId, operator: 'In', values: ids });
+  return out;
+}

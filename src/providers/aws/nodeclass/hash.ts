@@ -1,0 +1,31 @@
+/** The EC2NodeClass hash behind static drift, and other stable hashes the provider names things with. */
+import { createHash } from 'node:crypto';
+import type { EC2NodeClass } from '../../../api/index.js';
+
+/** The version of the hash scheme (the `karpenter.k8s.aws/ec2nodeclass-hash-version` annotation). */
+export const NodeClassHashVersion = 'v4';
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** A decimal 64-bit hash of any JSON value (key order does not matter). */
+export function stableHash(value: unknown): string {
+  const hex = createHash('sha256').update(JSON.stringify(canonical(value)) ?? 'undefined').digest('hex').slice(0, 16);
+  return BigInt(`0x${hex}`).toString(10);
+}
+
+/**
+ * The hash of the fields whose change makes existing nodes drift. Selector terms are left out: they drift
+ * through what they resolve to (AMIs, subnets, security groups), which IsDrifted compares directly.
+ */
+export function nodeClassHash(nodeClass: EC2NodeClass): string {
+  const {
+    subnetSelectorTerms: _s, securityGroupSelectorTerms: _g, amiSelectorTerms: _a, capacityReservationSelectorTerms: _c, ...rest
+  } = nodeClass.spec ?? { subnetSelectorTerms: [], securityGroupSelectorTerms: [], amiSelectorTerms: [] };
+  return stableHash(rest);
+}

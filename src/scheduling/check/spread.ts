@@ -1,0 +1,89 @@
+/**
+ * Topology spread (whenUnsatisfiable: DoNotSchedule) over the final placement, with kube-scheduler's filter: for a
+ * pod in domain d, count(d) + self − min over eligible domains ≤ maxSkew, where counts are of pods in the pod's
+ * namespace matching the constraint's selector (the pod itself excluded), eligible domains are those of nodes
+ * passing nodeAffinityPolicy / nodeTaintsPolicy, and min is 0 when there are fewer eligible domains than
+ * minDomains. Each pod is judged against all the others wherever they end up, so the result does not depend on
+ * binding order. A node whose domain is still open may add to any domain it may take (counted at its worst) but never
+ * raises a minimum.
+ */
+import type { TopologySpreadConstraint } from '../model.js';
+import { blockingTaint, possiblyMatches, selectorMatches } from './labels.js';
+import { domainValues, resolveSpreadSelector } from './terms.js';
+import type { Violation } from './violation.js';
+import type { CheckNode, PlacedPod, World } from './world.js';
+
+interface Stats {
+  certain: Map<string, number>;
+  maybe: Map<string, number>;
+  domains: Set<string>;
+}
+
+function eligible(node: CheckNode, owner: PlacedPod, c: TopologySpreadConstraint): boolean {
+  if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(node.taints, owner.pod.spec.tolerations ?? [])) return false;
+  if ((c.nodeAffinityPolicy ?? 'Honor') === 'Ignore') return true;
+  const sel = Object.entries(owner.pod.spec.nodeSelector ?? {}).map(([key, v]) => ({ key, operator: 'In' as const, values: [v] }));
+  if (!possiblyMatches(node.labels, sel)) return false;
+  const terms = owner.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return !terms?.length || terms.some((t) => possiblyMatches(node.labels, t.matchExpressions ?? []));
+}
+
+function stats(world: World, owner: PlacedPod, c: TopologySpreadConstraint): Stats {
+  const selector = resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys);
+  const s: Stats = { certain: new Map(), maybe: new Map(), domains: new Set() };
+  for (const node of world.nodes) {
+    const values = domainValues(node, c.topologyKey);
+    if (values.length === 0 || !eligible(node, owner, c)) continue;
+    for (const v of values) s.domains.add(v);
+    const n = node.pods.filter((p) => p.namespace === owner.namespace && selectorMatches(selector, p.labels)).length;
+    const into = values.length === 1 ? s.certain : s.maybe;
+    for (const v of values) into.set(v, (into.get(v) ?? 0) + n);
+  }
+  return s;
+}
+
+function groupKey(owner: PlacedPod, c: TopologySpreadConstraint): string {
+  const spec = owner.pod.spec;
+  const nodeReqs = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor' ? [spec.nodeSelector ?? {}, spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null] : null;
+  const tolerations = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' ? (spec.tolerations ?? []) : null;
+  const selector = resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys);
+  return JSON.stringify([owner.namespace, c.topologyKey, selector ?? null, c.nodeAffinityPolicy, c.nodeTaintsPolicy, nodeReqs, tolerations]);
+}
+
+function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violation | undefined {
+  const d = owner.node.labels.certain(c.topologyKey);
+  const base = { family: 'topology-spread' as const, pod: owner.key, target: owner.node.target };
+  if (d === undefined || d === '*') {
+    const possible = domainValues(owner.node, c.topologyKey);
+    return { ...base, message: `spread on ${c.topologyKey}: the node's domain is ${possible.length ? `not decided (${possible.join('|')})` : 'missing'}` };
+  }
+  const self = selectorMatches(resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys), owner.labels) ? 1 : 0;
+  const count = (s.certain.get(d) ?? 0) + (s.maybe.get(d) ?? 0);
+  let min = Number.POSITIVE_INFINITY;
+  for (const e of new Set([...s.domains, d])) min = Math.min(min, (s.certain.get(e) ?? 0) - (e === d ? self : 0));
+  if (c.minDomains !== undefined && s.domains.size < c.minDomains) min = 0;
+  if (count - min <= c.maxSkew) return undefined;
+  return {
+    ...base,
+    message: `spread on ${c.topologyKey}: domain ${d} holds ${count} matching pods, the least-loaded eligible domain ${min}, maxSkew ${c.maxSkew}`,
+    details: { topologyKey: c.topologyKey, domain: d, count, min, maxSkew: c.maxSkew, eligibleDomains: s.domains.size, selector: JSON.stringify(c.labelSelector ?? null) },
+  };
+}
+
+/** Spread violations of pods placed by this solve. */
+export function checkSpread(world: World): Violation[] {
+  const cache = new Map<string, Stats>();
+  const out: Violation[] = [];
+  for (const owner of world.placed) {
+    if (!owner.isNew) continue;
+    for (const c of owner.pod.spec.topologySpreadConstraints ?? []) {
+      if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
+      const key = groupKey(owner, c);
+      let s = cache.get(key);
+      if (!s) cache.set(key, (s = stats(world, owner, c)));
+      const v = judge(owner, c, s);
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}

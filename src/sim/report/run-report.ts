@@ -1,0 +1,57 @@
+/** What a scenario run observed, in the shape the terminal summary and the HTML report render. */
+
+/** One expectation's outcome. */
+export interface ExpectationResult {
+  step: number;
+  description: string;
+  passed: boolean;
+  observed: string;
+}
+
+/** The world at one instant of simulated time. */
+export interface Sample {
+  /** Simulated seconds since the start. */
+  t: number;
+  podsPending: number;
+  podsRunning: number;
+  nodesReady: number;
+  nodesNotReady: number;
+  nodeClaims: number;
+  costPerHour: number;
+}
+
+/** A Kubernetes Event as the timeline shows it. */
+export interface TimelineEvent {
+  t: number;
+  type: string;
+  reason: string;
+  object: string;
+  message: string;
+}
+
+/** NodeClaims launched, grouped. */
+export interface LaunchGroup {
+  instanceType: string;
+  zone: string;
+  capacityType: string;
+  count: number;
+}
+
+/** Everything one run reports. */
+export interface RunReport {
+  scenario: string;
+  description?: string;
+  seed: number;
+  passed: boolean;
+  expectations: ExpectationResult[];
+  samples: Sample[];
+  events: TimelineEvent[];
+  launched: LaunchGroup[];
+  costPerHour: number;
+  /** Time until every pod ran, when that happened. */
+  allRunning?: { simSeconds: number; wallSeconds: number };
+  simSeconds: number;
+  wallSeconds: number;
+  /** Failure of the run itself (not of an expectation), e.g. a step that could not be applied. */
+  error?: string;
+}

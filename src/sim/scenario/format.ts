@@ -1,0 +1,70 @@
+/**
+ * The scenario file format (`scenarios/*.yaml`, documented in scenarios/README.md): a world, then steps that
+ * apply objects, change them, move time, inject faults and check outcomes.
+ */
+
+/** What a `count` expectation compares against. */
+export interface CountBounds {
+  equals?: number;
+  min?: number;
+  max?: number;
+}
+
+/** An outcome to check (one key per expectation). */
+export type Expectation =
+  | { allPodsRunning: true }
+  | { count: { kind: CountableKind; labelSelector?: string } & CountBounds }
+  | { noNodeTaint: string }
+  | { event: { reason: string; type?: 'Normal' | 'Warning'; kind?: string } }
+  | { noEvent: { reason: string; kind?: string } }
+  | { condition: { kind: 'NodeClaim' | 'NodePool' | 'EC2NodeClass' | 'Node'; name?: string; type: string; status: 'True' | 'False' | 'Unknown' } }
+  | { costPerHour: { max: number } }
+  | { nodeClaimNeverDeleted: { reason: string } };
+
+/** Kinds a `count` expectation can count. */
+export const countableKinds = ['Pod', 'Node', 'NodeClaim', 'PersistentVolumeClaim', 'PersistentVolume'] as const;
+/** One of `countableKinds`. */
+export type CountableKind = (typeof countableKinds)[number];
+
+/** A fault to inject into the world. */
+export type Fault =
+  | { ccmDelay: { min: string; max: string } }
+  | { kubeletStop: { labelSelector?: string; count?: number } }
+  | { insufficientCapacity: { instanceType?: string; zone?: string; capacityType?: string } }
+  | { apiErrors: { rate: number; verb?: string; resource?: string } }
+  | { watchDrop: true }
+  | { instanceLoss: { count: number } };
+
+/** A reference to one object. */
+export interface ObjectRef {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** One step of a scenario. */
+export type Step =
+  | { apply: string | { file: string } }
+  | { delete: ObjectRef }
+  | { scale: ObjectRef & { replicas: number } }
+  | { wait: { for: Expectation; timeout: string } }
+  | { advance: string }
+  | { fault: Fault }
+  | { expect: Expectation };
+
+/** The simulated world a scenario runs in. */
+export interface WorldSpec {
+  /** Zones of the simulated region (3 to 6). */
+  zones?: number;
+  /** Install the default EC2NodeClass and NodePool (default true). */
+  defaults?: boolean;
+}
+
+/** A whole scenario file. */
+export interface Scenario {
+  name: string;
+  description?: string;
+  seed?: number;
+  world?: WorldSpec;
+  steps: Step[];
+}

@@ -1,0 +1,137 @@
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Informer, Resources, type KubeObject } from '../../src/kube/index.js';
+import { systemClock } from '../../src/clock/index.js';
+import { bodyOf, eventually, failure, pod, startHarness, statusOf, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ watchHistory: 50 });
+});
+afterAll(async () => {
+  await h.server.close();
+});
+
+const nodePool = (name: string, spec: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  metadata: { name },
+  spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } }, ...spec },
+});
+
+describe('watch', () => {
+  it('streams changes after a resourceVersion and answers a compacted one with 410 Gone', async () => {
+    const list = await h.core.listNamespacedConfigMap({ namespace: 'default' });
+    const events: string[] = [];
+    const w = new k8s.Watch(h.kc);
+    let ended: unknown = 'open';
+    const req = await w.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: list.metadata?.resourceVersion }, (type, obj: k8s.V1ConfigMap) => events.push(`${type} ${obj.metadata?.name ?? ''}`), (err) => (ended = err));
+    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w1' } } });
+    await h.core.patchNamespacedConfigMap({ name: 'w1', namespace: 'default', body: { data: { a: 'b' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await h.core.deleteNamespacedConfigMap({ name: 'w1', namespace: 'default' });
+    await eventually(() => events.length >= 3);
+    expect(events).toEqual(['ADDED w1', 'MODIFIED w1', 'DELETED w1']);
+    req.abort();
+    expect(ended).toBeDefined();
+    // Push the configmap history past its 50-event window, then watch from the old resourceVersion.
+    for (let i = 0; i < 60; i++) await h.client.call('create', { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: `fill${i}` } } });
+    const res = await h.client.transport.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: { watch: true, resourceVersion: list.metadata?.resourceVersion } });
+    const first = JSON.parse(res.body.split('\n')[0] ?? '{}') as { type: string; object: { code: number; reason: string } };
+    expect(first.type).toBe('ERROR');
+    expect(first.object.code).toBe(410);
+  });
+
+  it('keeps an informer in sync across dropped watches and a 410', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'inf' } } });
+    const inf = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'inf', backoff: { base: 10, max: 50 } });
+    inf.start();
+    await inf.waitForSync();
+    await h.core.createNamespacedConfigMap({ namespace: 'inf', body: { metadata: { name: 'a' } } });
+    await eventually(() => inf.cache.list().length === 1);
+    h.server.closeWatches();
+    for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'inf', body: { metadata: { name: `b${i}` } } });
+    h.server.closeWatches();
+    await h.core.deleteNamespacedConfigMap({ name: 'a', namespace: 'inf' });
+    await eventually(() => inf.cache.list().length === 60 && !inf.cache.list().some((o: KubeObject) => o.metadata.name === 'a'));
+    inf.stop();
+  });
+});
+
+describe('deletion', () => {
+  it('waits for finalizers: deletionTimestamp first, removal when the last one goes', async () => {
+    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'fin', finalizers: ['tenon.sh/hold'] } } });
+    await h.core.deleteNamespacedConfigMap({ name: 'fin', namespace: 'default' });
+    const held = await h.core.readNamespacedConfigMap({ name: 'fin', namespace: 'default' });
+    expect(held.metadata?.deletionTimestamp).toBeTruthy();
+    await h.core.patchNamespacedConfigMap({ name: 'fin', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch));
+    expect(statusOf(await failure(() => h.core.readNamespacedConfigMap({ name: 'fin', namespace: 'default' })))).toBe(404);
+  });
+
+  it('keeps a bound pod Terminating until the kubelet deletes it with grace 0', async () => {
+    await h.core.createNamespacedPod({ namespace: 'default', body: pod('graceful', { nodeName: 'n9' }) });
+    await h.core.deleteNamespacedPod({ name: 'graceful', namespace: 'default' });
+    const p = await h.core.readNamespacedPod({ name: 'graceful', namespace: 'default' });
+    expect(p.metadata?.deletionGracePeriodSeconds).toBe(30);
+    await h.core.deleteNamespacedPod({ name: 'graceful', namespace: 'default', gracePeriodSeconds: 0 });
+    expect(statusOf(await failure(() => h.core.readNamespacedPod({ name: 'graceful', namespace: 'default' })))).toBe(404);
+  });
+
+  it('garbage-collects dependents in the background and in the foreground', async () => {
+    const owner = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner' } } });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid ?? '', blockOwnerDeletion: true };
+    await h.core.createNamespacedPod({ namespace: 'default', body: { ...pod('dep1'), metadata: { name: 'dep1', ownerReferences: [ref] } } });
+    await h.core.deleteNamespacedConfigMap({ name: 'owner', namespace: 'default' });
+    await eventually(async () => (await h.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=dep1' })).items.length === 0);
+
+    const owner2 = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner2' } } });
+    const ref2 = { ...ref, name: 'owner2', uid: owner2.metadata?.uid ?? '' };
+    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'dep2', ownerReferences: [ref2], finalizers: ['hold'] } } });
+    await h.core.deleteNamespacedConfigMap({ name: 'owner2', namespace: 'default', propagationPolicy: 'Foreground' });
+    const waiting = await h.core.readNamespacedConfigMap({ name: 'owner2', namespace: 'default' });
+    expect(waiting.metadata?.finalizers).toContain('foregroundDeletion');
+    await eventually(async () => Boolean((await h.core.readNamespacedConfigMap({ name: 'dep2', namespace: 'default' })).metadata?.deletionTimestamp));
+    await h.core.patchNamespacedConfigMap({ name: 'dep2', namespace: 'default', body: { metadata: { finalizers: null } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await eventually(async () => (await h.core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owner2' })).items.length === 0);
+  });
+});
+
+describe('eviction', () => {
+  it('honours a PodDisruptionBudget with 429 and the budget named', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'evict' } } });
+    const policy = h.kc.makeApiClient(k8s.PolicyV1Api);
+    await policy.createNamespacedPodDisruptionBudget({ namespace: 'evict', body: { metadata: { name: 'web-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } });
+    for (const name of ['w1', 'w2']) {
+      await h.core.createNamespacedPod({ namespace: 'evict', body: pod(name, { labels: { app: 'web' }, nodeName: 'n1' }) });
+      await h.core.patchNamespacedPodStatus({ name, namespace: 'evict', body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    }
+    const evict = (name: string): Promise<unknown> => h.client.evict({ name, namespace: 'evict' }, { gracePeriodSeconds: 0 });
+    await evict('w1');
+    const e = await failure(() => evict('w2'));
+    expect(statusOf(e)).toBe(429);
+    const status = (e as { status: { message: string; details: { causes: Array<{ message: string }> } } }).status;
+    expect(status.message).toBe("Cannot evict pod as it would violate the pod's disruption budget.");
+    expect(status.details.causes[0]?.message).toBe('The disruption budget web-pdb needs 1 healthy pods and has 1 currently');
+  });
+});
+
+describe('custom resources', () => {
+  it('validates NodePools against the CRD schema with 422 and stores nothing', async () => {
+    const bad = nodePool('bad', { disruption: { consolidationPolicy: 'Sometimes', consolidateAfter: '30s' } });
+    const e = await failure(() => h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: bad }));
+    expect(statusOf(e)).toBe(422);
+    expect(bodyOf(e).message).toContain('NodePool.karpenter.sh "bad" is invalid: spec.disruption.consolidationPolicy: Unsupported value: "Sometimes"');
+    expect(statusOf(await failure(() => h.custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'bad' })))).toBe(404);
+  });
+
+  it('defaults, bumps generation on spec changes only and keeps status to the status subresource', async () => {
+    const created = (await h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('gen') })) as { metadata: { generation: number }; spec: { disruption?: { consolidateAfter?: string } } };
+    expect(created.metadata.generation).toBe(1);
+    expect(created.spec.disruption?.consolidateAfter).toBeDefined();
+    const opts = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    const st = (await h.custom.patchClusterCustomObjectStatus({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'gen', body: { status: { resources: { nodes: '3' } } } }, opts)) as { metadata: { generation: number } };
+    expect(st.metadata.generation).toBe(1);
+    const sp = (await h.custom.patchClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'gen', body: { spec: { weight: 5 }, status: { resources: { nodes: '9' } } } }, opts)) as { metadata: { generation: number }; status: { resources: { nodes: string } } };
+    expect(sp.metadata.generation).toBe(2);
+    expect(sp.status.resources.nodes).toBe('3');
+  });
+});

@@ -4,7 +4,7 @@
  * way the real AMI would (a non-EKS image is read as a Custom AMI).
  */
 import type { AmiFamily } from '../../providers/aws/bootstrap/index.js';
-import type { SimEc2 } from '../ec2/index.js';
+import type { CatalogEntry, SimEc2 } from '../ec2/index.js';
 import type { SimInstance } from '../ec2/instances.js';
 import type { Machine, MachineSource } from './machine.js';
 
@@ -17,6 +17,15 @@ export function familyOfImage(name: string | undefined): AmiFamily {
   if (name.startsWith('Windows_Server-2022')) return 'Windows2022';
   if (name.startsWith('Windows_Server-2019')) return 'Windows2019';
   return 'Custom';
+}
+
+function capacityOf(entry: CatalogEntry | undefined): Record<string, string> {
+  return {
+    cpu: String(entry?.vcpu ?? 2),
+    memory: `${entry?.memoryMiB ?? 4096}Mi`,
+    pods: entry?.allocatable.pods ?? '110',
+    'ephemeral-storage': entry?.allocatable['ephemeral-storage'] ?? '20Gi',
+  };
 }
 
 /** A MachineSource over a SimEc2 account. */
@@ -56,12 +65,7 @@ export class SimEc2Machines implements MachineSource {
       arch: entry?.arch === 'arm64' ? 'arm64' : 'amd64',
       os: entry?.os ?? 'linux',
       capacityType: i.capacityType,
-      capacity: {
-        cpu: String(entry?.vcpu ?? 2),
-        memory: `${entry?.memoryMiB ?? 4096}Mi`,
-        pods: pods ?? '110',
-        'ephemeral-storage': entry?.allocatable['ephemeral-storage'] ?? '20Gi',
-      },
+      capacity: capacityOf(entry),
       userData: i.userData,
       amiFamily: familyOfImage(image?.name),
       launchTime: i.launchTime.getTime(),

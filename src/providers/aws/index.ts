@@ -14,3 +14,4 @@ export { UnavailableOfferingTtlMs } from './cache/unavailable-offerings.js';
 export { MaxInstanceTypesPerLaunch } from './launch/plan.js';
 export { LaunchTemplateTtlMs } from './launch/launch-templates.js';
 export * from './ports/index.js';
+export { wireAwsProvider, type AwsProviderWiring, type AwsWiringOptions } from './wiring.js';

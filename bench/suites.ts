@@ -1,4 +1,5 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
+import { costSuite } from './scheduling/cost-suite.js';
 import { schedulingSuite } from './scheduling/scheduling-suite.js';
 
 /** A suite. */
@@ -7,4 +8,5 @@ export type Suite = (args: string[]) => Promise<void>;
 /** Every suite by name; add one line per suite. */
 export const suites: Record<string, Suite> = {
   scheduling: schedulingSuite,
+  cost: costSuite,
 };

@@ -196,3 +196,16 @@ async function fetchWithAccept(harness: Harness, path: string, acceptHeader: str
       .on('error', reject);
   });
 }
+
+describe('large lists', () => {
+  it('returns every item of a list larger than one streamed chunk', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'big' } } });
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < 2300) await h.client.create(Resources.configMaps, { metadata: { name: `cm-${next++}`, namespace: 'big' } });
+    }));
+    const list = await h.client.list(Resources.configMaps, { namespace: 'big' });
+    expect(list.items).toHaveLength(2300);
+    expect(new Set(list.items.map((o) => o.metadata.name)).size).toBe(2300);
+  });
+});

@@ -1,4 +1,5 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
+import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
 import { costSuite } from './scheduling/cost-suite.js';
 import { schedulingSuite } from './scheduling/scheduling-suite.js';
@@ -11,4 +12,5 @@ export const suites: Record<string, Suite> = {
   scheduling: schedulingSuite,
   cost: costSuite,
   provisioning: provisioningSuite,
+  apiserver: apiserverSuite,
 };

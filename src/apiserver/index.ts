@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { tenonCrds, type CustomResourceDefinition } from '../api/index.js';
+import { maintainBudgetStatus } from './budget-status.js';
 import { builtinResources } from './builtin-kinds.js';
 import { watchCrds } from './crds.js';
 import { onDependentRemoved } from './deletion.js';
@@ -85,6 +86,7 @@ function newState(opts: ApiServerOptions): ServerState {
     onCommit: [],
   };
   watchCrds(state);
+  maintainBudgetStatus(state);
   state.onCommit.push((_info, type, entry) => {
     if (type === 'DELETED' && entry.owners) state.defer(() => onDependentRemoved(state, parseEntry(entry)));
   });

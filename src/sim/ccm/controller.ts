@@ -51,6 +51,11 @@ export class CloudControllerManager implements Agent {
     private readonly opts: CcmOptions,
   ) {}
 
+  /** Changes the delay before the CCM initializes a newly registered Node (a scenario fault, S1). */
+  setInitDelay(range: Range): void {
+    this.opts.initDelay = range;
+  }
+
   /** Watches Nodes and starts the instance monitor. */
   start(): void {
     this.ctx.informers.get<Node>(SimResources.nodes).on({

@@ -1,5 +1,8 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
+import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
+import { provisioningSuite } from './provisioning/suite.js';
+import { costSuite } from './scheduling/cost-suite.js';
 import { schedulingSuite } from './scheduling/scheduling-suite.js';
 
 /** A suite. */
@@ -8,5 +11,8 @@ export type Suite = (args: string[]) => Promise<void>;
 /** Every suite by name; add one line per suite. */
 export const suites: Record<string, Suite> = {
   scheduling: schedulingSuite,
+  cost: costSuite,
+  provisioning: provisioningSuite,
+  apiserver: apiserverSuite,
   consolidation: consolidationSuite,
 };

@@ -34,9 +34,13 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 
 /** The request body parsed as JSON (or YAML for apply patches); 400 when it is not an object or array. */
 export function bodyJson(ctx: Ctx): unknown {
+  const type = contentType(ctx);
+  // Protobuf and CBOR bodies need per-kind schemas: 415 makes clients retry with JSON.
+  if (type.includes('protobuf') || type.includes('cbor')) {
+    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  }
   const text = ctx.body.toString('utf8');
   if (!text.trim()) throw badRequest('the request body is empty');
-  const type = contentType(ctx);
   try {
     return type.includes('yaml') ? (YAML.parse(text) as unknown) : (JSON.parse(text) as unknown);
   } catch (e: unknown) {

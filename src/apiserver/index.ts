@@ -1,7 +1,8 @@
 /** The embedded Kubernetes API server: HTTPS on loopback, bearer token, built-in kinds and Tenon's CRDs. */
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tenonCrds, type CustomResourceDefinition } from '../api/index.js';
+import { maintainBudgetStatus } from './budget-status.js';
 import { builtinResources } from './builtin-kinds.js';
 import { watchCrds } from './crds.js';
 import { onDependentRemoved } from './deletion.js';
@@ -85,6 +86,7 @@ function newState(opts: ApiServerOptions): ServerState {
     onCommit: [],
   };
   watchCrds(state);
+  maintainBudgetStatus(state);
   state.onCommit.push((_info, type, entry) => {
     if (type === 'DELETED' && entry.owners) state.defer(() => onDependentRemoved(state, parseEntry(entry)));
   });
@@ -106,6 +108,12 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const certs = generateServingCerts();
   const token = opts.token ?? crypto.randomBytes(24).toString('base64url');
   const server = createHttpsServer(state, { token, certs, kubernetesVersion: opts.kubernetesVersion ?? 'v1.33.1' });
+  // Every TCP socket, so close() can end the ones the HTTP layer does not track (mid-handshake, idle TLS).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -124,6 +132,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         faults.dropWatches();
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       }),
   };
 }

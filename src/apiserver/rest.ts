@@ -1,4 +1,5 @@
 /** The REST verbs on resource paths: get, list, watch, create, update, patch, delete, deletecollection. */
+import type { ServerResponse } from 'node:http';
 import { mustGet } from './commit.js';
 import { deleteObject, type DeleteOptions } from './deletion.js';
 import { bodyJson, optionalBody, sendJson, wantsTable, type Ctx } from './http-io.js';
@@ -48,7 +49,28 @@ function handleList(ctx: Ctx, rp: ResourcePath): void {
   if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
   // Stored JSON is concatenated as is: a list of 150k pods is one join, not a re-serialisation.
   const head = `{"kind":"${rp.info.listKind}","apiVersion":"${apiVersionOf(rp.info)}","metadata":${JSON.stringify(meta)},"items":[`;
-  sendJson(ctx.res, 200, `${head}${page.entries.map((e: Entry) => e.json).join(',')}]}`);
+  if (page.entries.length <= listChunk) sendJson(ctx.res, 200, `${head}${page.entries.map((e: Entry) => e.json).join(',')}]}`);
+  else streamList(ctx.res, head, page.entries);
+}
+
+const listChunk = 2000;
+
+// Large lists go out in chunks as the socket drains, instead of one string of hundreds of megabytes.
+function streamList(res: ServerResponse, head: string, entries: Entry[]): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  let i = 0;
+  const step = (): void => {
+    while (i < entries.length) {
+      const chunk = (i === 0 ? head : ',') + entries.slice(i, i + listChunk).map((e) => e.json).join(',');
+      i += listChunk;
+      if (!res.write(chunk)) {
+        res.once('drain', step);
+        return;
+      }
+    }
+    res.end(']}');
+  };
+  step();
 }
 
 function handleGet(ctx: Ctx, rp: ResourcePath): void {

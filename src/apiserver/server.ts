@@ -39,7 +39,7 @@ function route(ctx: Ctx, version: string): void {
     ctx.res.end('ok');
     return;
   }
-  if (serveOpenApi(ctx)) return;
+  if (serveOpenApi(ctx, version)) return;
   const rp = parseResourcePath(ctx.state.registry, ctx.path);
   if (!rp) {
     if (serveDiscovery(ctx)) return;

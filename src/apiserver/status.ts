@@ -99,8 +99,8 @@ export function forbiddenError(s: Subject, why: string): ApiError {
 }
 
 /** 415 UnsupportedMediaType. */
-export function unsupportedMediaType(contentType: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got ${contentType})`);
+export function unsupportedMediaType(_contentType: string): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
 }
 
 /** 401 Unauthorized. */

@@ -14,3 +14,4 @@ export * from './leader-election.js';
 export * from './backoff.js';
 export * from './core-types.js';
 export * from './discovery.js';
+export * from './read-your-writes.js';

@@ -1,12 +1,15 @@
 import type { CloudProvider } from '../cloudprovider/index.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
-import { EventRecorder, runReconciler, type KubeClient } from '../kube/index.js';
+import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import type { Options } from '../settings/options.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createInformers, startInformers, stopInformers } from '../state/informers.js';
+
+/** An informer the operator starts, waits for, and stops. */
+export type StartableInformer = Pick<Informer<KubeObject>, 'start' | 'stop' | 'waitForSync'>;
 
 /** What the operator needs from its caller: cluster access, the cloud, time, settings and a logger. */
 export interface OperatorOptions {
@@ -16,6 +19,9 @@ export interface OperatorOptions {
   options: Options;
   log: Logger;
   metrics?: Metrics;
+  /** The cloud provider's own controllers (e.g. the EC2NodeClass controller) and the informers they read. */
+  providerControllers?: Controller[];
+  providerInformers?: StartableInformer[];
 }
 
 /** A running operator. */
@@ -35,8 +41,10 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
   const state = new ClusterState(informers, o.clock);
   const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider: o.cloudProvider, recorder, log: o.log, metrics, options: o.options };
-  const controllers = newControllers(context);
-  await startInformers(informers);
+  const controllers = [...(o.providerControllers ?? []), ...newControllers(context)];
+  const extra = o.providerInformers ?? [];
+  for (const i of extra) i.start();
+  await Promise.all([startInformers(informers), ...extra.map((i) => i.waitForSync())]);
   const runs = controllers.map((c) =>
     runReconciler({ queue: c.queue, reconciler: c, workers: 4, onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed') }),
   );
@@ -52,6 +60,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
         c.queue.shutDown();
       }
       stopInformers(informers);
+      for (const i of extra) i.stop();
       await Promise.all(runs);
     },
   };

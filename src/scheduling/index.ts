@@ -23,3 +23,4 @@ export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';
 // Checking and bounds (branch schedbench): the independent placement checker and the cost lower bound.
 export { checkPlacement, summarizeViolations, type CheckFamily, type Violation } from './check/index.js';
+export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpModel, type LpResult, type LpSolve } from './lower-bound/index.js';

@@ -135,3 +135,77 @@ describe('custom resources', () => {
     expect(sp.status.resources.nodes).toBe('3');
   });
 });
+
+describe('budget status, dry-run, tables, discovery and faults', () => {
+  it('keeps PodDisruptionBudget status current from the pods it selects', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'pdbs' } } });
+    const policy = h.kc.makeApiClient(k8s.PolicyV1Api);
+    await policy.createNamespacedPodDisruptionBudget({ namespace: 'pdbs', body: { metadata: { name: 'b' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } } });
+    for (const name of ['d1', 'd2', 'd3']) {
+      await h.core.createNamespacedPod({ namespace: 'pdbs', body: pod(name, { labels: { app: 'db' }, nodeName: 'n1' }) });
+      await h.core.patchNamespacedPodStatus({ name, namespace: 'pdbs', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    }
+    await eventually(async () => (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status?.disruptionsAllowed === 1);
+    const s = (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status;
+    expect(s).toMatchObject({ expectedPods: 3, currentHealthy: 3, desiredHealthy: 2 });
+  });
+
+  it('stores nothing on dryRun=All', async () => {
+    const p = await h.core.createNamespacedPod({ namespace: 'default', body: pod('dry'), dryRun: 'All' });
+    expect(p.metadata?.name).toBe('dry');
+    expect(statusOf(await failure(() => h.core.readNamespacedPod({ name: 'dry', namespace: 'default' })))).toBe(404);
+  });
+
+  it('serves Tables with CRD printer columns and aggregated discovery by Accept', async () => {
+    await h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('table') });
+    const res = await fetchWithAccept(h, '/apis/karpenter.sh/v1/nodepools', 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    const table = JSON.parse(res) as { kind: string; columnDefinitions: Array<{ name: string }>; rows: Array<{ cells: unknown[]; object: { metadata: { name: string } } }> };
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'NodeClass', 'Nodes', 'Ready', 'Age', 'Weight', 'CPU', 'Memory']);
+    expect(table.rows.some((r) => r.object.metadata.name === 'table' && r.cells[1] === 'default')).toBe(true);
+    const agg = JSON.parse(await fetchWithAccept(h, '/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json')) as { kind: string; items: Array<{ metadata: { name: string } }> };
+    expect(agg.kind).toBe('APIGroupDiscoveryList');
+    expect(agg.items.map((i) => i.metadata.name)).toContain('karpenter.sh');
+  });
+
+  it('injects errors by verb and resource, and latency', async () => {
+    const remove = h.server.faults.addError({ verb: 'create', resource: 'configmaps', code: 500, rate: 1 });
+    const e = await failure(() => h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'faulty' } } }));
+    expect(statusOf(e)).toBe(500);
+    await h.core.listNamespacedConfigMap({ namespace: 'default' });
+    remove();
+    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'faulty' } } });
+    h.server.faults.setLatency(150);
+    const t0 = Date.now();
+    await h.core.readNamespacedConfigMap({ name: 'faulty', namespace: 'default' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    h.server.faults.clear();
+  });
+});
+
+async function fetchWithAccept(harness: Harness, path: string, acceptHeader: string): Promise<string> {
+  const https = await import('node:https');
+  const u = new URL(harness.server.url);
+  return new Promise((resolve, reject) => {
+    https
+      .get({ hostname: u.hostname, port: u.port, path, ca: harness.server.caPem, headers: { accept: acceptHeader, authorization: `Bearer ${harness.server.token}` } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('large lists', () => {
+  it('returns every item of a list larger than one streamed chunk', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'big' } } });
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < 2300) await h.client.create(Resources.configMaps, { metadata: { name: `cm-${next++}`, namespace: 'big' } });
+    }));
+    const list = await h.client.list(Resources.configMaps, { namespace: 'big' });
+    expect(list.items).toHaveLength(2300);
+    expect(new Set(list.items.map((o) => o.metadata.name)).size).toBe(2300);
+  });
+});

@@ -3,6 +3,7 @@ import { registerPlay } from './play.js';
 import { registerController } from './controller.js';
 import { registerCrds } from './crds.js';
 import { registerValidate } from './validate.js';
+import { registerInstanceTypes } from './instance-types.js';
 
 /** Every CLI command, in the order `tenon --help` lists them. Add one line per new command. */
 const registrations: ReadonlyArray<(program: Command) => void> = [
@@ -10,6 +11,7 @@ const registrations: ReadonlyArray<(program: Command) => void> = [
   registerCrds,
   registerValidate,
   registerController,
+  registerInstanceTypes,
 ];
 
 /** Registers every command on the program. */

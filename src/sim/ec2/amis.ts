@@ -25,9 +25,9 @@ function imageName(family: Family, arch: Ec2Architecture, k8s: string, release: 
   }
 }
 
-/** Bottlerocket numbers its releases `1.N.0`; the sim derives N from the EKS release date. */
+/** Bottlerocket numbers its releases `1.N.0`; the sim takes N from the EKS release month (v20250401 → v1.4.0). */
 export function bottlerocketVersion(release: string): string {
-  return `v1.${Number(release.slice(6, 9)) % 100}.0`;
+  return `v1.${Number(release.slice(5, 7))}.0`;
 }
 
 /** SSM parameter names of one image: the pinned one, and `recommended`/`latest` when it is the newest. */

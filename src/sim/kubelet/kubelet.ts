@@ -74,7 +74,9 @@ export class Kubelet {
   /** Starts the boot sequence. */
   boot(): void {
     const { ctx, timings, faults } = this.input;
-    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () => void this.register());
+    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () => {
+      void this.register().catch((e: unknown) => ctx.onError?.(`kubelet ${this.nodeName}`, e));
+    });
   }
 
   /** Kills the kubelet: no heartbeats, no status, no pod work, until start(). */

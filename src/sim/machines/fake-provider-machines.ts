@@ -25,7 +25,7 @@ export interface FakeProviderMachinesOptions {
 function generatedUserData(claim: NodeClaim): string {
   return generateUserData({
     amiFamily: 'AL2023',
-    cluster: { name: 'playground', endpoint: 'https://127.0.0.1', caBundle: '' },
+    cluster: { name: 'playground', endpoint: 'https://127.0.0.1', caBundle: 'Cg==', serviceCidr: '10.100.0.0/16' },
     labels: claim.metadata.labels ?? {},
     taints: claim.spec.taints ?? [],
     startupTaints: claim.spec.startupTaints ?? [],

@@ -2,8 +2,12 @@
 import { createHash } from 'node:crypto';
 import type { EC2NodeClass } from '../../../api/index.js';
 
-/** The version of the hash scheme (the `karpenter.k8s.aws/ec2nodeclass-hash-version` annotation). */
-export const NodeClassHashVersion = 'v4';
+/**
+ * The version of the hash scheme (the `karpenter.k8s.aws/ec2nodeclass-hash-version` annotation). Tenon's
+ * hash is not Karpenter's hashstructure value, so it carries its own version: NodeClaims stamped by Karpenter
+ * are then never compared against it (and never falsely drift) after a migration.
+ */
+export const NodeClassHashVersion = 'tenon-v1';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);

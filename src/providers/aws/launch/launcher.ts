@@ -1,0 +1,166 @@
+/**
+ * Launches one instance for a planned NodeClaim: launch templates per AMI and max-pods group, one
+ * CreateFleet override per type × zone subnet, concurrent identical fleets merged into one call, and
+ * insufficient-capacity errors fed to the unavailable-offerings cache.
+ */
+import type { CapacityType, EC2NodeClass, NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
+import type { Clock } from '../../../clock/index.js';
+import { CreateError, InsufficientCapacityError, type NodeClaim, type OfferingRef } from '../../../cloudprovider/index.js';
+import { Requirements } from '../../../scheduling/index.js';
+import type { ClusterInfo, UserDataInput } from '../bootstrap/index.js';
+import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
+import { amiFamilyOf, blockDevicesOf, kubeletOf, metadataOptionsOf, specOf } from '../nodeclass/settings.js';
+import { AwsApiError, classifyAwsErrorCode, type AwsPort, type FleetInstance, type FleetOverride, type FleetRequest, type FleetResult } from '../ports/index.js';
+import { Batcher } from './batcher.js';
+import { LaunchTemplateClusterTag, type LaunchTemplateProvider } from './launch-templates.js';
+import type { LaunchCandidate } from './plan.js';
+import { launchTags } from './tags.js';
+
+/** What a launch produced. */
+export interface Launched {
+  instance: FleetInstance;
+  candidate: LaunchCandidate;
+  imageId: string;
+}
+
+/** Dependencies of the launcher. */
+export interface LauncherOptions {
+  port: AwsPort;
+  clock: Clock;
+  cluster: ClusterInfo;
+  templates: LaunchTemplateProvider;
+  unavailable: UnavailableOfferings;
+  userDataGenerator: (input: UserDataInput) => string;
+  /** CreateFleet batching window (clock ms); 0 batches the calls of one event-loop turn. */
+  fleetBatchWindowMs: number;
+}
+
+/** Launches instances through CreateFleet. */
+export class Launcher {
+  private readonly o: LauncherOptions;
+  private readonly fleets: Batcher<FleetRequest, FleetResult>;
+
+  constructor(options: LauncherOptions) {
+    this.o = options;
+    this.fleets = new Batcher<FleetRequest, FleetResult>({
+      key: (r) => JSON.stringify(r),
+      run: (requests) => this.runFleet(requests),
+      clock: options.clock,
+      windowMs: options.fleetBatchWindowMs,
+      maxSize: 1000,
+    });
+  }
+
+  /** Launches one instance of the candidates, of `capacityType`. */
+  async launch(input: { nodeClaim: NodeClaim; nodeClass: EC2NodeClass; capacityType: CapacityType; candidates: LaunchCandidate[] }): Promise<Launched> {
+    const { nodeClaim, nodeClass, capacityType, candidates } = input;
+    const ct = capacityType === 'spot' ? 'spot' : 'on-demand';
+    const built = await this.overrides(nodeClaim, nodeClass, candidates);
+    const request: FleetRequest = {
+      capacityType: ct,
+      allocationStrategy: ct === 'spot' ? 'price-capacity-optimized' : 'lowest-price',
+      overrides: built.overrides,
+      tags: launchTags(this.o.cluster.name, nodeClass, nodeClaim),
+    };
+    const result = await this.createFleet(request, built.templateNames);
+    for (const e of result.errors) {
+      if (classifyAwsErrorCode(e.code) === 'InsufficientCapacity') this.o.unavailable.mark(e.instanceType, e.zone, ct);
+    }
+    const instance = result.instances[0];
+    if (!instance) {
+      const tried = uniqueOfferings(built.overrides, ct);
+      const codes = [...new Set(result.errors.map((e) => e.code))].join(', ') || 'no capacity';
+      throw new InsufficientCapacityError(`every offering tried for NodeClaim ${nodeClaim.metadata.name} failed (${codes}): ${tried.length} offerings of ${candidates.length} instance types`, tried);
+    }
+    const candidate = candidates.find((c) => c.type.info.instanceType === instance.instanceType);
+    const imageId = built.imageByType.get(instance.instanceType);
+    if (!candidate || imageId === undefined) throw new CreateError('LaunchFailed', `CreateFleet returned an instance of unrequested type ${instance.instanceType}`);
+    return { instance, candidate, imageId };
+  }
+
+  private async createFleet(request: FleetRequest, templateNames: string[]): Promise<FleetResult> {
+    try {
+      return await this.fleets.submit(request);
+    } catch (e: unknown) {
+      if (!AwsApiError.is(e)) throw e;
+      // A template deleted behind our back: forget it so the next launch recreates it.
+      if (e.code.startsWith('InvalidLaunchTemplateName')) for (const n of templateNames) this.o.templates.invalidate(n);
+      throw new CreateError(e.kind === 'Throttled' ? 'Throttled' : 'LaunchFailed', `CreateFleet failed: ${e.message}`);
+    }
+  }
+
+  private async runFleet(requests: FleetRequest[]): Promise<FleetResult[]> {
+    const first = requests[0];
+    if (!first) return [];
+    const merged = await this.o.port.createFleet({ ...first, targetCapacity: requests.length });
+    // Instances go to the callers in order; those left without one share the fleet's errors.
+    return requests.map((_, i) => {
+      const instance = merged.instances[i];
+      return { instances: instance ? [instance] : [], errors: merged.errors };
+    });
+  }
+
+  private async overrides(
+    nodeClaim: NodeClaim,
+    nodeClass: EC2NodeClass,
+    candidates: LaunchCandidate[],
+  ): Promise<{ overrides: FleetOverride[]; templateNames: string[]; imageByType: Map<string, string> }> {
+    const amis = (nodeClass.status?.amis ?? []).map((a) => ({ id: a.id, reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]) }));
+    const subnetByZone = subnetsByZone(nodeClass);
+    const templateByGroup = new Map<string, Promise<string>>();
+    const overrides: FleetOverride[] = [];
+    const imageByType = new Map<string, string>();
+    for (const c of candidates) {
+      const ami = amis.find((a) => a.reqs.matchesLabels(c.type.instanceType.labels));
+      if (!ami) continue;
+      imageByType.set(c.type.info.instanceType, ami.id);
+      const group = `${ami.id}/${c.type.maxPods}`;
+      if (!templateByGroup.has(group)) templateByGroup.set(group, this.template(nodeClaim, nodeClass, ami.id, c.type.maxPods));
+      const name = await templateByGroup.get(group);
+      for (const o of c.offerings) {
+        const subnetId = subnetByZone.get(o.zone);
+        if (name !== undefined && subnetId !== undefined) overrides.push({ launchTemplateName: name, instanceType: c.type.info.instanceType, subnetId, zone: o.zone });
+      }
+    }
+    if (overrides.length === 0) throw new CreateError('LaunchFailed', `no AMI or subnet of EC2NodeClass ${nodeClass.metadata?.name ?? ''} fits the candidate instance types`);
+    return { overrides, templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))], imageByType };
+  }
+
+  private template(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, imageId: string, maxPods: number): Promise<string> {
+    const spec = specOf(nodeClass);
+    const userData = this.o.userDataGenerator({
+      amiFamily: amiFamilyOf(nodeClass),
+      userData: spec.userData,
+      cluster: this.o.cluster,
+      labels: nodeClaim.metadata.labels ?? {},
+      taints: nodeClaim.spec.taints ?? [],
+      startupTaints: nodeClaim.spec.startupTaints ?? [],
+      kubelet: kubeletOf(nodeClass),
+      maxPods,
+      ...(spec.instanceStorePolicy ? { instanceStorePolicy: spec.instanceStorePolicy } : {}),
+    });
+    return this.o.templates.ensure({
+      imageId,
+      userData,
+      securityGroupIds: (nodeClass.status?.securityGroups ?? []).map((g) => g.id),
+      instanceProfileName: nodeClass.status?.instanceProfile ?? '',
+      blockDeviceMappings: blockDevicesOf(nodeClass),
+      metadataOptions: metadataOptionsOf(nodeClass),
+      tags: { ...launchTags(this.o.cluster.name, nodeClass, nodeClaim), [LaunchTemplateClusterTag]: this.o.cluster.name },
+      detailedMonitoring: spec.detailedMonitoring ?? false,
+    });
+  }
+}
+
+// Status lists subnets with the most free addresses first: the first of each zone is the one to use.
+function subnetsByZone(nodeClass: EC2NodeClass): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of nodeClass.status?.subnets ?? []) if (!out.has(s.zone)) out.set(s.zone, s.id);
+  return out;
+}
+
+function uniqueOfferings(overrides: FleetOverride[], capacityType: CapacityType): OfferingRef[] {
+  const seen = new Map<string, OfferingRef>();
+  for (const o of overrides) seen.set(`${o.instanceType}/${o.zone}`, { instanceType: o.instanceType, zone: o.zone, capacityType });
+  return [...seen.values()];
+}

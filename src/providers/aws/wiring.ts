@@ -1,0 +1,52 @@
+/**
+ * Wires the AWS provider for the operator: the AwsCloudProvider reading EC2NodeClasses from an informer, and
+ * the EC2NodeClass controller that resolves them. The same wiring runs against AWS (the SDK port) and the
+ * playground (the simulated EC2 port).
+ */
+import type { NodeClaim } from '../../api/index.js';
+import type { Clock } from '../../clock/index.js';
+import { EventRecorder, Informer, Resources, type KubeClient, type KubeObject, type Reconciler, type WorkQueue } from '../../kube/index.js';
+import { generateUserData } from './bootstrap/index.js';
+import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { NodeClassController, type StoredNodeClass } from './controllers/nodeclass/controller.js';
+import { NodeClassResolver } from './nodeclass/resolver.js';
+import type { AwsClusterOptions } from './options.js';
+import type { AwsPort } from './ports/index.js';
+
+/** What the operator runs for the AWS provider. */
+export interface AwsProviderWiring {
+  cloudProvider: AwsCloudProvider;
+  controllers: Array<Reconciler & { queue: WorkQueue }>;
+  informers: Array<Pick<Informer<KubeObject>, 'start' | 'stop' | 'waitForSync'>>;
+}
+
+/** Options of the wiring. */
+export interface AwsWiringOptions {
+  client: KubeClient;
+  clock: Clock;
+  port: AwsPort;
+  cluster: AwsClusterOptions;
+  /** The cluster's Kubernetes minor version, e.g. `1.32`. */
+  kubernetesVersion: string;
+}
+
+/** Builds the provider, its EC2NodeClass informer and controller. */
+export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
+  const nodeClasses = new Informer<StoredNodeClass>({ client: o.client, clock: o.clock, resource: Resources.ec2NodeClasses, onError: () => undefined });
+  const cloudProvider = new AwsCloudProvider({
+    port: o.port,
+    clock: o.clock,
+    cluster: o.cluster,
+    kubernetesVersion: o.kubernetesVersion,
+    getNodeClass: (name) => nodeClasses.cache.get(name),
+    userDataGenerator: generateUserData,
+  });
+  const resolver = new NodeClassResolver({ port: o.port, clock: o.clock, clusterName: o.cluster.name, kubernetesVersion: o.kubernetesVersion });
+  const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter' });
+  const inUse = async (name: string): Promise<boolean> => {
+    const claims = await o.client.list<NodeClaim & KubeObject>(Resources.nodeClaims);
+    return claims.items.some((nc) => nc.spec.nodeClassRef.name === name);
+  };
+  const controller = new NodeClassController({ client: o.client, clock: o.clock, port: o.port, resolver, provider: cloudProvider, recorder, clusterName: o.cluster.name, nodeClasses, inUse });
+  return { cloudProvider, controllers: [controller], informers: [nodeClasses] };
+}

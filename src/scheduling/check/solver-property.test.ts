@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../model.js';
+import { solve } from '../solver/solve.js';
+import { makeInstanceType, makeNodePool, makePod } from '../testing/factories.js';
+import { checkPlacement } from './check.js';
+
+const zones = ['z1', 'z2', 'z3'];
+const types = [
+  makeInstanceType({ name: 's', cpu: 2, memGi: 4, price: 0.1, zones }),
+  makeInstanceType({ name: 'm', cpu: 4, memGi: 16, price: 0.22, zones }),
+  makeInstanceType({ name: 'l', cpu: 16, memGi: 64, price: 0.8, zones, spotPrice: 0.3 }),
+];
+
+const podArb = fc.record({
+  cpu: fc.constantFrom('100m', '500m', '1', '3'),
+  mem: fc.constantFrom('256Mi', '1Gi', '4Gi'),
+  zone: fc.option(fc.constantFrom(...zones), { nil: undefined }),
+  tolerate: fc.boolean(),
+  port: fc.boolean(),
+});
+
+function build(specs: { cpu: string; mem: string; zone: string | undefined; tolerate: boolean; port: boolean }[]): Pod[] {
+  return specs.map((s, i) => {
+    const p = makePod({ name: `p${i}`, cpu: s.cpu, memory: s.mem, ...(s.zone ? { nodeSelector: { 'topology.kubernetes.io/zone': s.zone } } : {}), ...(s.tolerate ? { tolerations: [{ key: 'team', operator: 'Exists' }] } : {}) });
+    if (s.port) p.spec.containers[0] = { name: 'c', resources: { requests: { cpu: s.cpu, memory: s.mem } }, ports: [{ containerPort: 80, hostPort: 9000 }] };
+    return p;
+  });
+}
+
+describe('the current solver, judged by the independent checker', () => {
+  it('random pods with resources, zone selectors, taints and host ports: no violations', () => {
+    fc.assert(
+      fc.property(fc.array(podArb, { minLength: 1, maxLength: 25 }), fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, strategy) => {
+        const input = { pods: build(specs), nodePools: [makeNodePool({ name: 'tainted', weight: 5, taints: [{ key: 'team', effect: 'NoSchedule' }] }), makeNodePool()], instanceTypes: types, strategy };
+        expect(checkPlacement(input, solve(input))).toEqual([]);
+      }),
+      { numRuns: 80, seed: 11 },
+    );
+  });
+
+  it('hostname anti-affinity and self-selecting zone spread: no violations', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 12 }), (anti, spread) => {
+        const pods = [
+          ...Array.from({ length: anti }, (_, i) => makePod({ name: `a${i}`, cpu: '500m', labels: { app: 'a' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'a' } } }] } } })),
+          ...Array.from({ length: spread }, (_, i) => makePod({ name: `s${i}`, cpu: '500m', labels: { app: 's' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 's' } } }] })),
+        ];
+        const input = { pods, nodePools: [makeNodePool()], instanceTypes: types };
+        expect(checkPlacement(input, solve(input))).toEqual([]);
+      }),
+      { numRuns: 40, seed: 3 },
+    );
+  });
+});

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadHighs } from '../../../bench/scheduling/highs.js';
+import type { InstanceType, Pod } from '../model.js';
+import { makeInstanceType, makeNodePool, makePod } from '../testing/factories.js';
+import { lowerBound } from './bound.js';
+
+const milli = (q: string): number => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
+
+/** The cheapest placement by brute force: every partition of the pods into nodes, each the cheapest type that fits. */
+function bruteForce(pods: Pod[], types: InstanceType[], anti: boolean): number {
+  const cpu = pods.map((p) => milli(p.spec.containers[0]?.resources?.requests?.['cpu'] ?? '0'));
+  const memGi = pods.map((p) => Number((p.spec.containers[0]?.resources?.requests?.['memory'] ?? '0Gi').replace('Gi', '')));
+  const nodeCost = (members: number[]): number => {
+    if (anti && members.length > 1) return Number.POSITIVE_INFINITY;
+    const c = members.reduce((s, i) => s + (cpu[i] ?? 0), 0);
+    const m = members.reduce((s, i) => s + (memGi[i] ?? 0), 0);
+    let best = Number.POSITIVE_INFINITY;
+    for (const t of types) {
+      const tc = milli(t.capacity['cpu'] ?? '0');
+      const tm = Number((t.capacity['memory'] ?? '0Gi').replace('Gi', ''));
+      if (c <= tc && m <= tm && members.length + 1 <= Number(t.capacity['pods'] ?? 0)) best = Math.min(best, ...t.offerings.map((o) => o.price));
+    }
+    return best;
+  };
+  let best = Number.POSITIVE_INFINITY;
+  const bins: number[][] = [];
+  const go = (i: number, cost: number): void => {
+    if (cost >= best) return;
+    if (i === pods.length) {
+      best = Math.min(best, bins.reduce((s, b) => s + nodeCost(b), 0));
+      return;
+    }
+    for (const b of bins) {
+      b.push(i);
+      go(i + 1, cost);
+      b.pop();
+    }
+    bins.push([i]);
+    go(i + 1, cost);
+    bins.pop();
+  };
+  go(0, 0);
+  return best;
+}
+
+const typeArb = fc.record({ cpu: fc.integer({ min: 1, max: 8 }), mem: fc.integer({ min: 1, max: 16 }), price: fc.integer({ min: 1, max: 100 }) });
+const podArb = fc.record({ cpu: fc.constantFrom('250m', '500m', '1', '1500m', '2'), mem: fc.integer({ min: 1, max: 6 }) });
+
+describe('lowerBound', () => {
+  it('never exceeds the brute-force optimum on tiny instances', async () => {
+    const solveLp = await loadHighs();
+    fc.assert(
+      fc.property(fc.array(typeArb, { minLength: 1, maxLength: 3 }), fc.array(podArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (ts, ps, anti) => {
+        const types = ts.map((t, i) => makeInstanceType({ name: `t${i}`, cpu: t.cpu, memGi: t.mem, price: t.price / 100, zones: ['z1'] }));
+        const pods = ps.map((p, i) =>
+          makePod({
+            name: `p${i}`,
+            cpu: p.cpu,
+            memory: `${p.mem}Gi`,
+            labels: { app: 'a' },
+            ...(anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'a' } } }] } } } : {}),
+          }),
+        );
+        const opt = bruteForce(pods, types, anti);
+        const lb = lowerBound({ pods, nodePools: [makeNodePool()], instanceTypes: types }, { solveLp });
+        if (Number.isFinite(opt)) expect(lb.lowerBound).toBeLessThanOrEqual(opt + 1e-9);
+      }),
+      { numRuns: 60, seed: 7 },
+    );
+  });
+
+  it('is tight on a uniform workload where whole nodes fill exactly', async () => {
+    const solveLp = await loadHighs();
+    const types = [makeInstanceType({ name: 'big', cpu: 4, memGi: 16, price: 0.4, zones: ['z1'] })];
+    const pods = Array.from({ length: 8 }, (_, i) => makePod({ name: `p${i}`, cpu: '1', memory: '1Gi' }));
+    const lb = lowerBound({ pods, nodePools: [makeNodePool()], instanceTypes: types }, { solveLp });
+    expect(lb.converged).toBe(true);
+    expect(lb.lowerBound).toBeCloseTo(0.8, 6);
+  });
+});

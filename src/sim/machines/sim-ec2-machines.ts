@@ -1,0 +1,78 @@
+/**
+ * Machines from the simulated EC2 account: every visible instance with the userData it was launched with,
+ * its type's capacity from the catalog and its AMI family read from the image name, so the kubelet boots the
+ * way the real AMI would (a non-EKS image is read as a Custom AMI).
+ */
+import type { AmiFamily } from '../../providers/aws/bootstrap/index.js';
+import type { CatalogEntry, SimEc2 } from '../ec2/index.js';
+import type { SimInstance } from '../ec2/instances.js';
+import type { Machine, MachineSource } from './machine.js';
+
+/** The AMI family an EKS-optimized image name says, or Custom. */
+export function familyOfImage(name: string | undefined): AmiFamily {
+  if (!name) return 'Custom';
+  if (name.startsWith('amazon-eks-node-al2023')) return 'AL2023';
+  if (name.startsWith('amazon-eks-node-') || name.startsWith('amazon-eks-arm64-node-') || name.startsWith('amazon-eks-gpu-node-')) return 'AL2';
+  if (name.startsWith('bottlerocket-')) return 'Bottlerocket';
+  if (name.startsWith('Windows_Server-2022')) return 'Windows2022';
+  if (name.startsWith('Windows_Server-2019')) return 'Windows2019';
+  return 'Custom';
+}
+
+function capacityOf(entry: CatalogEntry | undefined): Record<string, string> {
+  return {
+    cpu: String(entry?.vcpu ?? 2),
+    memory: `${entry?.memoryMiB ?? 4096}Mi`,
+    pods: entry?.allocatable.pods ?? '110',
+    'ephemeral-storage': entry?.allocatable['ephemeral-storage'] ?? '20Gi',
+  };
+}
+
+/** A MachineSource over a SimEc2 account. */
+export class SimEc2Machines implements MachineSource {
+  /** Wraps the account of `ec2`. */
+  constructor(private readonly ec2: SimEc2) {}
+
+  /** Every visible instance. */
+  list(): Machine[] {
+    return this.ec2.account.instances.all().map((i) => this.toMachine(i));
+  }
+
+  /** The instance of `aws:///<zone>/<instance-id>`. */
+  get(providerID: string): Machine | undefined {
+    const id = providerID.split('/').pop() ?? '';
+    const i = this.ec2.account.instances.get(id);
+    return i ? this.toMachine(i) : undefined;
+  }
+
+  /** Calls `fn` on every launch and state change. */
+  subscribe(fn: () => void): () => void {
+    return this.ec2.account.instances.subscribe(() => fn());
+  }
+
+  private toMachine(i: SimInstance): Machine {
+    const account = this.ec2.account;
+    const entry = account.catalog.find((c) => c.name === i.instanceType);
+    const image = account.images.find((img) => img.imageId === i.imageId);
+    const pods = entry?.allocatable.pods;
+    return {
+      providerID: `aws:///${i.zone}/${i.instanceId}`,
+      instanceId: i.instanceId,
+      nodeName: i.privateDnsName,
+      instanceType: i.instanceType,
+      zone: i.zone,
+      region: account.region,
+      arch: entry?.arch === 'arm64' ? 'arm64' : 'amd64',
+      os: entry?.os ?? 'linux',
+      capacityType: i.capacityType,
+      capacity: capacityOf(entry),
+      userData: i.userData,
+      amiFamily: familyOfImage(image?.name),
+      launchTime: i.launchTime.getTime(),
+      state: i.state,
+      vcpus: entry?.vcpu,
+      eniMaxPods: pods !== undefined ? Number(pods) : undefined,
+      privateIp: i.privateIp,
+    };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The playground: the embedded API server, a simulated EC2 account behind the real AWS provider, the simulated
+ * world (kubelets, CCM, kube-scheduler, workloads, volumes) and the very same controllers, on one SimClock.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { Writable } from 'node:stream';
+import { startApiServer, type ApiServer } from '../../apiserver/index.js';
+import { Discovery, KubeClient, transportFromKubeConfig } from '../../kube/index.js';
+import { createLogger, type Logger } from '../../observability/logger.js';
+import { startOperator, type RunningOperator } from '../../operator/operator.js';
+import { wireAwsProvider } from '../../providers/aws/index.js';
+import type { AwsCloudProvider } from '../../providers/aws/index.js';
+import { defaultOptions, type Options } from '../../settings/options.js';
+import { SimClock, trackTransport } from '../clock/index.js';
+import { SimEc2 } from '../ec2/index.js';
+import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
+import { applyObjects, parseManifests } from '../scenario/apply.js';
+import { World } from '../world/world.js';
+import { defaultManifests } from './defaults.js';
+
+/** The cluster name every playground uses (its subnets, security groups and role are tagged for it). */
+export const playgroundCluster = 'playground';
+
+/** How to build a playground. */
+export interface PlaygroundOptions {
+  seed?: number;
+  /** Zones of the simulated region (3 to 6). */
+  zones?: number;
+  /** Install the default EC2NodeClass and NodePool (default true). */
+  defaults?: boolean;
+  /** API server port (default: a free one). */
+  port?: number;
+  /** Where the controllers' JSON logs go (default: nowhere). */
+  log?: Logger;
+  /** Operator settings over the defaults. */
+  options?: Partial<Options>;
+}
+
+/** A running playground. */
+export interface Playground {
+  server: ApiServer;
+  clock: SimClock;
+  client: KubeClient;
+  discovery: Discovery;
+  ec2: SimEc2;
+  provider: AwsCloudProvider;
+  world: World;
+  operator: RunningOperator;
+  /** Errors agents of the world recovered from. */
+  worldErrors: Array<{ agent: string; error: unknown }>;
+  stop(): Promise<void>;
+}
+
+function silentLogger(): Logger {
+  return createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+}
+
+/** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
+export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
+  const seed = o.seed ?? 1;
+  const clock = new SimClock({ start: Date.UTC(2026, 0, 1) });
+  const server = await startApiServer({ clock, port: o.port });
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeConfigYaml);
+  const client = new KubeClient(trackTransport(await transportFromKubeConfig(kc), clock));
+  const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: playgroundCluster });
+  const wiring = wireAwsProvider({
+    client,
+    clock,
+    port: ec2,
+    cluster: { name: playgroundCluster, endpoint: server.url, caBundle: Buffer.from(server.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
+    kubernetesVersion: '1.33',
+  });
+  const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: server.url, ...o.options };
+  const operator = await clock.busy(
+    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers }),
+  );
+  const worldErrors: Playground['worldErrors'] = [];
+  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), onError: (agent, error) => worldErrors.push({ agent, error }) });
+  await clock.busy(world.start());
+  const discovery = new Discovery(client);
+  if (o.defaults ?? true) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
+  return {
+    server,
+    clock,
+    client,
+    discovery,
+    ec2,
+    provider: wiring.cloudProvider,
+    world,
+    operator,
+    worldErrors,
+    stop: async () => {
+      world.stop();
+      await operator.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Wiring shared by the workload controllers: queue the owner on its own changes and on its pods' changes. */
+import { keyOf, type KubeObject, type Pod, type ResourceType } from '../../kube/index.js';
+import type { AgentContext } from '../world/agent.js';
+import { ByOwner } from '../world/informers.js';
+import { SimResources } from '../world/resources.js';
+import type { Expectations } from './expectations.js';
+import { ownerKey } from './pod-template.js';
+
+/** Registers handlers that queue `kind` objects when they or their pods change, counting observed pods against expectations. */
+export function watchOwnerAndPods(
+  ctx: AgentContext,
+  spec: { kind: string; resource: ResourceType; enqueue: (key: string) => void; expectations: Expectations },
+): void {
+  ctx.informers.get(spec.resource).on({
+    add: (o) => spec.enqueue(keyOf(o)),
+    update: (_a, o) => spec.enqueue(keyOf(o)),
+    delete: (o) => {
+      spec.expectations.forget(keyOf(o));
+      spec.enqueue(keyOf(o));
+    },
+  });
+  ctx.informers.get<Pod>(SimResources.pods).on({
+    add: (p) => {
+      const k = ownerKey(p, spec.kind);
+      if (!k) return;
+      spec.expectations.created(k);
+      spec.enqueue(k);
+    },
+    update: (o, p) => {
+      const k = ownerKey(p, spec.kind);
+      if (!k) return;
+      // A pod that starts terminating counts as deleted, as upstream: the controller need not wait for the kubelet.
+      if (p.metadata.deletionTimestamp && !o.metadata.deletionTimestamp) spec.expectations.deleted(k);
+      spec.enqueue(k);
+    },
+    delete: (p) => {
+      const k = ownerKey(p, spec.kind);
+      if (!k) return;
+      if (!p.metadata.deletionTimestamp) spec.expectations.deleted(k);
+      spec.enqueue(k);
+    },
+  });
+}
+
+/** The pods whose controller is `owner`. */
+export function podsOf(ctx: AgentContext, owner: KubeObject): Pod[] {
+  return ctx.informers.get<Pod>(SimResources.pods).cache.byIndex(ByOwner, owner.metadata.uid ?? '');
+}
+
+/** Writes `status` through the status subresource when it differs from the object's current one. */
+export async function writeStatus(ctx: AgentContext, rt: ResourceType, obj: KubeObject & { status?: object }, status: object): Promise<void> {
+  const current = obj.status ?? {};
+  const merged = { ...current, ...status };
+  if (JSON.stringify(merged) === JSON.stringify(current)) return;
+  await ctx.client.patch(rt, { name: obj.metadata.name ?? '', namespace: obj.metadata.namespace }, { status }, { subresource: 'status' });
+}

@@ -1,0 +1,85 @@
+/** The ReplicaSet controller: keeps `replicas` active pods from the template, deleting surplus in ReplicaSet's order. */
+import { isNotFound, type Pod } from '../../kube/index.js';
+import type { Agent, AgentContext } from '../world/agent.js';
+import { startQueue, type QueueRunner } from '../world/queue-runner.js';
+import { controllerRef, SimResources, type ReplicaSet } from '../world/resources.js';
+import { Expectations } from './expectations.js';
+import { podsOf, watchOwnerAndPods, writeStatus } from './owned-pods.js';
+import { deletionOrder, isActive, isReady, podFromTemplate } from './pod-template.js';
+
+/** At most this many pods are created or deleted per pass (the upstream burst is 500). */
+const burst = 500;
+
+/** The ReplicaSet controller agent. */
+export class ReplicaSetController implements Agent {
+  readonly name = 'replicaset-controller';
+  private runner: QueueRunner | undefined;
+  private readonly expectations: Expectations;
+
+  /** Creates the controller. */
+  constructor(private readonly ctx: AgentContext) {
+    this.expectations = new Expectations(ctx.clock);
+  }
+
+  /** Starts watching ReplicaSets and their pods. */
+  start(): void {
+    this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
+    watchOwnerAndPods(this.ctx, { kind: 'ReplicaSet', resource: SimResources.replicaSets, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
+  }
+
+  /** Stops the controller. */
+  stop(): void {
+    this.runner?.stop();
+  }
+
+  private async reconcile(key: string): Promise<void> {
+    const rs = this.ctx.informers.get<ReplicaSet>(SimResources.replicaSets).cache.get(key);
+    if (!rs || rs.metadata.deletionTimestamp) return;
+    const pods = podsOf(this.ctx, rs);
+    const active = pods.filter(isActive);
+    if (this.expectations.satisfied(key)) await this.scale(key, rs, active);
+    // Failed pods (rejected by a kubelet) are replaced: delete them so they stop counting.
+    for (const p of pods.filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp)) await this.deletePod(p);
+    const ready = active.filter(isReady).length;
+    await writeStatus(this.ctx, SimResources.replicaSets, rs, {
+      replicas: active.length,
+      fullyLabeledReplicas: active.length,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      observedGeneration: rs.metadata.generation ?? 1,
+    });
+  }
+
+  private async scale(key: string, rs: ReplicaSet, active: Pod[]): Promise<void> {
+    const diff = (rs.spec.replicas ?? 1) - active.length;
+    if (diff > 0) {
+      const n = Math.min(diff, burst);
+      this.expectations.expect(key, n, 0);
+      for (let i = 0; i < n; i++) await this.createPod(key, rs);
+    } else if (diff < 0) {
+      const victims = [...active].sort(deletionOrder).slice(0, Math.min(-diff, burst));
+      this.expectations.expect(key, 0, victims.length);
+      for (const p of victims) await this.deletePod(p, key);
+    }
+  }
+
+  private async createPod(key: string, rs: ReplicaSet): Promise<void> {
+    const namespace = rs.metadata.namespace ?? 'default';
+    const pod = podFromTemplate(rs.spec.template, { namespace, name: `${rs.metadata.name ?? 'rs'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(rs, 'ReplicaSet') });
+    try {
+      await this.ctx.client.create(SimResources.pods, pod);
+    } catch (e) {
+      this.expectations.created(key);
+      throw e;
+    }
+  }
+
+  private async deletePod(p: Pod, key?: string): Promise<void> {
+    try {
+      await this.ctx.client.delete(SimResources.pods, { name: p.metadata.name ?? '', namespace: p.metadata.namespace });
+    } catch (e) {
+      if (key) this.expectations.deleted(key);
+      if (!isNotFound(e)) throw e;
+    }
+  }
+}

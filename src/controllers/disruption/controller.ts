@@ -76,6 +76,8 @@ export class DisruptionController implements Reconciler {
   }
 
   private async reportBlocked(blocked: readonly Blocked[], now: number): Promise<void> {
+    const current = new Set(blocked.map((b) => b.node.name));
+    for (const name of this.lastBlocked.keys()) if (!current.has(name)) this.lastBlocked.delete(name);
     for (const b of blocked) {
       const last = this.lastBlocked.get(b.node.name);
       if (last && last.message === b.message && now - last.at < blockedRepeatMs) continue;

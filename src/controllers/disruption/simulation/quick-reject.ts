@@ -4,7 +4,7 @@
  * cheap enough. Placement constraints only ever remove options, so a removal that fails here fails in the
  * solver too; this lets a pass skip most hopeless candidates in microseconds instead of a full solve.
  */
-import { addResources, fitsIn, fromResourceList, maxResources, podRequests, prepareInstanceType, subtractResources, type Resources } from '../../../scheduling/index.js';
+import { addResources, fitsIn, fromResourceList, maxResources, podRequests, subtractResources, type Resources } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import type { Candidate } from '../types.js';
 import type { RemovalOutcome } from './removal-simulator.js';
@@ -33,8 +33,11 @@ export class QuickReject {
       for (const k in free) this.totalFree[k] = (this.totalFree[k] ?? 0) + Math.max(0, free[k] ?? 0);
     }
     for (const it of instanceTypes) {
-      const info = prepareInstanceType(it);
-      if (info) this.types.push({ price: info.price, allocatable: info.allocatable });
+      // Price and allocatable only: no need for the full preparation (requirements) here.
+      const prices = it.offerings.filter((o) => o.available).map((o) => o.price);
+      if (prices.length === 0) continue;
+      const allocatable = it.allocatable ? fromResourceList(it.allocatable) : subtractResources(fromResourceList(it.capacity), fromResourceList(it.overhead));
+      this.types.push({ price: Math.min(...prices), allocatable });
     }
     this.types.sort((a, b) => a.price - b.price);
     let acc: Resources = {};

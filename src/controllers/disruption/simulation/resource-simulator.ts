@@ -8,7 +8,8 @@
  * the property tests carry commands out with the solver.
  */
 import { Labels } from '../../../api/index.js';
-import { addResources, cheapestOffering, fitsIn, podRequests, prepareInstanceType, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
+import { addResources, cheapestOffering, fitsIn, podRequests, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
+import { prepared } from './prepared-types.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -36,7 +37,7 @@ function simplePod(p: sched.Pod): boolean {
 /** Resource-only removal simulation, falling back to `fallback` whenever constraints could matter. */
 export class ResourceRemovalSimulator implements RemovalSimulator {
   private readonly receivers: Receiver[] = [];
-  private readonly types: PricedType[] = [];
+  private launchableTypes: PricedType[] | undefined;
   private readonly overhead: Resources = {};
   private readonly pool: sched.NodePool | undefined;
   /** Simulations answered here and by the fallback. */
@@ -58,14 +59,19 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
       this.receivers.push({ name: n.name, free: subtractResources(fromResourceList(n.allocatable), used) });
     }
     for (const ds of view.daemonSets) Object.assign(this.overhead, addResources(this.overhead, podRequests({ metadata: { name: ds.name }, spec: ds.template.spec })));
-    this.types = this.launchable(this.pool);
+  }
+
+  /** The NodePool's launchable types, prepared on first use. */
+  private types(pool: sched.NodePool): PricedType[] {
+    this.launchableTypes ??= this.launchable(pool);
+    return this.launchableTypes;
   }
 
   private launchable(pool: sched.NodePool): PricedType[] {
     const reqs = Requirements.fromSelector(pool.template.requirements);
     const out: PricedType[] = [];
     for (const it of this.view.instanceTypesByNodePool[pool.name] ?? []) {
-      const info = prepareInstanceType(it);
+      const info = prepared(it);
       if (!info || info.requirements.intersects(reqs)) continue;
       const o = cheapestOffering(info, reqs);
       if (o) out.push({ name: it.name, price: o.price, zone: o.zone, capacityType: o.capacityType, allocatable: info.allocatable });
@@ -100,7 +106,7 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
       onNew.push(podKeyOf(p));
     }
     if (onNew.length === 0) return { stranded: [], newNodeClaims: [] };
-    const fitting = this.types.filter((t) => fitsIn(leftover, t.allocatable));
+    const fitting = this.types(pool).filter((t) => fitsIn(leftover, t.allocatable));
     const first = fitting[0];
     if (!first) return { stranded: [], newNodeClaims: [this.planned(pool, [], onNew, leftover), this.planned(pool, [], [], leftover)] };
     return { stranded: [], newNodeClaims: [this.planned(pool, fitting.slice(0, 60), onNew, leftover)] };

@@ -122,11 +122,11 @@ export class OrchestrationQueue implements Reconciler {
       return;
     }
     this.commands.delete(cmd.id);
-    await this.publish(cmd, EventReasons.disruptionTerminating, `Disrupting Node: ${command.summary}`);
     this.ctx.metrics.disruptionDecisions.inc({ decision: decisionOf(command), reason: command.reason.toLowerCase(), consolidation_type: command.consolidationType });
     for (const c of command.candidates) {
       this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: command.reason.toLowerCase(), nodepool: c.nodePool.name, capacity_type: c.node.labels[Labels.capacityType] ?? '' });
     }
+    await this.publish(cmd, EventReasons.disruptionTerminating, `Disrupting Node: ${command.summary}`);
     this.ctx.log.info({ controller: this.name, command: command.summary, replacements: cmd.replacements }, 'disruption command executed');
   }
 

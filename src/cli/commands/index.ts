@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerLint } from './lint.js';
 import { registerPlay } from './play.js';
 import { registerScenario } from './scenario.js';
 import { registerServe } from './serve.js';
@@ -14,6 +15,7 @@ const registrations: ReadonlyArray<(program: Command) => void> = [
   registerScenario,
   registerCrds,
   registerValidate,
+  registerLint,
   registerController,
   registerInstanceTypes,
 ];

@@ -1,7 +1,7 @@
 /**
  * A NodeClaim the solver plans (Karpenter's scheduling NodeClaim): it starts from a NodePool template and keeps
  * every instance type that still fits its pods plus DaemonSet overhead; each pod added narrows requirements and
- * instance types. In Tenon's strategy a bin may also carry a capacity target (see target.ts).
+ * instance types.
  */
 import { Labels } from '../../api/index.js';
 import { conflictingPort, type HostPort } from '../host-ports.js';
@@ -25,9 +25,7 @@ export class NewBin {
   readonly ports: HostPort[] = [];
   readonly pods: PodInfo[] = [];
   /** Element-wise max allocatable over the options: a cheap first rejection. */
-  private ceiling: Resources = {};
-  /** Tenon's strategy: do not grow past this allocatable (undefined: up to the largest option). */
-  capacityTarget: Resources | undefined;
+  ceiling: Resources = {};
   /** Capacity reserved against the NodePool's limits (max over options). */
   reserved: Resources = {};
 
@@ -60,7 +58,7 @@ export class NewBin {
     if (taint) return noFit({ constraint: 'taints', target, message: `nodepool ${this.template.name} has taint ${formatTaint(taint)} the pod does not tolerate` });
     const port = conflictingPort(this.ports, pod.hostPorts);
     if (port) return noFit({ constraint: 'host-ports', target, message: `host port ${port.protocol}/${port.port} is already used on this node` });
-    const res = exceeded(this.requests, pod.requests, this.capacityTarget ?? this.ceiling);
+    const res = exceeded(this.requests, pod.requests, this.ceiling);
     if (res) {
       const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
       return noFit({ constraint: 'resources', target, details, message: `no instance type of nodepool ${this.template.name} has enough ${res}` });

@@ -7,26 +7,24 @@ import { Labels } from '../../api/index.js';
 import type { InstanceTypeInfo } from '../instance-types.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
-import type { Resources } from '../resources/resources.js';
+import { addResources, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
-import { chooseTarget, Demand } from './target.js';
+import { bestFirst, cheapestHolding, rankBins, scoreDearer, type Candidate } from './rank.js';
 import type { Template } from './template.js';
 
 /** The mutable state of one solve's packing. */
 export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
-  private readonly demand: Demand | undefined;
   private hostnames = 0;
+  private readonly newBinPrice = new Map<string, number>();
 
   constructor(
     readonly ctx: SolveContext,
     readonly strategy: Strategy,
-  ) {
-    this.demand = strategy === 'tenon' ? new Demand(ctx.templates, ctx.pods) : undefined;
-  }
+  ) {}
 
   /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
   place(pod: PodInfo): UnplacedReason[] | undefined {
@@ -37,10 +35,7 @@ export class Packing {
       if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
       existingReasons.push(fit.reason);
     }
-    for (const bin of this.candidates()) {
-      const fit = bin.canAdd(pod, topology);
-      if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, fit, topology));
-    }
+    if (this.placeOnPlanned(pod)) return undefined;
     const reasons = summarize(existingReasons);
     for (const t of this.ctx.templates) {
       const r = this.openBin(t, pod);
@@ -54,14 +49,44 @@ export class Packing {
   private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {
     add();
     this.placement.set(pod, bin);
-    this.demand?.remove(pod);
     return undefined;
   }
 
-  private candidates(): NewBin[] {
-    if (this.strategy === 'tenon') return this.newBins;
-    // Karpenter tries the planned NodeClaims with the fewest pods first.
-    return [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
+  /** Tries the NodeClaims planned so far; true when the pod was added to one. */
+  private placeOnPlanned(pod: PodInfo): boolean {
+    if (this.strategy === 'karpenter-ffd') {
+      // Karpenter tries the planned NodeClaims with the fewest pods first.
+      const ordered = [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
+      return ordered.some((bin) => this.tryBin(pod, bin));
+    }
+    const { free, dearer } = rankBins(this.newBins, pod);
+    if (this.tryAll(pod, free)) return true;
+    return this.tryAll(pod, scoreDearer(dearer, pod, this.priceOfNewBin(pod)));
+  }
+
+  private tryAll(pod: PodInfo, cands: Candidate[]): boolean {
+    for (const c of bestFirst(cands)) if (this.tryBin(pod, c.bin)) return true;
+    return false;
+  }
+
+  private tryBin(pod: PodInfo, bin: NewBin): boolean {
+    const fit = bin.canAdd(pod, this.ctx.topology);
+    if (!fit.ok) return false;
+    this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    return true;
+  }
+
+  /** The cheapest price of a new NodeClaim holding just this pod (and DaemonSet overhead), over all NodePools. */
+  private priceOfNewBin(pod: PodInfo): number {
+    const sig = Object.entries(pod.requests)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    let price = this.newBinPrice.get(sig);
+    if (price === undefined) {
+      price = Math.min(...this.ctx.templates.map((t) => cheapestHolding(this.withinLimits(t), addResources(t.daemonOverhead, pod.requests))));
+      this.newBinPrice.set(sig, price);
+    }
+    return price;
   }
 
   /** Instance types of `t` that stay within its limits given what is already planned. */
@@ -90,13 +115,6 @@ export class Packing {
       return fit.reason;
     }
     this.hostnames++;
-    if (this.demand && fit.options) {
-      const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
-      if (chosen) {
-        bin.capacityTarget = chosen.target.allocatable;
-        fit.options = chosen.options;
-      }
-    }
     this.newBins.push(bin);
     return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
   }

@@ -55,7 +55,10 @@ export function spreadSpec(c: TopologySpreadConstraint, namespace: string, label
     minDomains: c.minDomains,
     honorNodeAffinity,
     honorNodeTaints,
-    hash: JSON.stringify(['spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints]),
+    required: c.whenUnsatisfiable === 'DoNotSchedule',
+    hash: JSON.stringify([
+      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable,
+    ]),
   };
 }
 
@@ -77,6 +80,7 @@ export function affinitySpec(
     minDomains: undefined,
     honorNodeAffinity: true,
     honorNodeTaints: false,
+    required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };
 }

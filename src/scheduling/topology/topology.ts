@@ -9,13 +9,39 @@ import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
-import { nextDomains, type TopologyDecision } from './next-domain.js';
+import type { Constraint } from '../model.js';
+import { countedDomains, nextDomains, refuse, type Pick } from './next-domain.js';
 import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
   labels: Readonly<Record<string, string>>;
   pods: readonly Pod[];
+}
+
+/** The outcome for one pod and node: the requirements its topology adds, or why it cannot go there. */
+export type TopologyDecision =
+  | { ok: true; requirements: Requirement[] }
+  | { ok: false; constraint: Constraint; message: string; details: Record<string, string | number> };
+
+interface KeyState {
+  allowed: string[];
+  picker: { group: TopologyGroup; pick: Pick } | undefined;
+}
+
+/** One domain of `allowed` with the least or most matching pods of `group`, ties by name. */
+function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick): string {
+  let best = allowed[0] ?? '';
+  let bestCount = group.count(best);
+  for (const d of allowed) {
+    const c = group.count(d);
+    const better = pick === 'least' ? c < bestCount : c > bestCount;
+    if (better || (c === bestCount && d < best)) {
+      best = d;
+      bestCount = c;
+    }
+  }
+  return best;
 }
 
 interface Owned {
@@ -91,49 +117,86 @@ export class Topology {
     return groups;
   }
 
+  /** The groups that judge `pod`: its own, placed pods' anti-affinity against it, and those that count it. */
+  private judges(pod: PodInfo): { group: TopologyGroup; counted: boolean }[] {
+    const owned = this.ownedGroups(pod);
+    const out = owned.map((group) => ({ group, counted: false }));
+    for (const g of this.inverse) if (g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels)) out.push({ group: g, counted: false });
+    for (const g of this.selecting.get(pod) ?? []) {
+      if (!(g.spec.type === 'affinity' || (g.spec.type === 'spread' && g.spec.required)) || owned.includes(g)) continue;
+      out.push({ group: g, counted: true });
+    }
+    return out;
+  }
+
   /**
    * Requirements the pod's topology adds on a node with requirements `nodeReqs` (already intersected with the
-   * pod's own), or the constraint that cannot be met there.
+   * pod's own), or the constraint that cannot be met there. The answers of all groups on one key are intersected;
+   * when some group needs the domain settled, one is picked by the first such group's rule.
    */
   addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
-    const out: Requirement[] = [];
-    const check = (g: TopologyGroup): TopologyDecision | undefined => {
-      const d = nextDomains({ group: g, pod, nodeReqs, domains: this.domains });
-      if (!d.ok) return d;
-      out.push(...d.requirements);
-      return undefined;
-    };
-    for (const g of this.ownedGroups(pod)) {
-      const failed = check(g);
-      if (failed) return failed;
+    const byKey = new Map<string, KeyState>();
+    for (const { group, counted } of this.judges(pod)) {
+      const a = { group, pod, nodeReqs, domains: this.domains };
+      const choice = counted ? countedDomains(a) : nextDomains(a);
+      if (!choice.ok) return choice;
+      if (!choice.allowed) continue;
+      const key = group.spec.key;
+      const state = byKey.get(key);
+      if (!state) {
+        byKey.set(key, { allowed: choice.allowed, picker: choice.pick ? { group, pick: choice.pick } : undefined });
+        continue;
+      }
+      const allowed = choice.allowed;
+      state.allowed = state.allowed.filter((d) => allowed.includes(d));
+      if (state.allowed.length === 0) return refuse({ group }, group.spec.type === 'spread' ? 'topology-spread' : 'pod-affinity', 'topology constraints together');
+      if (!state.picker && choice.pick) state.picker = { group, pick: choice.pick };
     }
-    for (const g of this.inverse) {
-      if (g.nonEmpty === 0 || !g.selects(pod.namespace, pod.labels)) continue;
-      const failed = check(g);
-      if (failed) return failed;
+    const requirements: Requirement[] = [];
+    for (const [key, state] of byKey) {
+      const values = state.picker ? [pickDomain(state.picker.group, state.allowed, state.picker.pick)] : state.allowed;
+      requirements.push(Requirement.of(key, 'In', values));
     }
-    return { ok: true, requirements: out };
+    return { ok: true, requirements };
   }
 
   /** True when the pod has any topology constraint, or some placed pod's anti-affinity may reject it. */
   constrains(pod: PodInfo): boolean {
-    return this.ownedGroups(pod).length > 0 || this.inverse.some((g) => g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels));
+    return (
+      this.ownedGroups(pod).length > 0 ||
+      (this.selecting.get(pod) ?? []).some((g) => g.spec.type === 'spread' && g.spec.required) ||
+      this.inverse.some((g) => g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels))
+    );
   }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */
   record(pod: PodInfo, nodeReqs: Requirements): void {
     for (const g of this.selecting.get(pod) ?? []) {
-      const r = nodeReqs.get(g.spec.key);
-      if (!r || r.complement) continue;
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
-      if (g.spec.type === 'anti-affinity') for (const v of r.values) g.record(v);
-      else if (r.values.size === 1) recordDomain(g, r.any());
+      if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+      else recordDomain(g, knownDomain(nodeReqs, g.spec.key));
     }
-    for (const g of this.inverseOwned.get(pod) ?? []) {
-      const r = nodeReqs.get(g.spec.key);
-      if (r && !r.complement) for (const v of r.values) g.record(v);
+    for (const g of this.inverseOwned.get(pod) ?? []) for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+    for (const g of this.ownedGroups(pod)) {
+      const domain = knownDomain(nodeReqs, g.spec.key);
+      if (domain === undefined) continue;
+      if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
+      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordLonely(domain);
     }
   }
+
+}
+
+/** The values `key` may take on a node, when finite. */
+function finiteValues(reqs: Requirements, key: string): Iterable<string> {
+  const r = reqs.get(key);
+  return r && !r.complement ? r.values : [];
+}
+
+/** The node's value of `key` when it is settled. */
+function knownDomain(reqs: Requirements, key: string): string | undefined {
+  const r = reqs.get(key);
+  return r && !r.complement && r.values.size === 1 ? r.any() : undefined;
 }
 
 function recordDomain(g: TopologyGroup, domain: string | undefined): void {

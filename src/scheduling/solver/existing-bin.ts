@@ -2,7 +2,7 @@
  * An existing Node or in-flight NodeClaim as a bin: fixed allocatable, its labels as requirements, its taints
  * (ephemeral and startup taints ignored until it is initialized — S1), host ports and CSI attachments in use.
  */
-import type { Taint } from '../../api/index.js';
+import { Labels, type Taint } from '../../api/index.js';
 import { conflictingPort, hostPortsOf, type HostPort } from '../host-ports.js';
 import type { ExistingNode, VolumeInfo } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
@@ -13,6 +13,8 @@ import { effectiveTaints, formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
 import { podVolumes } from '../volumes.js';
 import { noFit, type Fit } from './fit.js';
+
+const hostnameKey = Labels.hostname;
 
 /** An existing node or in-flight NodeClaim. */
 export class ExistingBin {
@@ -80,6 +82,8 @@ export class ExistingBin {
     if (port) return noFit({ constraint: 'host-ports', target, message: `${target} already uses host port ${port.protocol}/${port.port}` });
     const incompatible = this.requirements.compatible(pod.requirements, new Set());
     if (incompatible) return noFit({ constraint: 'node-affinity', target, message: `${target} does not match the pod's node requirements: ${incompatible}` });
+    const quick = topology.quickReject(pod, this.node.labels[hostnameKey]);
+    if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: `${target}: ${quick.message}` });
     const driver = this.csiFailure(pod);
     if (driver) return noFit({ constraint: 'csi-limits', target, message: `${target} reached its CSI attach limit for ${driver}` });
     const topo = topology.addRequirements(pod, this.requirements);

@@ -10,7 +10,7 @@ import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
-import { addInto, exceeded, maxResources, type Resources } from '../resources/resources.js';
+import { addInto, exceeded, maxInto, type Resources } from '../resources/resources.js';
 import { formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
 import { noFit, type Fit } from './fit.js';
@@ -41,11 +41,11 @@ export class NewBin {
   }
 
   private refresh(): void {
-    let ceiling: Resources = {};
-    let reserved: Resources = {};
+    const ceiling: Resources = {};
+    const reserved: Resources = {};
     for (const it of this.options) {
-      ceiling = maxResources(ceiling, it.allocatable);
-      reserved = maxResources(reserved, it.capacity);
+      maxInto(ceiling, it.allocatable);
+      maxInto(reserved, it.capacity);
     }
     this.ceiling = ceiling;
     this.reserved = reserved;
@@ -58,6 +58,8 @@ export class NewBin {
     if (taint) return noFit({ constraint: 'taints', target, message: `nodepool ${this.template.name} has taint ${formatTaint(taint)} the pod does not tolerate` });
     const port = conflictingPort(this.ports, pod.hostPorts);
     if (port) return noFit({ constraint: 'host-ports', target, message: `host port ${port.protocol}/${port.port} is already used on this node` });
+    const quick = topology.quickReject(pod, this.hostname);
+    if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: quick.message });
     const res = exceeded(this.requests, pod.requests, this.ceiling);
     if (res) {
       const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };

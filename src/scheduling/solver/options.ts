@@ -6,7 +6,10 @@ import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { fitsIn, type Resources } from '../resources/resources.js';
 
-/** Options of `options` that fit `requests` and (when `checkRequirements`) the requirements. */
+/**
+ * Options of `options` that fit `requests` and (when `checkRequirements`) the requirements; the same array when
+ * none drops out, so callers can skip recomputing what depends on it.
+ */
 export function filterOptions(
   options: readonly InstanceTypeInfo[],
   opts: { requests: Resources; requirements: Requirements; checkRequirements: boolean },
@@ -20,7 +23,7 @@ export function filterOptions(
     }
     out.push(it);
   }
-  return out;
+  return out.length === options.length ? (options as InstanceTypeInfo[]) : out;
 }
 
 /** A message when some requirement's minValues is not met by the distinct values the options offer. */

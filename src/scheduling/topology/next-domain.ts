@@ -12,6 +12,8 @@ import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import type { TopologyGroup } from './group.js';
 
+const hostnameKey = Labels.hostname;
+
 /** How to pick one domain among the allowed: least or most matching pods of the group (ties by name). */
 export type Pick = 'least' | 'most';
 
@@ -55,7 +57,7 @@ function candidates(a: Args): string[] {
 function minCount(a: Args): number {
   const { spec } = a.group;
   // Karpenter: a hostname domain can always be a new, empty node, so its minimum is zero.
-  if (spec.key === Labels.hostname) return 0;
+  if (spec.key === hostnameKey) return 0;
   const podReq = spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined;
   const all = a.domains.of(spec.key);
   // Fast path: every known domain is eligible; if some holds no matching pod the minimum is 0.
@@ -75,7 +77,7 @@ function minCount(a: Args): number {
 /** The smallest count over every known domain of the group's key (zero for hostnames, or below minDomains). */
 function globalMin(a: Args): number {
   const { spec } = a.group;
-  if (spec.key === Labels.hostname) return 0;
+  if (spec.key === hostnameKey) return 0;
   const all = a.domains.of(spec.key);
   if (a.group.nonEmpty < all.size || (spec.minDomains !== undefined && all.size < spec.minDomains)) return 0;
   let min = Number.POSITIVE_INFINITY;

@@ -10,7 +10,8 @@ import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
-import { countedDomains, nextDomains, refuse, type Pick } from './next-domain.js';
+import { Labels } from '../../api/index.js';
+import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
 import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
 
 /** A node whose pods are already counted. */
@@ -23,6 +24,27 @@ export interface CountedNode {
 export type TopologyDecision =
   | { ok: true; requirements: Requirement[] }
   | { ok: false; constraint: Constraint; message: string; details: Record<string, string | number> };
+
+const hostnameKey = Labels.hostname;
+
+/** A group judging a pod: one of its own, another pod's anti-affinity against it, or one that counts it. */
+interface Judge {
+  group: TopologyGroup;
+  role: 'own' | 'inverse' | 'counted';
+}
+
+/** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
+function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number }): boolean {
+  const { spec } = g;
+  if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
+  if (a.role === 'counted') {
+    if (spec.type === 'affinity') return g.lonely > 0 && a.count === 0;
+    return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
+  }
+  const self = g.selects(a.pod.namespace, a.pod.labels);
+  if (spec.type === 'spread') return a.count + (self ? 1 : 0) > spec.maxSkew;
+  return a.count === 0 && !(g.nonEmpty === 0 && self);
+}
 
 interface KeyState {
   allowed: string[];
@@ -56,6 +78,7 @@ export class Topology {
   private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
+  private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
 
   constructor(
     readonly domains: Domains,
@@ -117,16 +140,39 @@ export class Topology {
     return groups;
   }
 
-  /** The groups that judge `pod`: its own, placed pods' anti-affinity against it, and those that count it. */
-  private judges(pod: PodInfo): { group: TopologyGroup; counted: boolean }[] {
+  /**
+   * The groups that judge `pod`: its own, placed pods' anti-affinity against it (`inverse`, only once such a pod
+   * is placed), and those that count it. Cached until relaxation changes the pod's own groups.
+   */
+  private judges(pod: PodInfo): Judge[] {
     const owned = this.ownedGroups(pod);
-    const out = owned.map((group) => ({ group, counted: false }));
-    for (const g of this.inverse) if (g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels)) out.push({ group: g, counted: false });
+    const cached = this.judged.get(pod);
+    if (cached && cached.owned === owned) return cached.list;
+    const list: Judge[] = owned.map((group) => ({ group, role: 'own' }));
+    for (const g of this.inverse) if (g.selects(pod.namespace, pod.labels)) list.push({ group: g, role: 'inverse' });
     for (const g of this.selecting.get(pod) ?? []) {
       if (!(g.spec.type === 'affinity' || (g.spec.type === 'spread' && g.spec.required)) || owned.includes(g)) continue;
-      out.push({ group: g, counted: true });
+      list.push({ group: g, role: 'counted' });
     }
-    return out;
+    this.judged.set(pod, { owned, list });
+    return list;
+  }
+
+  /**
+   * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
+   * case of anti-affinity and per-node spread), before the full requirement and topology check.
+   */
+  quickReject(pod: PodInfo, hostname: string | undefined): Refusal | undefined {
+    if (hostname === undefined) return undefined;
+    for (const { group: g, role } of this.judges(pod)) {
+      if (g.spec.key !== hostnameKey) continue;
+      const c = g.count(hostname);
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c })) {
+        const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
+        return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -136,9 +182,10 @@ export class Topology {
    */
   addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
     const byKey = new Map<string, KeyState>();
-    for (const { group, counted } of this.judges(pod)) {
+    for (const { group, role } of this.judges(pod)) {
+      if (role === 'inverse' && group.nonEmpty === 0) continue;
       const a = { group, pod, nodeReqs, domains: this.domains };
-      const choice = counted ? countedDomains(a) : nextDomains(a);
+      const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;
       const key = group.spec.key;
@@ -160,13 +207,9 @@ export class Topology {
     return { ok: true, requirements };
   }
 
-  /** True when the pod has any topology constraint, or some placed pod's anti-affinity may reject it. */
+  /** True when some topology group judges the pod (its own constraints, others' anti-affinity, or counting it). */
   constrains(pod: PodInfo): boolean {
-    return (
-      this.ownedGroups(pod).length > 0 ||
-      (this.selecting.get(pod) ?? []).some((g) => g.spec.type === 'spread' && g.spec.required) ||
-      this.inverse.some((g) => g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels))
-    );
+    return this.judges(pod).some((j) => j.role !== 'inverse' || j.group.nonEmpty > 0);
   }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */

@@ -4,7 +4,8 @@
  */
 import { Labels, type Taint } from '../../api/index.js';
 import { conflictingPort, hostPortsOf, type HostPort } from '../host-ports.js';
-import type { ExistingNode, VolumeInfo } from '../model.js';
+import type { ExistingNode, Pod, VolumeInfo } from '../model.js';
+import { podTopologyKeys } from '../topology/terms.js';
 import type { PodInfo } from '../pod-info.js';
 import { podRequests } from '../resources/pod-requests.js';
 import { addInto, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
@@ -15,6 +16,57 @@ import { podVolumes } from '../volumes.js';
 import { noFit, type Fit } from './fit.js';
 
 const hostnameKey = Labels.hostname;
+
+/** What a node holds before this solve, parsed once per node object (repeated solves, e.g. disruption, reuse it). */
+export interface NodeFacts {
+  volumes: VolumeInfo | undefined;
+  requirements: Requirements;
+  taints: Taint[];
+  allocatable: Resources;
+  used: Resources;
+  ports: HostPort[];
+  attachments: { driver: string; id: string }[];
+  /** Capacity counted against NodePool limits (allocatable when capacity is not given). */
+  capacity: Resources;
+  /** Topology keys its pods' spread constraints and (anti-)affinity terms use. */
+  topologyKeys: Set<string>;
+  /** Its pods with required anti-affinity (they can reject incoming pods). */
+  antiAffinityPods: Pod[];
+}
+
+const bases = new WeakMap<ExistingNode, NodeFacts>();
+
+/** The parsed facts of `node` (cached per node object and volume info). */
+export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
+  return baseOf(node, volumes);
+}
+
+function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
+  const cached = bases.get(node);
+  if (cached && cached.volumes === volumes) return cached;
+  const allocatable = fromResourceList(node.allocatable);
+  const base: NodeFacts = {
+    volumes,
+    requirements: Requirements.fromLabels(node.labels),
+    taints: effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints }),
+    allocatable,
+    used: {},
+    ports: [],
+    attachments: [],
+    capacity: node.capacity ? fromResourceList(node.capacity) : allocatable,
+    topologyKeys: new Set(),
+    antiAffinityPods: [],
+  };
+  for (const p of node.pods ?? []) {
+    for (const k of podTopologyKeys(p)) base.topologyKeys.add(k);
+    if (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) base.antiAffinityPods.push(p);
+    addInto(base.used, podRequests(p));
+    base.ports.push(...hostPortsOf(p));
+    base.attachments.push(...podVolumes(p, volumes).attachments);
+  }
+  bases.set(node, base);
+  return base;
+}
 
 /** An existing node or in-flight NodeClaim. */
 export class ExistingBin {
@@ -33,15 +85,14 @@ export class ExistingBin {
     opts: { volumes: VolumeInfo | undefined; daemonOverhead: Resources },
   ) {
     this.target = `${kind}/${node.name}`;
-    this.requirements = Requirements.fromLabels(node.labels);
-    this.taints = effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints });
-    this.allocatable = fromResourceList(node.allocatable);
+    const base = baseOf(node, opts.volumes);
+    this.requirements = base.requirements;
+    this.taints = base.taints;
+    this.allocatable = base.allocatable;
+    addInto(this.used, base.used);
     addInto(this.used, opts.daemonOverhead);
-    for (const p of node.pods ?? []) {
-      addInto(this.used, podRequests(p));
-      this.ports.push(...hostPortsOf(p));
-      for (const a of podVolumes(p, opts.volumes).attachments) this.attach(a);
-    }
+    this.ports.push(...base.ports);
+    for (const a of base.attachments) this.attach(a);
   }
 
   private attach(a: { driver: string; id: string }): void {

@@ -6,14 +6,15 @@
 import { Labels } from '../../api/index.js';
 import { conflictingPort, type HostPort } from '../host-ports.js';
 import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
+import type { UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
-import { addInto, exceeded, maxInto, type Resources } from '../resources/resources.js';
+import { addInto, exceeded, maxInto, maxResources, type Resources } from '../resources/resources.js';
 import { formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
-import { noFit, type Fit } from './fit.js';
+import { noFit, type Fit, type NoFit } from './fit.js';
 import { filterOptions, minValuesFailure } from './options.js';
 import type { Template } from './template.js';
 
@@ -51,38 +52,62 @@ export class NewBin {
     this.reserved = reserved;
   }
 
-  /** Whether `pod` fits, and what the bin would become. */
-  canAdd(pod: PodInfo, topology: Topology): Fit {
+  /** The cheap checks first: taints, host ports, hostname topology, and whether any option is large enough. */
+  private precheck(pod: PodInfo, topology: Topology): NoFit | undefined {
     const target = `nodepool/${this.template.name}`;
     const taint = untoleratedTaint(this.template.taints, pod.tolerations);
-    if (taint) return noFit({ constraint: 'taints', target, message: `nodepool ${this.template.name} has taint ${formatTaint(taint)} the pod does not tolerate` });
+    if (taint) return noFit({ constraint: 'taints', target, message: `incompatible with nodepool "${this.template.name}", did not tolerate taint ${formatTaint(taint)}` });
     const port = conflictingPort(this.ports, pod.hostPorts);
-    if (port) return noFit({ constraint: 'host-ports', target, message: `host port ${port.protocol}/${port.port} is already used on this node` });
+    if (port) return noFit({ constraint: 'host-ports', target, message: `incompatible with nodepool "${this.template.name}", host port ${port.protocol}/${port.port} is already used on this node` });
     const quick = topology.quickReject(pod, this.hostname);
     if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: quick.message });
     const res = exceeded(this.requests, pod.requests, this.ceiling);
     if (res) {
       const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
-      return noFit({ constraint: 'resources', target, details, message: `no instance type of nodepool ${this.template.name} has enough ${res}` });
+      return noFit({ constraint: 'resources', target, details, message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${pod.requests[res] ?? 0}, already planned ${this.requests[res] ?? 0}, largest ${this.ceiling[res] ?? 0})` });
     }
+    return undefined;
+  }
+
+  /** Whether `pod` fits, and what the bin would become. */
+  canAdd(pod: PodInfo, topology: Topology): Fit {
+    const target = `nodepool/${this.template.name}`;
+    const early = this.precheck(pod, topology);
+    if (early) return early;
     const incompatible = this.requirements.compatible(pod.requirements, WellKnownLabels);
-    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool ${this.template.name}: ${incompatible}` });
+    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${incompatible}` });
     const reqs = this.requirements.copy().addAll(pod.requirements);
     const topo = topology.addRequirements(pod, reqs);
-    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: topo.message });
+    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `incompatible with nodepool "${this.template.name}", ${topo.message}` });
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
-    if (conflict) return noFit({ constraint: 'topology-spread', target, message: conflict });
+    if (conflict) return noFit({ constraint: 'topology-spread', target, message: `incompatible with nodepool "${this.template.name}", ${conflict}` });
     const changed = pod.requirements.size > 0 || topo.requirements.length > 0;
     const total = { ...this.requests };
     addInto(total, pod.requests);
     const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
-    if (options.length === 0) {
-      return noFit({ constraint: 'resources', target, message: `no instance type of nodepool ${this.template.name} fits the pods' requests and requirements` });
-    }
+    if (options.length === 0) return noFit(this.noOptionReason(total, reqs));
     const mv = minValuesFailure(options, reqs);
-    if (mv) return noFit({ constraint: 'requirements', target, message: mv });
+    if (mv) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${mv}` });
     return { ok: true, requirements: reqs, options };
+  }
+
+  /** Why no option is left: none satisfies the requirements (and offerings), or none of those is large enough. */
+  private noOptionReason(total: Resources, reqs: Requirements): UnplacedReason {
+    const target = `nodepool/${this.template.name}`;
+    const matching = filterOptions(this.template.instanceTypes, { requests: {}, requirements: reqs, checkRequirements: true });
+    if (matching.length === 0) {
+      return { constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", no instance type satisfies ${reqs.toString()}` };
+    }
+    let largest: Resources = {};
+    for (const it of matching) largest = maxResources(largest, it.allocatable);
+    const res = exceeded({}, total, largest) ?? Object.keys(total).find((k) => matching.every((it) => (it.allocatable[k] ?? 0) < (total[k] ?? 0))) ?? 'cpu';
+    return {
+      constraint: 'resources',
+      target,
+      details: { resource: res, requested: total[res] ?? 0, largest: largest[res] ?? 0, instanceTypes: matching.length },
+      message: `incompatible with nodepool "${this.template.name}", no instance type satisfying the requirements has enough resources (${matching.length} considered)`,
+    };
   }
 
   /** Adds `pod` with the plan canAdd returned. */

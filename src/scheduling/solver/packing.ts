@@ -104,7 +104,7 @@ export class Packing {
     const options = this.withinLimits(t);
     const target = `nodepool/${t.name}`;
     if (options.length === 0) {
-      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `all instance types of nodepool ${t.name} would exceed its limits` };
+      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", all instance types exceed its limits (remaining ${JSON.stringify(remainingOf(t, this.newBins))})` };
     }
     const hostname = `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
     this.ctx.domains.register(Labels.hostname, hostname, t);
@@ -118,6 +118,13 @@ export class Packing {
     this.newBins.push(bin);
     return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
   }
+}
+
+/** What is left of a NodePool's limits after existing, in-flight and planned NodeClaims. */
+function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, number> {
+  const remaining: Record<string, number> = { ...(t.remaining ?? {}) };
+  for (const b of bins) if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
+  return remaining;
 }
 
 /** Existing-node failures grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */

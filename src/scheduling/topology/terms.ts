@@ -2,7 +2,7 @@
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
 import { compileSelector, selectorKey } from '../label-selector.js';
-import type { LabelSelector, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
+import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
 
 /** Namespace labels by namespace, for namespaceSelector. */
@@ -83,4 +83,15 @@ export function affinitySpec(
     required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };
+}
+
+/** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */
+export function podTopologyKeys(p: Pod): string[] {
+  const keys: string[] = [];
+  for (const c of p.spec.topologySpreadConstraints ?? []) keys.push(c.topologyKey);
+  for (const rules of [p.spec.affinity?.podAffinity, p.spec.affinity?.podAntiAffinity]) {
+    for (const t of rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.topologyKey);
+    for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.podAffinityTerm.topologyKey);
+  }
+  return keys;
 }

@@ -18,6 +18,8 @@ import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
 export interface CountedNode {
   labels: Readonly<Record<string, string>>;
   pods: readonly Pod[];
+  /** Its pods with required anti-affinity, when known (saves scanning every pod). */
+  antiAffinityPods?: readonly Pod[];
 }
 
 /** The outcome for one pod and node: the requirements its topology adds, or why it cannot go there. */
@@ -89,7 +91,7 @@ export class Topology {
       this.inverseOwned.set(p, this.inverseGroupsOf(p.pod, p.namespace));
     }
     for (const n of opts.nodes) {
-      for (const pod of n.pods) {
+      for (const pod of n.antiAffinityPods ?? n.pods) {
         for (const g of this.inverseGroupsOf(pod, pod.metadata.namespace ?? 'default')) recordDomain(g, n.labels[g.spec.key]);
       }
     }

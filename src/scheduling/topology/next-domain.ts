@@ -126,7 +126,8 @@ function affinity(a: Args): DomainChoice {
 function antiAffinity(a: Args): DomainChoice {
   const allowed = candidates(a).filter((d) => a.group.count(d) === 0);
   if (allowed.length === 0) return refuse(a, 'pod-anti-affinity', 'pod anti-affinity');
-  return { ok: true, allowed, pick: undefined };
+  // Settle the domain: a NodeClaim left open over several zones would block all of them for the other pods.
+  return { ok: true, allowed, pick: 'least' };
 }
 
 /** The answer of a group the pod must satisfy (its own constraints, and others' anti-affinity against it). */

@@ -4,7 +4,8 @@
  * planned NodeClaims are tried and how large they may grow.
  */
 import { Labels } from '../../api/index.js';
-import type { InstanceTypeInfo } from '../instance-types.js';
+import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
+import type { Requirements } from '../requirements/requirements.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { addResources, type Resources } from '../resources/resources.js';
@@ -19,7 +20,7 @@ export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
   private hostnames = 0;
-  private readonly newBinPrice = new Map<string, number>();
+  private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
 
   constructor(
     readonly ctx: SolveContext,
@@ -35,13 +36,16 @@ export class Packing {
       if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
       existingReasons.push(fit.reason);
     }
-    if (this.placeOnPlanned(pod)) return undefined;
+    const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
+    if (this.placeOnPlanned(pod, newBinPrice)) return undefined;
     const reasons = summarize(existingReasons);
     for (const t of this.ctx.templates) {
       const r = this.openBin(t, pod);
       if (!r) return undefined;
       reasons.push(r);
     }
+    // No new NodeClaim can take it (topology, limits): a planned one is worth its added price after all.
+    if (Number.isFinite(newBinPrice) && this.placeOnPlanned(pod, Number.POSITIVE_INFINITY)) return undefined;
     if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
     return reasons;
   }
@@ -52,40 +56,53 @@ export class Packing {
     return undefined;
   }
 
-  /** Tries the NodeClaims planned so far; true when the pod was added to one. */
-  private placeOnPlanned(pod: PodInfo): boolean {
+  /**
+   * Tries the NodeClaims planned so far; true when the pod was added to one. Tenon takes a planned NodeClaim only
+   * when the price it adds (after the pod's requirements narrow its instance types) is at most `limit`.
+   */
+  private placeOnPlanned(pod: PodInfo, limit: number): boolean {
     if (this.strategy === 'karpenter-ffd') {
       // Karpenter tries the planned NodeClaims with the fewest pods first.
       const ordered = [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
-      return ordered.some((bin) => this.tryBin(pod, bin));
+      return ordered.some((bin) => this.tryBin(pod, bin, Number.POSITIVE_INFINITY));
     }
     const { free, dearer } = rankBins(this.newBins, pod);
-    if (this.tryAll(pod, free)) return true;
-    return this.tryAll(pod, scoreDearer(dearer, pod, this.priceOfNewBin(pod)));
+    if (this.tryAll(pod, free, limit)) return true;
+    return this.tryAll(pod, scoreDearer(dearer, pod, limit), limit);
   }
 
-  private tryAll(pod: PodInfo, cands: Candidate[]): boolean {
-    for (const c of bestFirst(cands)) if (this.tryBin(pod, c.bin)) return true;
+  private tryAll(pod: PodInfo, cands: Candidate[], limit: number): boolean {
+    for (const c of bestFirst(cands)) if (this.tryBin(pod, c.bin, limit)) return true;
     return false;
   }
 
-  private tryBin(pod: PodInfo, bin: NewBin): boolean {
+  private tryBin(pod: PodInfo, bin: NewBin, limit: number): boolean {
     const fit = bin.canAdd(pod, this.ctx.topology);
     if (!fit.ok) return false;
+    if (Number.isFinite(limit) && fit.options) {
+      const added = (fit.options[0]?.price ?? Number.POSITIVE_INFINITY) - (bin.options[0]?.price ?? 0);
+      // A tie goes to a new NodeClaim: growing this one would also narrow it (zone, type) for the pods to come.
+      if (added > 0 && added >= limit) return false;
+    }
     this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
     return true;
   }
 
-  /** The cheapest price of a new NodeClaim holding just this pod (and DaemonSet overhead), over all NodePools. */
+  /**
+   * The cheapest price of a new NodeClaim holding just this pod (and DaemonSet overhead) over all NodePools,
+   * among the instance types its requirements allow. Cached per pod and requirements (relaxation changes them).
+   */
   private priceOfNewBin(pod: PodInfo): number {
-    const sig = Object.entries(pod.requests)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',');
-    let price = this.newBinPrice.get(sig);
-    if (price === undefined) {
-      price = Math.min(...this.ctx.templates.map((t) => cheapestHolding(this.withinLimits(t), addResources(t.daemonOverhead, pod.requests))));
-      this.newBinPrice.set(sig, price);
+    const cached = this.newBinPrice.get(pod);
+    if (cached && cached.requirements === pod.requirements) return cached.price;
+    let price = Number.POSITIVE_INFINITY;
+    for (const t of this.ctx.templates) {
+      const allowed = this.withinLimits(t).filter(
+        (it) => it.requirements.intersects(pod.requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, pod.requirements)),
+      );
+      price = Math.min(price, cheapestHolding(allowed, addResources(t.daemonOverhead, pod.requests)));
     }
+    this.newBinPrice.set(pod, { requirements: pod.requirements, price });
     return price;
   }
 

@@ -51,7 +51,7 @@ export function rankBins(bins: readonly NewBin[], pod: PodInfo): { free: Candida
   return { free, dearer };
 }
 
-/** Scores the bins that need a dearer instance type, keeping those whose added price is at most `limit`. */
+/** Scores the bins that need a dearer instance type, keeping those whose added price is below `limit`. */
 export function scoreDearer(bins: readonly NewBin[], pod: PodInfo, limit: number): Candidate[] {
   const out: Candidate[] = [];
   for (const bin of bins) {
@@ -59,7 +59,7 @@ export function scoreDearer(bins: readonly NewBin[], pod: PodInfo, limit: number
     const next = firstFitting(bin, pod);
     if (!current || !next) continue;
     const delta = next.price - current.price;
-    if (delta <= limit) out.push({ bin, delta, slack: slackAfter(bin, pod, next) });
+    if (delta < limit) out.push({ bin, delta, slack: slackAfter(bin, pod, next) });
   }
   return out;
 }

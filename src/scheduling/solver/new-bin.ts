@@ -27,6 +27,8 @@ export class NewBin {
   readonly pods: PodInfo[] = [];
   /** Element-wise max allocatable over the options: a cheap first rejection. */
   ceiling: Resources = {};
+  /** Tenon: the instance type this bin was opened to fill (dropped if the requirements rule it out). */
+  target: InstanceTypeInfo | undefined;
   /** Capacity reserved against the NodePool's limits (max over options). */
   reserved: Resources = {};
 
@@ -118,9 +120,15 @@ export class NewBin {
     this.requirements = plan.requirements;
     if (plan.options && plan.options !== this.options) {
       this.options = plan.options;
+      if (this.target && !this.options.includes(this.target)) this.target = undefined;
       this.refresh();
     }
     topology.record(pod, this.requirements);
+  }
+
+  /** The type the bin is meant to fill: its target, else its cheapest option. */
+  current(): InstanceTypeInfo | undefined {
+    return this.target ?? this.options[0];
   }
 
   /** The cheapest option and its offering under the bin's requirements. */

@@ -12,6 +12,7 @@ import { addResources, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
+import { chooseTarget, Demand } from './target.js';
 import { bestFirst, cheapestHolding, rankBins, scoreDearer, type Candidate } from './rank.js';
 import type { Template } from './template.js';
 
@@ -20,12 +21,16 @@ export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
   private hostnames = 0;
+  private readonly demand: Demand | undefined;
   private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
 
   constructor(
     readonly ctx: SolveContext,
     readonly strategy: Strategy,
-  ) {}
+    opts: { targets: boolean } = { targets: true },
+  ) {
+    this.demand = strategy === 'tenon' && opts.targets ? new Demand(ctx.templates, ctx.pods) : undefined;
+  }
 
   /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
   place(pod: PodInfo): UnplacedReason[] | undefined {
@@ -53,6 +58,7 @@ export class Packing {
   private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {
     add();
     this.placement.set(pod, bin);
+    this.demand?.remove(pod);
     return undefined;
   }
 
@@ -80,7 +86,7 @@ export class Packing {
     const fit = bin.canAdd(pod, this.ctx.topology);
     if (!fit.ok) return false;
     if (Number.isFinite(limit) && fit.options) {
-      const added = (fit.options[0]?.price ?? Number.POSITIVE_INFINITY) - (bin.options[0]?.price ?? 0);
+      const added = (fit.options[0]?.price ?? Number.POSITIVE_INFINITY) - (bin.current()?.price ?? 0);
       // A tie goes to a new NodeClaim: growing this one would also narrow it (zone, type) for the pods to come.
       if (added > 0 && added >= limit) return false;
     }
@@ -132,6 +138,11 @@ export class Packing {
       return fit.reason;
     }
     this.hostnames++;
+    if (this.demand && fit.options) {
+      const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
+      // Only the target is kept: the NodeClaim still lists every type that fits (launch flexibility).
+      if (chosen) bin.target = chosen.target;
+    }
     this.newBins.push(bin);
     return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
   }

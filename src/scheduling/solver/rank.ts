@@ -41,7 +41,7 @@ export function rankBins(bins: readonly NewBin[], pod: PodInfo): { free: Candida
   const dearer: NewBin[] = [];
   for (const bin of bins) {
     if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined) continue;
-    const current = bin.options[0];
+    const current = bin.current();
     if (current && exceeded(bin.requests, pod.requests, current.allocatable) === undefined) {
       free.push({ bin, delta: 0, slack: slackAfter(bin, pod, current) });
     } else {
@@ -55,10 +55,10 @@ export function rankBins(bins: readonly NewBin[], pod: PodInfo): { free: Candida
 export function scoreDearer(bins: readonly NewBin[], pod: PodInfo, limit: number): Candidate[] {
   const out: Candidate[] = [];
   for (const bin of bins) {
-    const current = bin.options[0];
+    const current = bin.current();
     const next = firstFitting(bin, pod);
     if (!current || !next) continue;
-    const delta = next.price - current.price;
+    const delta = Math.max(0, next.price - current.price);
     if (delta < limit) out.push({ bin, delta, slack: slackAfter(bin, pod, next) });
   }
   return out;

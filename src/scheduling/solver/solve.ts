@@ -3,7 +3,7 @@
  * making progress. Deterministic: no randomness is used beyond input order and the seed (reserved for
  * randomized improvement passes).
  */
-import type { SchedulingInput, SchedulingResult, UnplacedReason } from '../model.js';
+import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
 import { newSolveContext } from './context.js';
@@ -11,11 +11,34 @@ import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
 import { buildResult } from './result.js';
 
+/** One way to pack: Tenon with bin targets (target.ts), Tenon by marginal price alone, or Karpenter's FFD. */
+type Variant = { strategy: Strategy; targets: boolean };
+
+/**
+ * Up to this many pending pods, Tenon packs the batch three ways and keeps the best (fewest unplaced pods, then
+ * lowest price): a few milliseconds at these sizes, and no greedy rule wins everywhere. Larger batches use the
+ * first way only, to keep provisioning fast.
+ */
+export const PortfolioMaxPods = 600;
+
 /** Places pending pods on existing nodes, in-flight NodeClaims and new NodeClaims, cheapest first. */
 export function solve(input: SchedulingInput): SchedulingResult {
-  const ctx = newSolveContext(input);
   const strategy = input.strategy ?? 'tenon';
-  const packing = new Packing(ctx, strategy);
+  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false });
+  const first = pack(input, { strategy, targets: true });
+  if (input.pods.length > PortfolioMaxPods) return first;
+  let best = first;
+  for (const v of [{ strategy, targets: false }, { strategy: 'karpenter-ffd' as const, targets: false }]) {
+    const r = pack(input, v);
+    if (r.unplaced.length < best.unplaced.length || (r.unplaced.length === best.unplaced.length && r.cost < best.cost - 1e-9)) best = r;
+  }
+  return best;
+}
+
+function pack(input: SchedulingInput, variant: Variant): SchedulingResult {
+  const ctx = newSolveContext(input);
+  const strategy = variant.strategy;
+  const packing = new Packing(ctx, strategy, { targets: variant.targets });
   const failures = new Map<PodInfo, UnplacedReason[]>();
   const schedulable: PodInfo[] = [];
   for (const p of ctx.pods) {

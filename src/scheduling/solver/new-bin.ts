@@ -27,6 +27,8 @@ export class NewBin {
   readonly pods: PodInfo[] = [];
   /** Element-wise max allocatable over the options: a cheap first rejection. */
   ceiling: Resources = {};
+  /** How many options the ceiling was computed from. */
+  private ceilingFrom = Number.POSITIVE_INFINITY;
   /** Tenon: the instance type this bin was opened to fill (dropped if the requirements rule it out). */
   target: InstanceTypeInfo | undefined;
   /** Capacity reserved against the NodePool's limits (max over options). */
@@ -43,14 +45,24 @@ export class NewBin {
     this.refresh();
   }
 
+  /**
+   * Recomputes the ceiling (and the capacity reserved against limits) after the options shrank. The ceiling is
+   * only a quick rejection, so a stale, larger one is still correct; it is recomputed once the options have
+   * halved. The reservation must be exact when the NodePool has limits.
+   */
   private refresh(): void {
+    const stale = this.options.length * 2 > this.ceilingFrom;
+    if (stale && !this.template.remaining) return;
     const ceiling: Resources = {};
     const reserved: Resources = {};
     for (const it of this.options) {
-      maxInto(ceiling, it.allocatable);
+      if (!stale) maxInto(ceiling, it.allocatable);
       maxInto(reserved, it.capacity);
     }
-    this.ceiling = ceiling;
+    if (!stale) {
+      this.ceiling = ceiling;
+      this.ceilingFrom = this.options.length;
+    }
     this.reserved = reserved;
   }
 

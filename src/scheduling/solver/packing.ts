@@ -12,15 +12,25 @@ import { addResources, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
+import { FreeCpuIndex } from './bin-index.js';
 import { chooseTarget, Demand } from './target.js';
 import { bestFirst, cheapestHolding, rankBins, scoreDearer, type Candidate } from './rank.js';
 import type { Template } from './template.js';
+
+/** Bins scored together when looking for a free fit. */
+const FreeBatch = 32;
+/** Bins examined for a free fit before opening a new NodeClaim instead. */
+const FreeScan = 128;
+/** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
+const DearerScan = 64;
 
 /** The mutable state of one solve's packing. */
 export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
   private hostnames = 0;
+  private readonly index = new FreeCpuIndex();
+  private readonly priceByShape = new Map<string, number>();
   private readonly demand: Demand | undefined;
   private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
 
@@ -72,8 +82,24 @@ export class Packing {
       const ordered = [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
       return ordered.some((bin) => this.tryBin(pod, bin, Number.POSITIVE_INFINITY));
     }
-    const { free, dearer } = rankBins(this.newBins, pod);
-    if (this.tryAll(pod, free, limit)) return true;
+    const topology = this.ctx.topology;
+    const judges = topology.hostnameJudges(pod);
+    const admits = judges.length > 0 ? (bin: NewBin): boolean => topology.quickReject(pod, bin.hostname, judges) === undefined : (): boolean => true;
+    // Free fits, tightest cpu first, scored in small batches (best slack within each batch).
+    let batch: NewBin[] = [];
+    let scanned = 0;
+    for (const bin of this.index.atLeast(pod.requests['cpu'] ?? 0)) {
+      // Past this many refusals a new NodeClaim is what it needs (a pod that cannot open one scans all below).
+      if (Number.isFinite(limit) && ++scanned > FreeScan) break;
+      batch.push(bin);
+      if (batch.length < FreeBatch) continue;
+      if (this.tryAll(pod, rankBins(batch, pod, admits).free, limit)) return true;
+      batch = [];
+    }
+    if (batch.length > 0 && this.tryAll(pod, rankBins(batch, pod, admits).free, limit)) return true;
+    // Growing a bin to a dearer type: the roomiest few, or every bin when no new NodeClaim can take the pod.
+    const pool = Number.isFinite(limit) ? this.index.roomiest(DearerScan) : this.newBins;
+    const { dearer } = rankBins(pool, pod, admits);
     return this.tryAll(pod, scoreDearer(dearer, pod, limit), limit);
   }
 
@@ -91,6 +117,7 @@ export class Packing {
       if (added > 0 && added >= limit) return false;
     }
     this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.index.update(bin);
     return true;
   }
 
@@ -101,6 +128,10 @@ export class Packing {
   private priceOfNewBin(pod: PodInfo): number {
     const cached = this.newBinPrice.get(pod);
     if (cached && cached.requirements === pod.requirements) return cached.price;
+    // Pods without node requirements share one answer per request shape.
+    const shape = pod.requirements.size === 0 ? Object.entries(pod.requests).join(';') : undefined;
+    const shared = shape === undefined ? undefined : this.priceByShape.get(shape);
+    if (shared !== undefined) return shared;
     let price = Number.POSITIVE_INFINITY;
     for (const t of this.ctx.templates) {
       const allowed = this.withinLimits(t).filter(
@@ -109,6 +140,7 @@ export class Packing {
       price = Math.min(price, cheapestHolding(allowed, addResources(t.daemonOverhead, pod.requests)));
     }
     this.newBinPrice.set(pod, { requirements: pod.requirements, price });
+    if (shape !== undefined) this.priceByShape.set(shape, price);
     return price;
   }
 
@@ -144,7 +176,9 @@ export class Packing {
       if (chosen) bin.target = chosen.target;
     }
     this.newBins.push(bin);
-    return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.index.add(bin);
+    return undefined;
   }
 }
 

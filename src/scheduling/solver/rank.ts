@@ -35,12 +35,15 @@ function firstFitting(bin: NewBin, pod: PodInfo): InstanceTypeInfo | undefined {
   return undefined;
 }
 
-/** Candidates that hold the pod without a dearer instance type (delta 0), and the others, for `pod`. */
-export function rankBins(bins: readonly NewBin[], pod: PodInfo): { free: Candidate[]; dearer: NewBin[] } {
+/**
+ * Candidates that hold the pod without a dearer instance type (delta 0), and the others, for `pod`; `admits` is a
+ * cheap pre-check (hostname topology) that drops bins before scoring.
+ */
+export function rankBins(bins: readonly NewBin[], pod: PodInfo, admits: (bin: NewBin) => boolean): { free: Candidate[]; dearer: NewBin[] } {
   const free: Candidate[] = [];
   const dearer: NewBin[] = [];
   for (const bin of bins) {
-    if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined) continue;
+    if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || !admits(bin)) continue;
     const current = bin.current();
     if (current && exceeded(bin.requests, pod.requests, current.allocatable) === undefined) {
       free.push({ bin, delta: 0, slack: slackAfter(bin, pod, current) });

@@ -30,7 +30,7 @@ export type TopologyDecision =
 const hostnameKey = Labels.hostname;
 
 /** A group judging a pod: one of its own, another pod's anti-affinity against it, or one that counts it. */
-interface Judge {
+export interface Judge {
   group: TopologyGroup;
   role: 'own' | 'inverse' | 'counted';
 }
@@ -81,6 +81,7 @@ export class Topology {
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
   private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
+  private readonly byHostname = new WeakMap<Judge[], Judge[]>();
 
   constructor(
     readonly domains: Domains,
@@ -160,14 +161,28 @@ export class Topology {
     return list;
   }
 
+  /** The judges of `pod` keyed on hostname (cached with the judges); pass them to quickReject in loops. */
+  hostnameJudges(pod: PodInfo): readonly Judge[] {
+    const all = this.judges(pod);
+    const cached = this.byHostname.get(all);
+    if (cached) return cached;
+    const list = all.filter((j) => j.group.spec.key === hostnameKey);
+    this.byHostname.set(all, list);
+    return list;
+  }
+
+  /** True when some hostname-keyed group judges the pod (quickReject can then refuse nodes). */
+  hasHostnameJudges(pod: PodInfo): boolean {
+    return this.hostnameJudges(pod).length > 0;
+  }
+
   /**
    * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
    * case of anti-affinity and per-node spread), before the full requirement and topology check.
    */
-  quickReject(pod: PodInfo, hostname: string | undefined): Refusal | undefined {
+  quickReject(pod: PodInfo, hostname: string | undefined, judges: readonly Judge[] = this.hostnameJudges(pod)): Refusal | undefined {
     if (hostname === undefined) return undefined;
-    for (const { group: g, role } of this.judges(pod)) {
-      if (g.spec.key !== hostnameKey) continue;
+    for (const { group: g, role } of judges) {
       const c = g.count(hostname);
       if (hostnameRefuses(g, { pod, role, domain: hostname, count: c })) {
         const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';

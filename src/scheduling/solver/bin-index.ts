@@ -49,8 +49,8 @@ export class FreeCpuIndex {
     for (let i = this.lowerBound(cpu); i < this.bins.length; i++) yield this.bins[i] as NewBin;
   }
 
-  /** The `n` bins with the most free cpu. */
-  roomiest(n: number): NewBin[] {
-    return this.bins.slice(Math.max(0, this.bins.length - n));
+  /** Bins from the most free cpu down. */
+  *roomiestFirst(): Generator<NewBin> {
+    for (let i = this.bins.length - 1; i >= 0; i--) yield this.bins[i] as NewBin;
   }
 }

@@ -9,14 +9,31 @@ import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
-import type { Requirements } from '../requirements/requirements.js';
+import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
-import { addInto, exceeded, maxInto, maxResources, type Resources } from '../resources/resources.js';
+import { addInto, exceeded, fitsIn, maxInto, maxResources, type Resources } from '../resources/resources.js';
 import { formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
 import { noFit, type Fit, type NoFit } from './fit.js';
 import { filterOptions, minValuesFailure } from './options.js';
 import type { Template } from './template.js';
+
+/** True when adding `r` (one requirement or a set) would narrow `reqs` (the bin's current requirements). */
+function narrows(reqs: Requirements, r: Requirement | Requirements): boolean {
+  if (r instanceof Requirements) {
+    for (const x of r.values()) if (narrows(reqs, x)) return true;
+    return false;
+  }
+  const existing = reqs.get(r.key);
+  if (!existing || existing.complement || existing.size !== 1) return true;
+  const v = existing.any();
+  return v === undefined || !r.has(v);
+}
+
+function hasMinValues(reqs: Requirements): boolean {
+  for (const r of reqs.values()) if (r.minValues !== undefined) return true;
+  return false;
+}
 
 /** A planned NodeClaim. */
 export class NewBin {
@@ -27,6 +44,13 @@ export class NewBin {
   readonly pods: PodInfo[] = [];
   /** Element-wise max allocatable over the options: a cheap first rejection. */
   ceiling: Resources = {};
+  /**
+   * Tenon: while requirements do not change, adding a pod does not re-filter the options (hundreds of types on
+   * large catalogs); `fit` points at the cheapest that still holds the bin, and readers skip the rest that do not.
+   */
+  lazy = false;
+  /** Index in `options` of the cheapest option that holds the bin. */
+  fit = 0;
   /** How many options the ceiling was computed from. */
   private ceilingFrom = Number.POSITIVE_INFINITY;
   /** Tenon: the instance type this bin was opened to fill (dropped if the requirements rule it out). */
@@ -96,14 +120,20 @@ export class NewBin {
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
     if (conflict) return noFit({ constraint: 'topology-spread', target, message: `incompatible with nodepool "${this.template.name}", ${conflict}` });
-    const changed = pod.requirements.size > 0 || topo.requirements.length > 0;
+    const changed = narrows(this.requirements, pod.requirements) || topo.requirements.some((r) => narrows(this.requirements, r));
     const total = { ...this.requests };
     addInto(total, pod.requests);
+    if (this.lazy && !changed && this.pods.length > 0 && !hasMinValues(reqs)) {
+      // Same requirements: keep the option list as it is (types now too small are skipped when read).
+      const first = this.firstFitting(total);
+      if (first === undefined) return noFit(this.noOptionReason(total, reqs));
+      return { ok: true, requirements: reqs, options: this.options, firstFit: first };
+    }
     const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
     if (options.length === 0) return noFit(this.noOptionReason(total, reqs));
     const mv = minValuesFailure(options, reqs);
     if (mv) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${mv}` });
-    return { ok: true, requirements: reqs, options };
+    return { ok: true, requirements: reqs, options, firstFit: 0 };
   }
 
   /** Why no option is left: none satisfies the requirements (and offerings), or none of those is large enough. */
@@ -125,7 +155,7 @@ export class NewBin {
   }
 
   /** Adds `pod` with the plan canAdd returned. */
-  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[] }, topology: Topology): void {
+  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[]; firstFit?: number }, topology: Topology): void {
     addInto(this.requests, pod.requests);
     this.ports.push(...pod.hostPorts);
     this.pods.push(pod);
@@ -135,12 +165,24 @@ export class NewBin {
       if (this.target && !this.options.includes(this.target)) this.target = undefined;
       this.refresh();
     }
+    this.fit = plan.firstFit ?? 0;
     topology.record(pod, this.requirements);
+  }
+
+  /** Index of the cheapest option holding `requests` (options before `fit` never will again). */
+  private firstFitting(requests: Resources): number | undefined {
+    for (let i = this.fit; i < this.options.length; i++) if (fitsIn(requests, (this.options[i] as InstanceTypeInfo).allocatable)) return i;
+    return undefined;
+  }
+
+  /** The options that hold what the bin has now, cheapest first (the lazily kept list, filtered). */
+  fittingOptions(): InstanceTypeInfo[] {
+    return this.options.slice(this.fit).filter((it) => fitsIn(this.requests, it.allocatable));
   }
 
   /** The type the bin is meant to fill: its target, else its cheapest option. */
   current(): InstanceTypeInfo | undefined {
-    return this.target ?? this.options[0];
+    return this.target ?? this.options[this.fit];
   }
 
   /** The cheapest option and its offering under the bin's requirements. */

@@ -8,21 +8,21 @@ import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
-import { addResources, type Resources } from '../resources/resources.js';
+import { addResources, exceeded, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
 import { FreeCpuIndex } from './bin-index.js';
 import { chooseTarget, Demand } from './target.js';
-import { bestFirst, cheapestHolding, rankBins, scoreDearer, type Candidate } from './rank.js';
+import { bestFirst, cheapestHolding, freeCandidate, scoreDearer, type Candidate } from './rank.js';
 import type { Template } from './template.js';
 
 /** Bins scored together when looking for a free fit. */
-const FreeBatch = 32;
+const FreeBatch = 16;
 /** Bins examined for a free fit before opening a new NodeClaim instead. */
-const FreeScan = 128;
+const FreeScan = 64;
 /** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
-const DearerScan = 64;
+const DearerScan = 32;
 
 /** The mutable state of one solve's packing. */
 export class Packing {
@@ -85,22 +85,36 @@ export class Packing {
     const topology = this.ctx.topology;
     const judges = topology.hostnameJudges(pod);
     const admits = judges.length > 0 ? (bin: NewBin): boolean => topology.quickReject(pod, bin.hostname, judges) === undefined : (): boolean => true;
-    // Free fits, tightest cpu first, scored in small batches (best slack within each batch).
-    let batch: NewBin[] = [];
-    let scanned = 0;
-    for (const bin of this.index.atLeast(pod.requests['cpu'] ?? 0)) {
-      // Past this many refusals a new NodeClaim is what it needs (a pod that cannot open one scans all below).
-      if (Number.isFinite(limit) && ++scanned > FreeScan) break;
-      batch.push(bin);
-      if (batch.length < FreeBatch) continue;
-      if (this.tryAll(pod, rankBins(batch, pod, admits).free, limit)) return true;
-      batch = [];
+    // A pod that no new NodeClaim can take (limit infinite) looks at every bin.
+    const bounded = Number.isFinite(limit);
+    if (this.tryFree(pod, { admits, limit, cap: bounded ? FreeScan : Number.POSITIVE_INFINITY })) return true;
+    const dearer: NewBin[] = [];
+    let examined = 0;
+    for (const bin of this.index.roomiestFirst()) {
+      if (bounded && (dearer.length >= DearerScan || ++examined > DearerScan * 8)) break;
+      if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || freeCandidate(bin, pod) || !admits(bin)) continue;
+      dearer.push(bin);
     }
-    if (batch.length > 0 && this.tryAll(pod, rankBins(batch, pod, admits).free, limit)) return true;
-    // Growing a bin to a dearer type: the roomiest few, or every bin when no new NodeClaim can take the pod.
-    const pool = Number.isFinite(limit) ? this.index.roomiest(DearerScan) : this.newBins;
-    const { dearer } = rankBins(pool, pod, admits);
     return this.tryAll(pod, scoreDearer(dearer, pod, limit), limit);
+  }
+
+  /** Free fits (no dearer type needed), tightest cpu first, tried in batches by least slack; `cap` bounds the tries. */
+  private tryFree(pod: PodInfo, opts: { admits: (bin: NewBin) => boolean; limit: number; cap: number }): boolean {
+    let batch: Candidate[] = [];
+    let tried = 0;
+    let examined = 0;
+    for (const bin of this.index.atLeast(pod.requests['cpu'] ?? 0)) {
+      if (++examined > opts.cap * 8) break;
+      const c = freeCandidate(bin, pod);
+      if (!c || !opts.admits(bin)) continue;
+      batch.push(c);
+      if (batch.length < FreeBatch) continue;
+      if (this.tryAll(pod, batch, opts.limit)) return true;
+      tried += batch.length;
+      batch = [];
+      if (tried >= opts.cap) return false;
+    }
+    return batch.length > 0 && this.tryAll(pod, batch, opts.limit);
   }
 
   private tryAll(pod: PodInfo, cands: Candidate[], limit: number): boolean {
@@ -112,7 +126,7 @@ export class Packing {
     const fit = bin.canAdd(pod, this.ctx.topology);
     if (!fit.ok) return false;
     if (Number.isFinite(limit) && fit.options) {
-      const added = (fit.options[0]?.price ?? Number.POSITIVE_INFINITY) - (bin.current()?.price ?? 0);
+      const added = (fit.options[fit.firstFit ?? 0]?.price ?? Number.POSITIVE_INFINITY) - (bin.current()?.price ?? 0);
       // A tie goes to a new NodeClaim: growing this one would also narrow it (zone, type) for the pods to come.
       if (added > 0 && added >= limit) return false;
     }
@@ -164,6 +178,8 @@ export class Packing {
     const hostname = `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
     this.ctx.domains.register(Labels.hostname, hostname, t);
     const bin = new NewBin(t, hostname, options);
+    bin.lazy = this.strategy === 'tenon';
+
     const fit = bin.canAdd(pod, this.ctx.topology);
     if (!fit.ok) {
       this.ctx.domains.unregister(Labels.hostname, hostname);

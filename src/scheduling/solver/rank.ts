@@ -31,27 +31,18 @@ function slackAfter(bin: NewBin, pod: PodInfo, it: InstanceTypeInfo): number {
 
 /** The cheapest option of `bin` (by list price; options are kept cheapest first) that holds the pod too. */
 function firstFitting(bin: NewBin, pod: PodInfo): InstanceTypeInfo | undefined {
-  for (const it of bin.options) if (exceeded(bin.requests, pod.requests, it.allocatable) === undefined) return it;
+  for (let i = bin.fit; i < bin.options.length; i++) {
+    const it = bin.options[i] as InstanceTypeInfo;
+    if (exceeded(bin.requests, pod.requests, it.allocatable) === undefined) return it;
+  }
   return undefined;
 }
 
-/**
- * Candidates that hold the pod without a dearer instance type (delta 0), and the others, for `pod`; `admits` is a
- * cheap pre-check (hostname topology) that drops bins before scoring.
- */
-export function rankBins(bins: readonly NewBin[], pod: PodInfo, admits: (bin: NewBin) => boolean): { free: Candidate[]; dearer: NewBin[] } {
-  const free: Candidate[] = [];
-  const dearer: NewBin[] = [];
-  for (const bin of bins) {
-    if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || !admits(bin)) continue;
-    const current = bin.current();
-    if (current && exceeded(bin.requests, pod.requests, current.allocatable) === undefined) {
-      free.push({ bin, delta: 0, slack: slackAfter(bin, pod, current) });
-    } else {
-      dearer.push(bin);
-    }
-  }
-  return { free, dearer };
+/** `bin` as a candidate when the pod fits in the slack of the type the bin is meant to fill (no added price). */
+export function freeCandidate(bin: NewBin, pod: PodInfo): Candidate | undefined {
+  const current = bin.current();
+  if (!current || exceeded(bin.requests, pod.requests, current.allocatable) !== undefined) return undefined;
+  return { bin, delta: 0, slack: slackAfter(bin, pod, current) };
 }
 
 /** Scores the bins that need a dearer instance type, keeping those whose added price is below `limit`. */

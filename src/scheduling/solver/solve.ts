@@ -15,9 +15,10 @@ import { buildResult } from './result.js';
 type Variant = { strategy: Strategy; targets: boolean };
 
 /**
- * Up to this many pending pods, Tenon packs the batch three ways and keeps the best (fewest unplaced pods, then
- * lowest price): a few milliseconds at these sizes, and no greedy rule wins everywhere. Larger batches use the
- * first way only, to keep provisioning fast.
+ * Tenon packs every batch two ways (with bin targets, and by marginal price alone) and keeps the better (fewest
+ * unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win on real catalogs with
+ * per-node overhead, marginal price where topology keeps bins small). Up to this many pending pods it also tries
+ * Karpenter's FFD, so a small batch never costs more than FFD would; FFD is too slow to add on large batches.
  */
 export const PortfolioMaxPods = 600;
 
@@ -25,10 +26,10 @@ export const PortfolioMaxPods = 600;
 export function solve(input: SchedulingInput): SchedulingResult {
   const strategy = input.strategy ?? 'tenon';
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false });
-  const first = pack(input, { strategy, targets: true });
-  if (input.pods.length > PortfolioMaxPods) return first;
-  let best = first;
-  for (const v of [{ strategy, targets: false }, { strategy: 'karpenter-ffd' as const, targets: false }]) {
+  const variants: Variant[] = [{ strategy, targets: false }];
+  if (input.pods.length <= PortfolioMaxPods) variants.push({ strategy: 'karpenter-ffd', targets: false });
+  let best = pack(input, { strategy, targets: true });
+  for (const v of variants) {
     const r = pack(input, v);
     if (r.unplaced.length < best.unplaced.length || (r.unplaced.length === best.unplaced.length && r.cost < best.cost - 1e-9)) best = r;
   }

@@ -35,11 +35,11 @@ export class TopologyGroup {
    */
   readonly constrained = new Map<string, number>();
   /**
-   * Affinity only: domains where a pod carrying the term is the only matching pod, having started the domain
-   * because no matching pod existed anywhere. Another matching pod elsewhere would leave it violating its term.
+   * Affinity only: a pod carrying the term started it (matched itself, no matching pod existed anywhere). From
+   * then on every matching pod must join a domain that holds one: kube-scheduler binds pods in its own order, and
+   * a matching pod bound elsewhere first would leave the starter with nothing to match and no right to start.
    */
-  lonely = 0;
-  private readonly lonelyDomains = new Set<string>();
+  bootstrapped = false;
 
   constructor(readonly spec: GroupSpec) {}
 
@@ -54,15 +54,11 @@ export class TopologyGroup {
     const c = this.counts.get(domain) ?? 0;
     if (c === 0) this.nonEmpty++;
     this.counts.set(domain, c + 1);
-    if (this.lonelyDomains.delete(domain)) this.lonely--;
   }
 
-  /** Notes that a self-selecting pod carrying this affinity term started `domain` (recorded just before). */
-  recordLonely(domain: string): void {
-    if (this.count(domain) === 1 && !this.lonelyDomains.has(domain)) {
-      this.lonelyDomains.add(domain);
-      this.lonely++;
-    }
+  /** Notes that a self-selecting pod carrying this affinity term was recorded in `domain` (just before). */
+  recordStarter(domain: string): void {
+    if (this.count(domain) === 1 && this.nonEmpty === 1) this.bootstrapped = true;
   }
 
   /** Notes one pod carrying this constraint in `domain`. */

@@ -148,16 +148,16 @@ export function nextDomains(a: Args): DomainChoice {
  * anywhere, but the final placement must still satisfy the constraint for the pods that do carry it:
  * - DoNotSchedule spread: the pod may not raise a domain holding such pods past maxSkew (against the smallest
  *   count of any domain, never above the minimum those pods see);
- * - pod affinity: while some pod with the term sits alone in the only domain it could start, other matching pods
- *   must join a domain that already holds one (or that pod would end up violating its term).
+ * - pod affinity: once a pod with the term started it (see TopologyGroup.bootstrapped), other matching pods must
+ *   join a domain that already holds one.
  * In both cases the pod's domain is settled, so it is counted exactly.
  */
 export function countedDomains(a: Args): DomainChoice {
   const cands = candidates(a);
   if (cands.length === 0) return { ok: true, allowed: undefined, pick: undefined };
   if (a.group.spec.type === 'affinity') {
-    const allowed = a.group.lonely > 0 ? cands.filter((d) => a.group.count(d) > 0) : cands;
-    if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity of a pod that would be left without its match');
+    const allowed = a.group.bootstrapped ? cands.filter((d) => a.group.count(d) > 0) : cands;
+    if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity of a pod that started its group (matching pods must join it)');
     return { ok: true, allowed, pick: 'most' };
   }
   const min = globalMin(a);

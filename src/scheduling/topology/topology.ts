@@ -40,7 +40,7 @@ function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role'
   const { spec } = g;
   if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
   if (a.role === 'counted') {
-    if (spec.type === 'affinity') return g.lonely > 0 && a.count === 0;
+    if (spec.type === 'affinity') return g.bootstrapped && a.count === 0;
     return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
   }
   const self = g.selects(a.pod.namespace, a.pod.labels);
@@ -241,7 +241,7 @@ export class Topology {
       const domain = knownDomain(nodeReqs, g.spec.key);
       if (domain === undefined) continue;
       if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
-      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordLonely(domain);
+      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordStarter(domain);
     }
   }
 

@@ -1,5 +1,6 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
+import { consolidationSuite } from './consolidation/consolidation-suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
 import { costSuite } from './scheduling/cost-suite.js';
 import { schedulingSuite } from './scheduling/scheduling-suite.js';
@@ -13,4 +14,5 @@ export const suites: Record<string, Suite> = {
   cost: costSuite,
   provisioning: provisioningSuite,
   apiserver: apiserverSuite,
+  consolidation: consolidationSuite,
 };

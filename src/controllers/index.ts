@@ -1,5 +1,7 @@
 import type { Reconciler, WorkQueue } from '../kube/index.js';
 import type { ControllerContext } from './context.js';
+import { newDisruptionControllers } from './disruption/index.js';
+import { NodeClaimExpirationController } from './nodeclaim/expiration/controller.js';
 import { GarbageCollectionController, garbageCollectionKey } from './nodeclaim/garbagecollection/controller.js';
 import { NodeClaimLifecycleController } from './nodeclaim/lifecycle/controller.js';
 import { NodeHealthController } from './node/health/controller.js';
@@ -18,7 +20,7 @@ export interface Controller extends Reconciler {
 export function newControllers(ctx: ControllerContext): Controller[] {
   const gc = new GarbageCollectionController(ctx);
   gc.queue.add(garbageCollectionKey);
-  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), gc];
+  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), gc, new NodeClaimExpirationController(ctx), ...newDisruptionControllers(ctx)];
 }
 
 export type { ControllerContext } from './context.js';

@@ -12,12 +12,18 @@ import { MultiNodeConsolidation } from './methods/multi-node-consolidation.js';
 import { Pricing } from './methods/pricing.js';
 import { SingleNodeConsolidation } from './methods/single-node-consolidation.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
+import { ResourceRemovalSimulator } from './simulation/resource-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
 import type { Blocked, Command, DisruptionReason, DisruptionView } from './types.js';
 
 /** The methods in the order they are tried. */
 export function defaultMethods(): Method[] {
   return [new Drift(), new Emptiness(), new MultiNodeConsolidation(), new SingleNodeConsolidation()];
+}
+
+/** The resource-only simulator with the full solver behind it (validation re-checks with the solver alone). */
+export function defaultSimulator(view: DisruptionView): RemovalSimulator {
+  return new ResourceRemovalSimulator(view, new SolveRemovalSimulator(view));
 }
 
 /** What a pass found. */
@@ -40,7 +46,7 @@ export interface DecideOptions {
 /** Runs one pass. */
 export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision {
   const { candidates, blocked } = candidatesOf(view);
-  const ctx = { view, simulator: opts.simulator ?? new SolveRemovalSimulator(view), pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot };
+  const ctx = { view, simulator: opts.simulator ?? defaultSimulator(view), pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot };
   const decision: Decision = { blocked: [...blocked], eligible: {}, allowed: {} };
   const sorted = [...candidates].sort(byDisruptionCost);
   for (const method of opts.methods ?? defaultMethods()) {

@@ -40,7 +40,8 @@ export interface DisruptionNode extends sched.ExistingNode {
 export interface DisruptionPdb {
   name: string;
   namespace: string;
-  selector: sched.LabelSelector;
+  /** policy/v1: absent selects nothing, empty selects every pod of the namespace. */
+  selector?: sched.LabelSelector;
   disruptionsAllowed: number;
 }
 

@@ -43,8 +43,8 @@ export function candidatesOf(view: DisruptionView): CandidateSet {
     const reschedulable = reschedulablePods(node.pods);
     const why = nodeBlock(node, pool) ?? podBlock(reschedulable, pdbs);
     if (why || !pool) {
-      // A node already on its way out is not news; everything else is reported.
-      if (!node.deleting) out.blocked.push({ node, message: why ?? 'no NodePool' });
+      // Nodes on their way in or out are not news (Karpenter skips them silently); everything else is reported.
+      if (!node.deleting && node.initialized !== false) out.blocked.push({ node, message: why ?? 'no NodePool' });
       continue;
     }
     const cost = reschedulable.reduce((s, p) => s + evictionCost(p), 0) * lifetimeRemaining({ now: view.now, createdAt: node.createdAt, expireAfterMs: node.expireAfterMs });

@@ -3,7 +3,8 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, prepareInstanceType, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { cheapestOffering, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { prepared } from '../simulation/prepared-types.js';
 import type * as sched from '../../../scheduling/index.js';
 
 /** An option with the price and offering it would launch at. */
@@ -18,21 +19,24 @@ export interface PricedOption {
 export class Pricing {
   private readonly byPool = new Map<string, Map<string, InstanceTypeInfo>>();
 
-  /** Prepares the instance types of every NodePool. */
-  constructor(instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>) {
-    for (const [pool, list] of Object.entries(instanceTypesByNodePool)) {
-      const m = new Map<string, InstanceTypeInfo>();
-      for (const it of list) {
-        const info = prepareInstanceType(it);
-        if (info) m.set(it.name, info);
-      }
-      this.byPool.set(pool, m);
+  /** Keeps the instance types of every NodePool; each pool's are prepared when first priced. */
+  constructor(private readonly instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>) {}
+
+  private typesOf(pool: string): Map<string, InstanceTypeInfo> {
+    let m = this.byPool.get(pool);
+    if (m) return m;
+    m = new Map();
+    for (const it of this.instanceTypesByNodePool[pool] ?? []) {
+      const info = prepared(it);
+      if (info) m.set(it.name, info);
     }
+    this.byPool.set(pool, m);
+    return m;
   }
 
   /** The options of a planned NodeClaim launchable under `reqs`, cheapest first. */
   options(nc: sched.NewNodeClaim, reqs: Requirements): PricedOption[] {
-    const types = this.byPool.get(nc.nodePool);
+    const types = this.typesOf(nc.nodePool);
     const out: PricedOption[] = [];
     for (const name of nc.instanceTypeOptions) {
       const info = types?.get(name);

@@ -4,7 +4,7 @@
  * cheap enough. Placement constraints only ever remove options, so a removal that fails here fails in the
  * solver too; this lets a pass skip most hopeless candidates in microseconds instead of a full solve.
  */
-import { addResources, fitsIn, fromResourceList, maxResources, podRequests, prepareInstanceType, subtractResources, type Resources } from '../../../scheduling/index.js';
+import { addResources, fitsIn, fromResourceList, maxResources, podRequests, subtractResources, type Resources } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import type { Candidate } from '../types.js';
 import type { RemovalOutcome } from './removal-simulator.js';
@@ -20,6 +20,8 @@ export class QuickReject {
   private readonly totalFree: Resources = {};
   /** Allocatable of every launchable instance type, cheapest first. */
   private readonly types: { price: number; allocatable: Resources }[] = [];
+  /** Element-wise max allocatable of types[0..i]. */
+  private readonly prefixMax: Resources[] = [];
 
   /** Prepares the totals from the nodes that can receive pods. */
   constructor(receivers: readonly sched.ExistingNode[], instanceTypes: readonly sched.InstanceType[]) {
@@ -31,10 +33,18 @@ export class QuickReject {
       for (const k in free) this.totalFree[k] = (this.totalFree[k] ?? 0) + Math.max(0, free[k] ?? 0);
     }
     for (const it of instanceTypes) {
-      const info = prepareInstanceType(it);
-      if (info) this.types.push({ price: info.price, allocatable: info.allocatable });
+      // Price and allocatable only: no need for the full preparation (requirements) here.
+      const prices = it.offerings.filter((o) => o.available).map((o) => o.price);
+      if (prices.length === 0) continue;
+      const allocatable = it.allocatable ? fromResourceList(it.allocatable) : subtractResources(fromResourceList(it.capacity), fromResourceList(it.overhead));
+      this.types.push({ price: Math.min(...prices), allocatable });
     }
     this.types.sort((a, b) => a.price - b.price);
+    let acc: Resources = {};
+    for (const t of this.types) {
+      acc = maxResources(acc, t.allocatable);
+      this.prefixMax.push(acc);
+    }
   }
 
   /** An outcome that surely strands a pod, or undefined when the removal might succeed. */
@@ -46,30 +56,36 @@ export class QuickReject {
     for (const c of candidates) {
       for (const p of c.reschedulable) {
         const r = podRequests(p);
-        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew)) return stranded(p, 'no remaining node or affordable new node has room for it');
+        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew)) return stranded(p, 'no other node has room for it and no instance type cheaper than the candidates can hold it');
         need = addResources(need, r);
       }
     }
     const first = candidates.find((c) => c.reschedulable.length)?.reschedulable[0];
-    if (first && !fitsIn(need, capacity)) return stranded(first, 'the pods to move need more than the free capacity left plus one affordable new node');
+    if (first && !fitsIn(need, capacity)) return stranded(first, 'the pods to move need more than the free capacity left plus one instance type cheaper than the candidates');
     return undefined;
   }
 
   private biggestType(maxPrice: number): Resources {
-    let out: Resources = {};
-    for (const t of this.types) {
-      if (t.price >= maxPrice) break;
-      out = maxResources(out, t.allocatable);
+    // Binary search for the last type cheaper than maxPrice; prefixMax holds the element-wise max up to it.
+    let lo = 0;
+    let hi = this.types.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.types[mid]?.price ?? Number.POSITIVE_INFINITY) < maxPrice) lo = mid + 1;
+      else hi = mid;
     }
-    return out;
+    return lo === 0 ? {} : (this.prefixMax[lo - 1] ?? {});
   }
 
   private roomWithout(excluded: ReadonlySet<string>): { room: Resources; biggestFree: Resources } {
-    let biggestFree: Resources = {};
+    const biggestFree: Resources = {};
     const room: Resources = { ...this.totalFree };
     for (const n of this.free) {
       if (!excluded.has(n.name)) {
-        biggestFree = maxResources(biggestFree, n.free);
+        for (const k in n.free) {
+          const v = n.free[k] ?? 0;
+          if (v > (biggestFree[k] ?? 0)) biggestFree[k] = v;
+        }
         continue;
       }
       for (const k in n.free) room[k] = (room[k] ?? 0) - Math.max(0, n.free[k] ?? 0);

@@ -1,0 +1,92 @@
+/**
+ * disruption: every 10 s, one pass over a fresh view of the cluster (decide.ts). Drift commands go straight to
+ * the orchestration queue; emptiness and consolidation commands wait the consolidation TTL and are carried out
+ * only if they still hold (validation.ts). Every pass publishes the eligible-node and allowed-disruption gauges
+ * and a `DisruptionBlocked` event for each node that could not be disrupted, with the cause.
+ */
+import { WorkQueue, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import type { ControllerContext } from '../context.js';
+import { EventReasons } from '../event-reasons.js';
+import { decide, type Decision } from './decide.js';
+import type { OrchestrationQueue } from './orchestration/queue.js';
+import type { Blocked, Command } from './types.js';
+import { ConsolidationTtlMs, validate } from './validation.js';
+import { buildView } from './view/build-view.js';
+
+/** The single key of the disruption queue. */
+export const disruptionKey = 'disruption';
+/** Karpenter's polling period for disruption passes. */
+export const disruptionPollMs = 10_000;
+/** A blocked node's event is repeated at most this often while the cause stays the same. */
+const blockedRepeatMs = 5 * 60_000;
+
+/** The disruption controller. */
+export class DisruptionController implements Reconciler {
+  readonly name = 'disruption';
+  readonly queue: WorkQueue;
+  private pending: { command: Command; validateAt: number } | undefined;
+  private readonly lastBlocked = new Map<string, { message: string; at: number }>();
+  /** Called after every pass (tests observe decisions through it). */
+  onPass: ((d: Decision) => void) | undefined;
+
+  /** Creates the controller; it starts polling at once. */
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly orchestration: OrchestrationQueue,
+  ) {
+    this.queue = new WorkQueue(ctx.clock);
+    this.queue.add(disruptionKey);
+  }
+
+  /** One disruption pass. */
+  async reconcile(): Promise<ReconcileResult | void> {
+    if (!this.ctx.state.synced()) return { requeueAfter: 1_000 };
+    const now = this.ctx.clock.now();
+    if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
+    const view = await buildView(this.ctx, this.orchestration.claimed());
+    if (this.pending) {
+      const { command } = this.pending;
+      this.pending = undefined;
+      const v = validate(command, view);
+      if (v.ok) await this.orchestration.start(v.command);
+      else this.ctx.log.info({ controller: this.name, command: command.summary, why: v.why }, 'abandoning disruption decision: the cluster changed');
+      return { requeueAfter: disruptionPollMs };
+    }
+    const started = performance.now();
+    const d = decide(view);
+    this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe((performance.now() - started) / 1000);
+    this.record(d);
+    await this.reportBlocked(d.blocked, now);
+    this.onPass?.(d);
+    if (!d.command) return { requeueAfter: disruptionPollMs };
+    this.ctx.log.info({ controller: this.name, command: d.command.summary }, 'disruption decision');
+    if (d.command.reason === 'Drifted') {
+      await this.orchestration.start(d.command);
+      return { requeueAfter: disruptionPollMs };
+    }
+    this.pending = { command: d.command, validateAt: now + ConsolidationTtlMs };
+    return { requeueAfter: ConsolidationTtlMs };
+  }
+
+  private record(d: Decision): void {
+    for (const [reason, n] of Object.entries(d.eligible)) this.ctx.metrics.eligibleNodes.set({ reason: reason.toLowerCase() }, n);
+    for (const [reason, pools] of Object.entries(d.allowed)) {
+      for (const [nodepool, a] of pools) this.ctx.metrics.allowedDisruptions.set({ nodepool, reason: reason.toLowerCase() }, a.allowed);
+    }
+  }
+
+  private async reportBlocked(blocked: readonly Blocked[], now: number): Promise<void> {
+    const current = new Set(blocked.map((b) => b.node.name));
+    for (const name of this.lastBlocked.keys()) if (!current.has(name)) this.lastBlocked.delete(name);
+    for (const b of blocked) {
+      const last = this.lastBlocked.get(b.node.name);
+      if (last && last.message === b.message && now - last.at < blockedRepeatMs) continue;
+      this.lastBlocked.set(b.node.name, { message: b.message, at: now });
+      const message = `Cannot disrupt Node: ${b.message}`;
+      const node = this.ctx.informers.nodes.cache.get(b.node.name);
+      if (node) await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
+      const nc = b.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(b.node.nodeClaim) : undefined;
+      if (nc) await this.ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
+    }
+  }
+}

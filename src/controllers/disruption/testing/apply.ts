@@ -1,0 +1,60 @@
+/**
+ * Carries out a command on a plain-object cluster, as the orchestration and the kube-scheduler would: the
+ * replacements come up as nodes of their cheapest option, the candidates go, and the scheduler (the engine's
+ * own solver, run without permission to launch anything) binds the displaced pods to the nodes that are left.
+ * Used by property tests to check "no pod is left without a place" and by the benchmark to iterate passes.
+ */
+import { Labels } from '../../../api/index.js';
+import { solve } from '../../../scheduling/index.js';
+import type * as sched from '../../../scheduling/index.js';
+import { reschedulablePods } from '../candidates/pods.js';
+import type { Command, DisruptionNode, DisruptionView } from '../types.js';
+
+/** The cluster after the command, or the pods that found no place. */
+export type Applied = { ok: true; view: DisruptionView } | { ok: false; stranded: string[] };
+
+let replacementCounter = 0;
+
+function replacementNode(r: sched.NewNodeClaim, v: DisruptionView): DisruptionNode {
+  replacementCounter++;
+  const name = `replacement-${replacementCounter}`;
+  const it = (v.instanceTypesByNodePool[r.nodePool] ?? []).find((t) => t.name === r.cheapest.instanceType);
+  return {
+    name,
+    nodeClaim: `nc-${name}`,
+    nodePool: r.nodePool,
+    labels: { ...it?.labels, [Labels.hostname]: name, [Labels.zone]: r.cheapest.zone, [Labels.capacityType]: r.cheapest.capacityType, [Labels.nodePool]: r.nodePool, [Labels.instanceType]: r.cheapest.instanceType },
+    allocatable: it?.allocatable ?? it?.capacity ?? {},
+    taints: r.taints.length ? r.taints : undefined,
+    pods: [],
+    initialized: true,
+    ready: true,
+    price: r.cheapest.price,
+    lastPodEventTime: v.now,
+  };
+}
+
+/** Applies `cmd` to `v`. */
+export function applyCommand(v: DisruptionView, cmd: Command): Applied {
+  const gone = new Set(cmd.candidates.map((c) => c.node.name));
+  // Replacements last, so the scheduler fills the surviving nodes first as the simulation did.
+  const nodes = [...v.nodes.filter((n) => !gone.has(n.name)).map((n) => ({ ...n, pods: [...(n.pods ?? [])] })), ...cmd.replacements.map((r) => replacementNode(r, v))];
+  const moving = cmd.candidates.flatMap((c) => reschedulablePods(c.node.pods));
+  const result = solve({ pods: moving, nodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
+  if (result.unplaced.length > 0) return { ok: false, stranded: result.unplaced.map((u) => u.pod) };
+  const byKey = new Map(moving.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  for (const placed of result.existingNodes) {
+    const p = byKey.get(placed.pod);
+    const n = byName.get(placed.node);
+    if (!p || !n) continue;
+    n.pods = [...(n.pods ?? []), { ...p, spec: { ...p.spec, nodeName: n.name } }];
+    n.lastPodEventTime = v.now;
+  }
+  return { ok: true, view: { ...v, nodes } };
+}
+
+/** The fleet's hourly price. */
+export function fleetCost(v: DisruptionView): number {
+  return v.nodes.reduce((s, n) => s + (n.price ?? 0), 0);
+}

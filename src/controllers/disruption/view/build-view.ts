@@ -1,0 +1,123 @@
+/**
+ * The disruption view of the live cluster: the provisioning scheduling input (nodes with their pods, in-flight
+ * NodeClaims, pending pods, NodePools, instance types, DaemonSets) joined with what disruption reads on top —
+ * NodeClaim conditions and annotations, offering prices, PDBs and nominations.
+ */
+import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
+import type { InstanceType as ProviderInstanceType } from '../../../cloudprovider/index.js';
+import { nodeReadyCondition, type Pod } from '../../../kube/index.js';
+import type * as sched from '../../../scheduling/index.js';
+import { parseDuration } from '../../../settings/duration.js';
+import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
+import { cloudPool } from '../../cloud-objects.js';
+import { getCondition, isTrue } from '../../conditions.js';
+import type { ControllerContext } from '../../context.js';
+import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
+import { buildSchedulingInput } from '../../provisioning/scheduling-input.js';
+import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
+
+/** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
+export function offeringPrice(labels: Readonly<Record<string, string>>, types: readonly ProviderInstanceType[] | undefined): number | undefined {
+  const it = types?.find((t) => t.name === labels[Labels.instanceType]);
+  const o = it?.offerings.find((x) => x.zone === labels[Labels.zone] && x.capacityType === labels[Labels.capacityType]);
+  return o?.price;
+}
+
+function disruptionPool(np: StoredNodePool): DisruptionNodePool {
+  const d = np.spec.disruption;
+  const after = d?.consolidateAfter;
+  return {
+    name: np.metadata.name ?? '',
+    consolidationPolicy: d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
+    consolidateAfterMs: after === undefined ? 0 : after === 'Never' ? undefined : parseDuration(after),
+    budgets: d?.budgets ?? [],
+  };
+}
+
+function ms(text: string | undefined): number | undefined {
+  const t = Date.parse(text ?? '');
+  return Number.isFinite(t) ? t : undefined;
+}
+
+interface NodeFacts {
+  nc: StoredNodeClaim | undefined;
+  types: ReadonlyMap<string, ProviderInstanceType[]>;
+  claimed: ReadonlySet<string>;
+  nominated: ReadonlySet<string>;
+}
+
+/** What the NodeClaim says about disruption. */
+function claimFacts(nc: StoredNodeClaim): Partial<DisruptionNode> {
+  const conds = nc.status?.conditions;
+  const drifted = getCondition(conds, ConditionTypes.drifted);
+  const initializedAt = ms(getCondition(conds, ConditionTypes.initialized)?.lastTransitionTime);
+  const expire = nc.spec.expireAfter;
+  return {
+    nodeClaim: nc.metadata.name,
+    instanceTerminating: isTrue(conds, ConditionTypes.instanceTerminating),
+    drifted: drifted?.status === 'True' ? (drifted.reason ?? 'Drifted') : undefined,
+    lastPodEventTime: ms(nc.status?.lastPodEventTime) ?? initializedAt ?? ms(nc.metadata.creationTimestamp),
+    createdAt: ms(nc.metadata.creationTimestamp),
+    expireAfterMs: expire && expire !== 'Never' ? parseDuration(expire) : undefined,
+    initialized: isTrue(conds, ConditionTypes.initialized),
+  };
+}
+
+function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFacts): DisruptionNode {
+  const node = ctx.informers.nodes.cache.get(n.name);
+  const pool = n.labels[Labels.nodePool];
+  const dnd = (o: { metadata: { annotations?: Record<string, string> } } | undefined): boolean => o?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true';
+  return {
+    ...n,
+    // Terminating pods are on their way out already: neither moved nor counted as blockers.
+    pods: (n.pods ?? []).filter((p) => !(p as unknown as Pod).metadata.deletionTimestamp),
+    ...(f.nc ? claimFacts(f.nc) : { nodeClaim: undefined }),
+    nodePool: f.nc ? pool : undefined,
+    price: offeringPrice(n.labels, pool ? f.types.get(pool) : undefined),
+    doNotDisrupt: dnd(node) || dnd(f.nc),
+    ready: node ? nodeReadyCondition(node)?.status === 'True' : false,
+    deleting: Boolean(n.markedForDeletion) || f.claimed.has(n.name),
+    nominated: f.nominated.has(n.name),
+  };
+}
+
+function pdbsOf(ctx: ControllerContext): DisruptionPdb[] {
+  return ctx.informers.pdbs.cache.list().map((p) => ({
+    name: p.metadata.name ?? '',
+    namespace: p.metadata.namespace ?? 'default',
+    selector: p.spec?.selector as sched.LabelSelector | undefined,
+    disruptionsAllowed: p.status?.disruptionsAllowed ?? 0,
+  }));
+}
+
+/** Builds the view; `claimed` are nodes that commands in flight are already disrupting. */
+export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<string>): Promise<DisruptionView> {
+  const pools = ctx.informers.nodePools.cache.list().filter((np) => !np.metadata.deletionTimestamp);
+  const types = new Map<string, ProviderInstanceType[]>();
+  await Promise.all(pools.map(async (np) => types.set(np.metadata.name ?? '', await ctx.cloudProvider.getInstanceTypes(cloudPool(np)))));
+  const { input, pods } = buildSchedulingInput(ctx.state, pools, types);
+  const pending = [...pods.values()].filter(isProvisionable);
+  const pendingKeys = new Set(pending.map(podKey));
+  const nominated = new Set<string>();
+  for (const p of pending) {
+    const target = ctx.state.nominationOf(podKey(p))?.target;
+    if (target?.startsWith('node/')) nominated.add(target.slice('node/'.length));
+  }
+  const nodes = (input.nodes ?? []).map((n) => {
+    const node = ctx.informers.nodes.cache.get(n.name);
+    const nc = node ? ctx.state.nodeClaimOf(node) : undefined;
+    return disruptionNode(n, ctx, { nc, types, claimed, nominated });
+  });
+  return {
+    now: ctx.clock.now(),
+    nodes,
+    inFlight: input.nodeClaims ?? [],
+    nodePools: pools.map(disruptionPool),
+    schedulingNodePools: input.nodePools,
+    instanceTypesByNodePool: input.instanceTypesByNodePool ?? {},
+    daemonSets: input.daemonSets ?? [],
+    pdbs: pdbsOf(ctx),
+    pendingPods: input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`)),
+    spotToSpot: ctx.options.featureGates.SpotToSpotConsolidation,
+  };
+}

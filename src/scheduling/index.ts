@@ -24,3 +24,6 @@ export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTy
 // Checking and bounds (branch schedbench): the independent placement checker and the cost lower bound.
 export { checkPlacement, summarizeViolations, type CheckFamily, type Violation } from './check/index.js';
 export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpModel, type LpResult, type LpSolve } from './lower-bound/index.js';
+
+// --- solver side (branch scheduling): disruption's removal simulation and the solve's internals it documents ---
+export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';

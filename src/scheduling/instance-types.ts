@@ -34,13 +34,18 @@ export function prepareInstanceType(it: InstanceType): InstanceTypeInfo | undefi
   return { name: it.name, requirements, capacity, allocatable, offerings, price: Math.min(...offerings.map((o) => o.price)), source: it };
 }
 
+// Read once: the barrel's re-exported object costs a getter call per access on the hot path.
+const zoneKey = Labels.zone;
+const capacityTypeKey = Labels.capacityType;
+const reservationKey = Labels.capacityReservationId;
+
 /** True when `o` is allowed by `reqs` (zone, capacity type and reservation id). */
 export function offeringAllowed(o: Offering, reqs: Requirements): boolean {
-  const zone = reqs.get(Labels.zone);
+  const zone = reqs.get(zoneKey);
   if (zone && !zone.has(o.zone)) return false;
-  const ct = reqs.get(Labels.capacityType);
+  const ct = reqs.get(capacityTypeKey);
   if (ct && !ct.has(o.capacityType)) return false;
-  const rid = reqs.get(Labels.capacityReservationId);
+  const rid = reqs.get(reservationKey);
   if (rid && (o.reservationId === undefined ? !rid.complement : !rid.has(o.reservationId))) return false;
   return true;
 }

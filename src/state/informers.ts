@@ -19,6 +19,31 @@ export interface DaemonSet extends KubeObject {
   spec: { template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Pod['spec'] } };
 }
 
+/** A core/v1 PersistentVolumeClaim, as far as scheduling reads it. */
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: { storageClassName?: string; volumeName?: string };
+}
+
+/** A core/v1 PersistentVolume, as far as scheduling reads it. */
+export interface PersistentVolume extends KubeObject {
+  spec?: {
+    csi?: { driver?: string };
+    nodeAffinity?: { required?: { nodeSelectorTerms?: Array<{ matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }> } };
+  };
+}
+
+/** A storage.k8s.io/v1 StorageClass. */
+export interface StorageClass extends KubeObject {
+  provisioner?: string;
+  volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
+  allowedTopologies?: Array<{ matchLabelExpressions?: Array<{ key: string; values: string[] }> }>;
+}
+
+/** A storage.k8s.io/v1 CSINode: how many volumes of each driver its node can attach. */
+export interface CSINode extends KubeObject {
+  spec?: { drivers?: Array<{ name: string; allocatable?: { count?: number } }> };
+}
+
 /** A NodeClaim as stored: with full object metadata. */
 export type StoredNodeClaim = NodeClaim & KubeObject;
 /** A NodePool as stored. */
@@ -33,6 +58,10 @@ export interface ClusterInformers {
   pdbs: Informer<PodDisruptionBudget>;
   volumeAttachments: Informer<VolumeAttachment>;
   daemonSets: Informer<DaemonSet>;
+  persistentVolumeClaims: Informer<PersistentVolumeClaim>;
+  persistentVolumes: Informer<PersistentVolume>;
+  storageClasses: Informer<StorageClass>;
+  csiNodes: Informer<CSINode>;
 }
 
 /** Index names. */
@@ -65,6 +94,10 @@ export function createInformers(client: KubeClient, clock: Clock): ClusterInform
       indexers: { [Indexes.nodeName]: (va) => [va.spec.nodeName] },
     }),
     daemonSets: new Informer<DaemonSet>({ ...common, resource: Resources.daemonSets }),
+    persistentVolumeClaims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
+    persistentVolumes: new Informer<PersistentVolume>({ ...common, resource: Resources.persistentVolumes }),
+    storageClasses: new Informer<StorageClass>({ ...common, resource: Resources.storageClasses }),
+    csiNodes: new Informer<CSINode>({ ...common, resource: Resources.csiNodes }),
   };
 }
 

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { registerLint } from './lint.js';
 import { registerPlay } from './play.js';
+import { registerScenario } from './scenario.js';
+import { registerServe } from './serve.js';
 import { registerController } from './controller.js';
 import { registerCrds } from './crds.js';
 import { registerValidate } from './validate.js';
@@ -8,8 +11,11 @@ import { registerInstanceTypes } from './instance-types.js';
 /** Every CLI command, in the order `tenon --help` lists them. Add one line per new command. */
 const registrations: ReadonlyArray<(program: Command) => void> = [
   registerPlay,
+  registerServe,
+  registerScenario,
   registerCrds,
   registerValidate,
+  registerLint,
   registerController,
   registerInstanceTypes,
 ];

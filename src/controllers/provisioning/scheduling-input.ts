@@ -61,6 +61,15 @@ function instanceTypeNames(nc: StoredNodeClaim): string[] {
   return nc.spec.requirements.find((r) => r.key === Labels.instanceType && r.operator === 'In')?.values ?? [];
 }
 
+/** Attach limits per CSI driver from the node's CSINode (same name as the node). */
+function attachLimits(state: ClusterState, nodeName: string): Record<string, number> | undefined {
+  const drivers = state.informers.csiNodes.cache.get(nodeName)?.spec?.drivers;
+  if (!drivers?.length) return undefined;
+  const out: Record<string, number> = {};
+  for (const d of drivers) if (d.allocatable?.count !== undefined) out[d.name] = d.allocatable.count;
+  return out;
+}
+
 function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
   const nc = state.nodeClaimOf(node);
   const name = node.metadata.name ?? '';
@@ -75,6 +84,7 @@ function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
     initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion: deleting,
+    csiAttachLimits: attachLimits(state, name),
   };
 }
 
@@ -83,7 +93,8 @@ function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstan
   return {
     name: nc.metadata.name ?? '',
     nodePool: nc.metadata.labels?.[Labels.nodePool] ?? '',
-    labels: { ...requirementLabels(nc.spec.requirements), ...nc.metadata.labels },
+    // Until its Node exists, the NodeClaim's name stands in for the hostname (hostname spread and anti-affinity).
+    labels: { [Labels.hostname]: nc.metadata.name ?? '', ...requirementLabels(nc.spec.requirements), ...nc.metadata.labels },
     taints: nc.spec.taints,
     startupTaints: nc.spec.startupTaints,
     allocatable,
@@ -91,6 +102,24 @@ function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstan
     initialized: false,
     pods: [],
   };
+}
+
+/** PVCs, PVs and StorageClasses as the engine reads them (SCENARIOS.md S4). */
+function volumeInfo(state: ClusterState): sched.VolumeInfo {
+  const inf = state.informers;
+  const claims: NonNullable<sched.VolumeInfo['claims']> = {};
+  for (const c of inf.persistentVolumeClaims.cache.list()) claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = { storageClassName: c.spec?.storageClassName, volumeName: c.spec?.volumeName };
+  const volumes: NonNullable<sched.VolumeInfo['volumes']> = {};
+  for (const v of inf.persistentVolumes.cache.list()) {
+    const terms = v.spec?.nodeAffinity?.required?.nodeSelectorTerms as sched.NodeSelectorTerm[] | undefined;
+    volumes[v.metadata.name ?? ''] = { nodeAffinity: terms, driver: v.spec?.csi?.driver };
+  }
+  const storageClasses: NonNullable<sched.VolumeInfo['storageClasses']> = {};
+  for (const sc of inf.storageClasses.cache.list()) {
+    const name = sc.metadata.name ?? '';
+    storageClasses[name] = { name, provisioner: sc.provisioner, volumeBindingMode: sc.volumeBindingMode, allowedTopologies: sc.allowedTopologies };
+  }
+  return { claims, volumes, storageClasses };
 }
 
 function toSchedulingDaemonSet(ds: DaemonSet): sched.DaemonSet {
@@ -135,6 +164,7 @@ export function buildSchedulingInput(
     instanceTypes: [],
     instanceTypesByNodePool: byPool,
     daemonSets: inf.daemonSets.cache.list().map(toSchedulingDaemonSet),
+    volumes: volumeInfo(state),
   };
   return { input, pods };
 }

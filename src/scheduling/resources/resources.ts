@@ -48,6 +48,14 @@ export function maxResources(a: Resources, b: Resources): Resources {
   return out;
 }
 
+/** a = max(a, b) element-wise, in place (hot path). */
+export function maxInto(a: Resources, b: Resources): void {
+  for (const k in b) {
+    const v = b[k] ?? 0;
+    if (v > (a[k] ?? 0)) a[k] = v;
+  }
+}
+
 /** The first resource for which `used + extra` exceeds `available`, or undefined when it all fits. */
 export function exceeded(used: Resources, extra: Resources, available: Resources): string | undefined {
   for (const k in extra) {

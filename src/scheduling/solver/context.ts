@@ -8,11 +8,12 @@ import type { DaemonSet, ExistingNode, InstanceType, Pod, SchedulingInput } from
 import { newPodInfo, type PodInfo } from '../pod-info.js';
 import { Requirements } from '../requirements/requirements.js';
 import { podRequests } from '../resources/pod-requests.js';
-import { addInto, fromResourceList, type Resources } from '../resources/resources.js';
+import { addInto, type Resources } from '../resources/resources.js';
 import { untoleratedTaint } from '../taints.js';
 import { Domains } from '../topology/domains.js';
 import { Topology } from '../topology/topology.js';
-import { ExistingBin } from './existing-bin.js';
+import { podTopologyKeys } from '../topology/terms.js';
+import { ExistingBin, nodeFacts } from './existing-bin.js';
 import { newTemplate, type Template } from './template.js';
 
 /** The prepared state of one solve. */
@@ -79,7 +80,7 @@ function poolUsage(input: SchedulingInput): Map<string, Resources> {
   const charge = (pool: string | undefined, n: ExistingNode): void => {
     if (!pool) return;
     const u = usage.get(pool) ?? {};
-    addInto(u, fromResourceList(n.capacity ?? n.allocatable));
+    addInto(u, nodeFacts(n, input.volumes).capacity);
     usage.set(pool, u);
   };
   for (const n of input.nodes ?? []) charge(n.labels[Labels.nodePool], n);
@@ -87,15 +88,10 @@ function poolUsage(input: SchedulingInput): Map<string, Resources> {
   return usage;
 }
 
-function topologyKeys(pods: readonly Pod[]): Set<string> {
+function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[], volumes: SchedulingInput['volumes']): Set<string> {
   const keys = new Set<string>();
-  for (const p of pods) {
-    for (const c of p.spec.topologySpreadConstraints ?? []) keys.add(c.topologyKey);
-    for (const rules of [p.spec.affinity?.podAffinity, p.spec.affinity?.podAntiAffinity]) {
-      for (const t of rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.topologyKey);
-      for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.podAffinityTerm.topologyKey);
-    }
-  }
+  for (const p of pods) for (const k of podTopologyKeys(p)) keys.add(k);
+  for (const b of existing) for (const k of nodeFacts(b.node, volumes).topologyKeys) keys.add(k);
   return keys;
 }
 
@@ -133,8 +129,8 @@ export function newSolveContext(input: SchedulingInput): SolveContext {
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const existing = existingBins(input);
   const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes }));
-  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [] }));
-  const keys = topologyKeys([...input.pods, ...counted.flatMap((n) => n.pods)]);
+  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [], antiAffinityPods: nodeFacts(b.node, input.volumes).antiAffinityPods }));
+  const keys = topologyKeys(input.pods, existing, input.volumes);
   const domains = discoverDomains(templates, existing, keys);
   const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods });
   return { input, templates, existing, pods, topology, domains };

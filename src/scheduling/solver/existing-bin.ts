@@ -2,9 +2,10 @@
  * An existing Node or in-flight NodeClaim as a bin: fixed allocatable, its labels as requirements, its taints
  * (ephemeral and startup taints ignored until it is initialized — S1), host ports and CSI attachments in use.
  */
-import type { Taint } from '../../api/index.js';
+import { Labels, type Taint } from '../../api/index.js';
 import { conflictingPort, hostPortsOf, type HostPort } from '../host-ports.js';
-import type { ExistingNode, VolumeInfo } from '../model.js';
+import type { ExistingNode, Pod, VolumeInfo } from '../model.js';
+import { podTopologyKeys } from '../topology/terms.js';
 import type { PodInfo } from '../pod-info.js';
 import { podRequests } from '../resources/pod-requests.js';
 import { addInto, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
@@ -13,6 +14,59 @@ import { effectiveTaints, formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
 import { podVolumes } from '../volumes.js';
 import { noFit, type Fit } from './fit.js';
+
+const hostnameKey = Labels.hostname;
+
+/** What a node holds before this solve, parsed once per node object (repeated solves, e.g. disruption, reuse it). */
+export interface NodeFacts {
+  volumes: VolumeInfo | undefined;
+  requirements: Requirements;
+  taints: Taint[];
+  allocatable: Resources;
+  used: Resources;
+  ports: HostPort[];
+  attachments: { driver: string; id: string }[];
+  /** Capacity counted against NodePool limits (allocatable when capacity is not given). */
+  capacity: Resources;
+  /** Topology keys its pods' spread constraints and (anti-)affinity terms use. */
+  topologyKeys: Set<string>;
+  /** Its pods with required anti-affinity (they can reject incoming pods). */
+  antiAffinityPods: Pod[];
+}
+
+const bases = new WeakMap<ExistingNode, NodeFacts>();
+
+/** The parsed facts of `node` (cached per node object and volume info). */
+export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
+  return baseOf(node, volumes);
+}
+
+function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
+  const cached = bases.get(node);
+  if (cached && cached.volumes === volumes) return cached;
+  const allocatable = fromResourceList(node.allocatable);
+  const base: NodeFacts = {
+    volumes,
+    requirements: Requirements.fromLabels(node.labels),
+    taints: effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints }),
+    allocatable,
+    used: {},
+    ports: [],
+    attachments: [],
+    capacity: node.capacity ? fromResourceList(node.capacity) : allocatable,
+    topologyKeys: new Set(),
+    antiAffinityPods: [],
+  };
+  for (const p of node.pods ?? []) {
+    for (const k of podTopologyKeys(p)) base.topologyKeys.add(k);
+    if (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) base.antiAffinityPods.push(p);
+    addInto(base.used, podRequests(p));
+    base.ports.push(...hostPortsOf(p));
+    base.attachments.push(...podVolumes(p, volumes).attachments);
+  }
+  bases.set(node, base);
+  return base;
+}
 
 /** An existing node or in-flight NodeClaim. */
 export class ExistingBin {
@@ -31,15 +85,14 @@ export class ExistingBin {
     opts: { volumes: VolumeInfo | undefined; daemonOverhead: Resources },
   ) {
     this.target = `${kind}/${node.name}`;
-    this.requirements = Requirements.fromLabels(node.labels);
-    this.taints = effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints });
-    this.allocatable = fromResourceList(node.allocatable);
+    const base = baseOf(node, opts.volumes);
+    this.requirements = base.requirements;
+    this.taints = base.taints;
+    this.allocatable = base.allocatable;
+    addInto(this.used, base.used);
     addInto(this.used, opts.daemonOverhead);
-    for (const p of node.pods ?? []) {
-      addInto(this.used, podRequests(p));
-      this.ports.push(...hostPortsOf(p));
-      for (const a of podVolumes(p, opts.volumes).attachments) this.attach(a);
-    }
+    this.ports.push(...base.ports);
+    for (const a of base.attachments) this.attach(a);
   }
 
   private attach(a: { driver: string; id: string }): void {
@@ -80,6 +133,8 @@ export class ExistingBin {
     if (port) return noFit({ constraint: 'host-ports', target, message: `${target} already uses host port ${port.protocol}/${port.port}` });
     const incompatible = this.requirements.compatible(pod.requirements, new Set());
     if (incompatible) return noFit({ constraint: 'node-affinity', target, message: `${target} does not match the pod's node requirements: ${incompatible}` });
+    const quick = topology.quickReject(pod, this.node.labels[hostnameKey]);
+    if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: `${target}: ${quick.message}` });
     const driver = this.csiFailure(pod);
     if (driver) return noFit({ constraint: 'csi-limits', target, message: `${target} reached its CSI attach limit for ${driver}` });
     const topo = topology.addRequirements(pod, this.requirements);

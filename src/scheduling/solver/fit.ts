@@ -9,8 +9,10 @@ import type { Requirements } from '../requirements/requirements.js';
 export interface FitPlan {
   ok: true;
   requirements: Requirements;
-  /** New bins only: the instance types still possible. */
+  /** New bins only: the instance types still possible (possibly kept lazily, see NewBin.lazy). */
   options?: InstanceTypeInfo[];
+  /** New bins only: index in `options` of the cheapest type that holds the bin with the pod. */
+  firstFit?: number;
 }
 
 /** A pod does not fit, and why. */

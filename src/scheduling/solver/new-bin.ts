@@ -1,21 +1,39 @@
 /**
  * A NodeClaim the solver plans (Karpenter's scheduling NodeClaim): it starts from a NodePool template and keeps
  * every instance type that still fits its pods plus DaemonSet overhead; each pod added narrows requirements and
- * instance types. In Tenon's strategy a bin may also carry a capacity target (see target.ts).
+ * instance types.
  */
 import { Labels } from '../../api/index.js';
 import { conflictingPort, type HostPort } from '../host-ports.js';
 import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
+import type { UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
-import type { Requirements } from '../requirements/requirements.js';
+import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
-import { addInto, exceeded, maxResources, type Resources } from '../resources/resources.js';
+import { addInto, exceeded, fitsIn, maxInto, maxResources, type Resources } from '../resources/resources.js';
 import { formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
-import { noFit, type Fit } from './fit.js';
+import { noFit, type Fit, type NoFit } from './fit.js';
 import { filterOptions, minValuesFailure } from './options.js';
 import type { Template } from './template.js';
+
+/** True when adding `r` (one requirement or a set) would narrow `reqs` (the bin's current requirements). */
+function narrows(reqs: Requirements, r: Requirement | Requirements): boolean {
+  if (r instanceof Requirements) {
+    for (const x of r.values()) if (narrows(reqs, x)) return true;
+    return false;
+  }
+  const existing = reqs.get(r.key);
+  if (!existing || existing.complement || existing.size !== 1) return true;
+  const v = existing.any();
+  return v === undefined || !r.has(v);
+}
+
+function hasMinValues(reqs: Requirements): boolean {
+  for (const r of reqs.values()) if (r.minValues !== undefined) return true;
+  return false;
+}
 
 /** A planned NodeClaim. */
 export class NewBin {
@@ -25,9 +43,18 @@ export class NewBin {
   readonly ports: HostPort[] = [];
   readonly pods: PodInfo[] = [];
   /** Element-wise max allocatable over the options: a cheap first rejection. */
-  private ceiling: Resources = {};
-  /** Tenon's strategy: do not grow past this allocatable (undefined: up to the largest option). */
-  capacityTarget: Resources | undefined;
+  ceiling: Resources = {};
+  /**
+   * Tenon: while requirements do not change, adding a pod does not re-filter the options (hundreds of types on
+   * large catalogs); `fit` points at the cheapest that still holds the bin, and readers skip the rest that do not.
+   */
+  lazy = false;
+  /** Index in `options` of the cheapest option that holds the bin. */
+  fit = 0;
+  /** How many options the ceiling was computed from. */
+  private ceilingFrom = Number.POSITIVE_INFINITY;
+  /** Tenon: the instance type this bin was opened to fill (dropped if the requirements rule it out). */
+  target: InstanceTypeInfo | undefined;
   /** Capacity reserved against the NodePool's limits (max over options). */
   reserved: Resources = {};
 
@@ -42,60 +69,120 @@ export class NewBin {
     this.refresh();
   }
 
+  /**
+   * Recomputes the ceiling (and the capacity reserved against limits) after the options shrank. The ceiling is
+   * only a quick rejection, so a stale, larger one is still correct; it is recomputed once the options have
+   * halved. The reservation must be exact when the NodePool has limits.
+   */
   private refresh(): void {
-    let ceiling: Resources = {};
-    let reserved: Resources = {};
+    const stale = this.options.length * 2 > this.ceilingFrom;
+    if (stale && !this.template.remaining) return;
+    const ceiling: Resources = {};
+    const reserved: Resources = {};
     for (const it of this.options) {
-      ceiling = maxResources(ceiling, it.allocatable);
-      reserved = maxResources(reserved, it.capacity);
+      if (!stale) maxInto(ceiling, it.allocatable);
+      maxInto(reserved, it.capacity);
     }
-    this.ceiling = ceiling;
+    if (!stale) {
+      this.ceiling = ceiling;
+      this.ceilingFrom = this.options.length;
+    }
     this.reserved = reserved;
+  }
+
+  /** The cheap checks first: taints, host ports, hostname topology, and whether any option is large enough. */
+  private precheck(pod: PodInfo, topology: Topology): NoFit | undefined {
+    const target = `nodepool/${this.template.name}`;
+    const taint = untoleratedTaint(this.template.taints, pod.tolerations);
+    if (taint) return noFit({ constraint: 'taints', target, message: `incompatible with nodepool "${this.template.name}", did not tolerate taint ${formatTaint(taint)}` });
+    const port = conflictingPort(this.ports, pod.hostPorts);
+    if (port) return noFit({ constraint: 'host-ports', target, message: `incompatible with nodepool "${this.template.name}", host port ${port.protocol}/${port.port} is already used on this node` });
+    const quick = topology.quickReject(pod, this.hostname);
+    if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: quick.message });
+    const res = exceeded(this.requests, pod.requests, this.ceiling);
+    if (res) {
+      const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
+      return noFit({ constraint: 'resources', target, details, message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${pod.requests[res] ?? 0}, already planned ${this.requests[res] ?? 0}, largest ${this.ceiling[res] ?? 0})` });
+    }
+    return undefined;
   }
 
   /** Whether `pod` fits, and what the bin would become. */
   canAdd(pod: PodInfo, topology: Topology): Fit {
     const target = `nodepool/${this.template.name}`;
-    const taint = untoleratedTaint(this.template.taints, pod.tolerations);
-    if (taint) return noFit({ constraint: 'taints', target, message: `nodepool ${this.template.name} has taint ${formatTaint(taint)} the pod does not tolerate` });
-    const port = conflictingPort(this.ports, pod.hostPorts);
-    if (port) return noFit({ constraint: 'host-ports', target, message: `host port ${port.protocol}/${port.port} is already used on this node` });
-    const res = exceeded(this.requests, pod.requests, this.capacityTarget ?? this.ceiling);
-    if (res) {
-      const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
-      return noFit({ constraint: 'resources', target, details, message: `no instance type of nodepool ${this.template.name} has enough ${res}` });
-    }
+    const early = this.precheck(pod, topology);
+    if (early) return early;
     const incompatible = this.requirements.compatible(pod.requirements, WellKnownLabels);
-    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool ${this.template.name}: ${incompatible}` });
+    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${incompatible}` });
     const reqs = this.requirements.copy().addAll(pod.requirements);
     const topo = topology.addRequirements(pod, reqs);
-    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: topo.message });
+    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `incompatible with nodepool "${this.template.name}", ${topo.message}` });
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
-    if (conflict) return noFit({ constraint: 'topology-spread', target, message: conflict });
-    const changed = pod.requirements.size > 0 || topo.requirements.length > 0;
+    if (conflict) return noFit({ constraint: 'topology-spread', target, message: `incompatible with nodepool "${this.template.name}", ${conflict}` });
+    const changed = narrows(this.requirements, pod.requirements) || topo.requirements.some((r) => narrows(this.requirements, r));
     const total = { ...this.requests };
     addInto(total, pod.requests);
-    const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
-    if (options.length === 0) {
-      return noFit({ constraint: 'resources', target, message: `no instance type of nodepool ${this.template.name} fits the pods' requests and requirements` });
+    if (this.lazy && !changed && this.pods.length > 0 && !hasMinValues(reqs)) {
+      // Same requirements: keep the option list as it is (types now too small are skipped when read).
+      const first = this.firstFitting(total);
+      if (first === undefined) return noFit(this.noOptionReason(total, reqs));
+      return { ok: true, requirements: reqs, options: this.options, firstFit: first };
     }
+    const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
+    if (options.length === 0) return noFit(this.noOptionReason(total, reqs));
     const mv = minValuesFailure(options, reqs);
-    if (mv) return noFit({ constraint: 'requirements', target, message: mv });
-    return { ok: true, requirements: reqs, options };
+    if (mv) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${mv}` });
+    return { ok: true, requirements: reqs, options, firstFit: 0 };
+  }
+
+  /** Why no option is left: none satisfies the requirements (and offerings), or none of those is large enough. */
+  private noOptionReason(total: Resources, reqs: Requirements): UnplacedReason {
+    const target = `nodepool/${this.template.name}`;
+    const matching = filterOptions(this.template.instanceTypes, { requests: {}, requirements: reqs, checkRequirements: true });
+    if (matching.length === 0) {
+      return { constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", no instance type satisfies ${reqs.toString()}` };
+    }
+    let largest: Resources = {};
+    for (const it of matching) largest = maxResources(largest, it.allocatable);
+    const res = exceeded({}, total, largest) ?? Object.keys(total).find((k) => matching.every((it) => (it.allocatable[k] ?? 0) < (total[k] ?? 0))) ?? 'cpu';
+    return {
+      constraint: 'resources',
+      target,
+      details: { resource: res, requested: total[res] ?? 0, largest: largest[res] ?? 0, instanceTypes: matching.length },
+      message: `incompatible with nodepool "${this.template.name}", no instance type satisfying the requirements has enough resources (${matching.length} considered)`,
+    };
   }
 
   /** Adds `pod` with the plan canAdd returned. */
-  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[] }, topology: Topology): void {
+  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[]; firstFit?: number }, topology: Topology): void {
     addInto(this.requests, pod.requests);
     this.ports.push(...pod.hostPorts);
     this.pods.push(pod);
     this.requirements = plan.requirements;
     if (plan.options && plan.options !== this.options) {
       this.options = plan.options;
+      if (this.target && !this.options.includes(this.target)) this.target = undefined;
       this.refresh();
     }
+    this.fit = plan.firstFit ?? 0;
     topology.record(pod, this.requirements);
+  }
+
+  /** Index of the cheapest option holding `requests` (options before `fit` never will again). */
+  private firstFitting(requests: Resources): number | undefined {
+    for (let i = this.fit; i < this.options.length; i++) if (fitsIn(requests, (this.options[i] as InstanceTypeInfo).allocatable)) return i;
+    return undefined;
+  }
+
+  /** The options that hold what the bin has now, cheapest first (the lazily kept list, filtered). */
+  fittingOptions(): InstanceTypeInfo[] {
+    return this.options.slice(this.fit).filter((it) => fitsIn(this.requests, it.allocatable));
+  }
+
+  /** The type the bin is meant to fill: its target, else its cheapest option. */
+  current(): InstanceTypeInfo | undefined {
+    return this.target ?? this.options[this.fit];
   }
 
   /** The cheapest option and its offering under the bin's requirements. */

@@ -6,13 +6,19 @@ import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { fitsIn, type Resources } from '../resources/resources.js';
 
-/** Options of `options` that fit `requests` and (when `checkRequirements`) the requirements. */
+/**
+ * Options of `options` that fit `requests` and (when `checkRequirements`) the requirements, at most `limit` of
+ * them (the first, i.e. cheapest); the same array when none drops out, so callers can skip recomputing what
+ * depends on it.
+ */
 export function filterOptions(
   options: readonly InstanceTypeInfo[],
-  opts: { requests: Resources; requirements: Requirements; checkRequirements: boolean },
+  opts: { requests: Resources; requirements: Requirements; checkRequirements: boolean; limit?: number },
 ): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
   for (const it of options) {
+    if (out.length >= limit) break;
     if (!fitsIn(opts.requests, it.allocatable)) continue;
     if (opts.checkRequirements) {
       if (it.requirements.intersects(opts.requirements) !== undefined) continue;
@@ -20,7 +26,7 @@ export function filterOptions(
     }
     out.push(it);
   }
-  return out;
+  return out.length === options.length ? (options as InstanceTypeInfo[]) : out;
 }
 
 /** A message when some requirement's minValues is not met by the distinct values the options offer. */

@@ -4,28 +4,42 @@
  * planned NodeClaims are tried and how large they may grow.
  */
 import { Labels } from '../../api/index.js';
-import type { InstanceTypeInfo } from '../instance-types.js';
+import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
+import type { Requirements } from '../requirements/requirements.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
-import type { Resources } from '../resources/resources.js';
+import { addResources, exceeded, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
+import { FreeCpuIndex } from './bin-index.js';
 import { chooseTarget, Demand } from './target.js';
+import { bestFirst, cheapestHolding, freeCandidate, scoreDearer, type Candidate } from './rank.js';
 import type { Template } from './template.js';
+
+/** Bins scored together when looking for a free fit. */
+const FreeBatch = 16;
+/** Bins examined for a free fit before opening a new NodeClaim instead. */
+const FreeScan = 64;
+/** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
+const DearerScan = 32;
 
 /** The mutable state of one solve's packing. */
 export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
-  private readonly demand: Demand | undefined;
   private hostnames = 0;
+  private readonly index = new FreeCpuIndex();
+  private readonly priceByShape = new Map<string, number>();
+  private readonly demand: Demand | undefined;
+  private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
 
   constructor(
     readonly ctx: SolveContext,
     readonly strategy: Strategy,
+    opts: { targets: boolean } = { targets: true },
   ) {
-    this.demand = strategy === 'tenon' ? new Demand(ctx.templates, ctx.pods) : undefined;
+    this.demand = strategy === 'tenon' && opts.targets ? new Demand(ctx.templates, ctx.pods) : undefined;
   }
 
   /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
@@ -37,16 +51,16 @@ export class Packing {
       if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
       existingReasons.push(fit.reason);
     }
-    for (const bin of this.candidates()) {
-      const fit = bin.canAdd(pod, topology);
-      if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, fit, topology));
-    }
+    const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
+    if (this.placeOnPlanned(pod, newBinPrice)) return undefined;
     const reasons = summarize(existingReasons);
     for (const t of this.ctx.templates) {
       const r = this.openBin(t, pod);
       if (!r) return undefined;
       reasons.push(r);
     }
+    // No new NodeClaim can take it (topology, limits): a planned one is worth its added price after all.
+    if (Number.isFinite(newBinPrice) && this.placeOnPlanned(pod, Number.POSITIVE_INFINITY)) return undefined;
     if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
     return reasons;
   }
@@ -58,10 +72,90 @@ export class Packing {
     return undefined;
   }
 
-  private candidates(): NewBin[] {
-    if (this.strategy === 'tenon') return this.newBins;
-    // Karpenter tries the planned NodeClaims with the fewest pods first.
-    return [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
+  /**
+   * Tries the NodeClaims planned so far; true when the pod was added to one. Tenon takes a planned NodeClaim only
+   * when the price it adds (after the pod's requirements narrow its instance types) is at most `limit`.
+   */
+  private placeOnPlanned(pod: PodInfo, limit: number): boolean {
+    if (this.strategy === 'karpenter-ffd') {
+      // Karpenter tries the planned NodeClaims with the fewest pods first.
+      const ordered = [...this.newBins].sort((a, b) => a.pods.length - b.pods.length);
+      return ordered.some((bin) => this.tryBin(pod, bin, Number.POSITIVE_INFINITY));
+    }
+    const topology = this.ctx.topology;
+    const judges = topology.hostnameJudges(pod);
+    const admits = judges.length > 0 ? (bin: NewBin): boolean => topology.quickReject(pod, bin.hostname, judges) === undefined : (): boolean => true;
+    // A pod that no new NodeClaim can take (limit infinite) looks at every bin.
+    const bounded = Number.isFinite(limit);
+    if (this.tryFree(pod, { admits, limit, cap: bounded ? FreeScan : Number.POSITIVE_INFINITY })) return true;
+    const dearer: NewBin[] = [];
+    let examined = 0;
+    for (const bin of this.index.roomiestFirst()) {
+      if (bounded && (dearer.length >= DearerScan || ++examined > DearerScan * 8)) break;
+      if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || freeCandidate(bin, pod) || !admits(bin)) continue;
+      dearer.push(bin);
+    }
+    return this.tryAll(pod, scoreDearer(dearer, pod, limit), limit);
+  }
+
+  /** Free fits (no dearer type needed), tightest cpu first, tried in batches by least slack; `cap` bounds the tries. */
+  private tryFree(pod: PodInfo, opts: { admits: (bin: NewBin) => boolean; limit: number; cap: number }): boolean {
+    let batch: Candidate[] = [];
+    let tried = 0;
+    let examined = 0;
+    for (const bin of this.index.atLeast(pod.requests['cpu'] ?? 0)) {
+      if (++examined > opts.cap * 8) break;
+      const c = freeCandidate(bin, pod);
+      if (!c || !opts.admits(bin)) continue;
+      batch.push(c);
+      if (batch.length < FreeBatch) continue;
+      if (this.tryAll(pod, batch, opts.limit)) return true;
+      tried += batch.length;
+      batch = [];
+      if (tried >= opts.cap) return false;
+    }
+    return batch.length > 0 && this.tryAll(pod, batch, opts.limit);
+  }
+
+  private tryAll(pod: PodInfo, cands: Candidate[], limit: number): boolean {
+    for (const c of bestFirst(cands)) if (this.tryBin(pod, c.bin, limit)) return true;
+    return false;
+  }
+
+  private tryBin(pod: PodInfo, bin: NewBin, limit: number): boolean {
+    const fit = bin.canAdd(pod, this.ctx.topology);
+    if (!fit.ok) return false;
+    if (Number.isFinite(limit) && fit.options) {
+      const added = (fit.options[fit.firstFit ?? 0]?.price ?? Number.POSITIVE_INFINITY) - (bin.current()?.price ?? 0);
+      // A tie goes to a new NodeClaim: growing this one would also narrow it (zone, type) for the pods to come.
+      if (added > 0 && added >= limit) return false;
+    }
+    this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.index.update(bin);
+    return true;
+  }
+
+  /**
+   * The cheapest price of a new NodeClaim holding just this pod (and DaemonSet overhead) over all NodePools,
+   * among the instance types its requirements allow. Cached per pod and requirements (relaxation changes them).
+   */
+  private priceOfNewBin(pod: PodInfo): number {
+    const cached = this.newBinPrice.get(pod);
+    if (cached && cached.requirements === pod.requirements) return cached.price;
+    // Pods without node requirements share one answer per request shape.
+    const shape = pod.requirements.size === 0 ? Object.entries(pod.requests).join(';') : undefined;
+    const shared = shape === undefined ? undefined : this.priceByShape.get(shape);
+    if (shared !== undefined) return shared;
+    let price = Number.POSITIVE_INFINITY;
+    for (const t of this.ctx.templates) {
+      const allowed = this.withinLimits(t).filter(
+        (it) => it.requirements.intersects(pod.requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, pod.requirements)),
+      );
+      price = Math.min(price, cheapestHolding(allowed, addResources(t.daemonOverhead, pod.requests)));
+    }
+    this.newBinPrice.set(pod, { requirements: pod.requirements, price });
+    if (shape !== undefined) this.priceByShape.set(shape, price);
+    return price;
   }
 
   /** Instance types of `t` that stay within its limits given what is already planned. */
@@ -79,11 +173,13 @@ export class Packing {
     const options = this.withinLimits(t);
     const target = `nodepool/${t.name}`;
     if (options.length === 0) {
-      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `all instance types of nodepool ${t.name} would exceed its limits` };
+      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", all instance types exceed its limits (remaining ${JSON.stringify(remainingOf(t, this.newBins))})` };
     }
     const hostname = `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
     this.ctx.domains.register(Labels.hostname, hostname, t);
     const bin = new NewBin(t, hostname, options);
+    bin.lazy = this.strategy === 'tenon';
+
     const fit = bin.canAdd(pod, this.ctx.topology);
     if (!fit.ok) {
       this.ctx.domains.unregister(Labels.hostname, hostname);
@@ -92,14 +188,21 @@ export class Packing {
     this.hostnames++;
     if (this.demand && fit.options) {
       const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
-      if (chosen) {
-        bin.capacityTarget = chosen.target.allocatable;
-        fit.options = chosen.options;
-      }
+      // Only the target is kept: the NodeClaim still lists every type that fits (launch flexibility).
+      if (chosen) bin.target = chosen.target;
     }
     this.newBins.push(bin);
-    return this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.commit(pod, bin, () => bin.add(pod, fit, this.ctx.topology));
+    this.index.add(bin);
+    return undefined;
   }
+}
+
+/** What is left of a NodePool's limits after existing, in-flight and planned NodeClaims. */
+function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, number> {
+  const remaining: Record<string, number> = { ...(t.remaining ?? {}) };
+  for (const b of bins) if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
+  return remaining;
 }
 
 /** Existing-node failures grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */

@@ -17,7 +17,8 @@ import type { Packing } from './packing.js';
 export const MaxInstanceTypes = 60;
 
 function orderedOptions(bin: NewBin): { it: InstanceTypeInfo; price: number }[] {
-  return bin.options
+  return bin
+    .fittingOptions()
     .map((it) => ({ it, price: cheapestOffering(it, bin.requirements)?.price ?? Number.POSITIVE_INFINITY }))
     .filter((o) => Number.isFinite(o.price))
     .sort((a, b) => a.price - b.price || (a.it.name < b.it.name ? -1 : 1));

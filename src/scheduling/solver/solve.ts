@@ -3,7 +3,7 @@
  * making progress. Deterministic: no randomness is used beyond input order and the seed (reserved for
  * randomized improvement passes).
  */
-import type { SchedulingInput, SchedulingResult, UnplacedReason } from '../model.js';
+import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
 import { newSolveContext } from './context.js';
@@ -11,11 +11,57 @@ import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
 import { buildResult } from './result.js';
 
+/** One way to pack: Tenon with bin targets (target.ts), Tenon by marginal price alone, or Karpenter's FFD. */
+export type Variant = { strategy: Strategy; targets: boolean };
+
+/**
+ * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
+ * and keeps the best (fewest unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win
+ * on real catalogs with per-node overhead, marginal price where topology keeps bins small), and a small batch
+ * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample of this size
+ * both ways, then pack the whole batch once.
+ */
+export const PortfolioMaxPods = 600;
+
+function better(a: SchedulingResult, b: SchedulingResult): boolean {
+  return a.unplaced.length < b.unplaced.length || (a.unplaced.length === b.unplaced.length && a.cost < b.cost - 1e-9);
+}
+
+/** Price per placed pod: a probe leaving a pod or two unplaced (spread on a sample) should not decide alone. */
+function probeScore(r: SchedulingResult): number {
+  const placed = r.existingNodes.length + r.nominated.length + r.newNodeClaims.reduce((n, c) => n + c.pods.length, 0);
+  return placed === 0 ? Number.POSITIVE_INFINITY : r.cost / placed;
+}
+
+/** Every k-th pod (deterministic), about PortfolioMaxPods of them. */
+function sample(input: SchedulingInput): SchedulingInput {
+  const step = Math.ceil(input.pods.length / PortfolioMaxPods);
+  return { ...input, pods: input.pods.filter((_, i) => i % step === 0) };
+}
+
 /** Places pending pods on existing nodes, in-flight NodeClaims and new NodeClaims, cheapest first. */
 export function solve(input: SchedulingInput): SchedulingResult {
-  const ctx = newSolveContext(input);
   const strategy = input.strategy ?? 'tenon';
-  const packing = new Packing(ctx, strategy);
+  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false });
+  const targets: Variant = { strategy, targets: true };
+  const marginal: Variant = { strategy, targets: false };
+  if (input.pods.length > PortfolioMaxPods) {
+    const probe = sample(input);
+    return pack(input, probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? marginal : targets);
+  }
+  let best = pack(input, targets);
+  for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
+    const r = pack(input, v);
+    if (better(r, best)) best = r;
+  }
+  return best;
+}
+
+/** One packing of the batch with the given variant (exported for benchmarks and tests). */
+export function pack(input: SchedulingInput, variant: Variant): SchedulingResult {
+  const ctx = newSolveContext(input);
+  const strategy = variant.strategy;
+  const packing = new Packing(ctx, strategy, { targets: variant.targets });
   const failures = new Map<PodInfo, UnplacedReason[]>();
   const schedulable: PodInfo[] = [];
   for (const p of ctx.pods) {

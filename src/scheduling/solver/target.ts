@@ -3,8 +3,9 @@
  * its largest instance type is full, then launches the cheapest type that holds what landed there; bins then
  * follow the largest type's shape, not the workload's. Instead, when a bin opens, Tenon picks the instance type
  * with the lowest price per unit of the remaining demand it can cover (the pods still waiting that could share
- * this NodePool, by their bottleneck resource), and fills the bin only up to that type. At the end every bin
- * still launches the cheapest type that fits what it holds, so a small tail gets a small node.
+ * this NodePool, by their bottleneck resource), and fills the bin up to that type: pods that fit in it cost
+ * nothing more (rank.ts). At the end every bin still launches the cheapest type that fits what it holds, so a
+ * small tail gets a small node.
  */
 import type { InstanceTypeInfo } from '../instance-types.js';
 import type { PodInfo } from '../pod-info.js';

@@ -26,13 +26,18 @@ export interface Template {
   remaining: Resources | undefined;
 }
 
-/** Requests of the DaemonSet pods that would run on a new node of this template (Karpenter's getDaemonOverhead). */
-function daemonOverhead(t: Pick<Template, 'requirements' | 'taints'>, daemonSets: readonly DaemonSet[]): Resources {
+/**
+ * Requests of the DaemonSet pods that would run on a new node of this template (Karpenter's getDaemonOverhead),
+ * skipping DaemonSets that no instance type of the NodePool could host (e.g. an arm64-only DaemonSet on an
+ * amd64-only NodePool), which Karpenter would still count.
+ */
+function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceTypes'>, daemonSets: readonly DaemonSet[]): Resources {
   const out: Resources = {};
   daemonSets.forEach((ds, index) => {
     const pod = newPodInfo({ metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec }, { index });
     if (untoleratedTaint(t.taints, pod.tolerations)) return;
     if (t.requirements.compatible(pod.requirements, WellKnownLabels)) return;
+    if (!t.instanceTypes.some((it) => it.requirements.intersects(pod.requirements) === undefined)) return;
     addInto(out, pod.requests);
   });
   return out;
@@ -63,7 +68,7 @@ export function newTemplate(
     taints,
     startupTaints: np.template.startupTaints ?? [],
     instanceTypes,
-    daemonOverhead: daemonOverhead({ requirements, taints }, opts.daemonSets),
+    daemonOverhead: daemonOverhead({ requirements, taints, instanceTypes }, opts.daemonSets),
     remaining,
   };
 }

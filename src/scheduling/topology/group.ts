@@ -18,6 +18,8 @@ export interface GroupSpec {
   minDomains: number | undefined;
   honorNodeAffinity: boolean;
   honorNodeTaints: boolean;
+  /** Spread only: DoNotSchedule (a hard constraint the final placement must satisfy). */
+  required: boolean;
   /** Hash of the definition, for de-duplication. */
   hash: string;
 }
@@ -27,6 +29,17 @@ export class TopologyGroup {
   readonly counts = new Map<string, number>();
   /** Domains with a count above zero. */
   nonEmpty = 0;
+  /**
+   * Spread only: pods placed in this solve that carry this constraint, per domain. A pod that is merely counted
+   * may not push such a domain past maxSkew, or the final placement would break the constraint for them.
+   */
+  readonly constrained = new Map<string, number>();
+  /**
+   * Affinity only: a pod carrying the term started it (matched itself, no matching pod existed anywhere). From
+   * then on every matching pod must join a domain that holds one: kube-scheduler binds pods in its own order, and
+   * a matching pod bound elsewhere first would leave the starter with nothing to match and no right to start.
+   */
+  bootstrapped = false;
 
   constructor(readonly spec: GroupSpec) {}
 
@@ -41,6 +54,16 @@ export class TopologyGroup {
     const c = this.counts.get(domain) ?? 0;
     if (c === 0) this.nonEmpty++;
     this.counts.set(domain, c + 1);
+  }
+
+  /** Notes that a self-selecting pod carrying this affinity term was recorded in `domain` (just before). */
+  recordStarter(domain: string): void {
+    if (this.count(domain) === 1 && this.nonEmpty === 1) this.bootstrapped = true;
+  }
+
+  /** Notes one pod carrying this constraint in `domain`. */
+  recordConstrained(domain: string): void {
+    this.constrained.set(domain, (this.constrained.get(domain) ?? 0) + 1);
   }
 
   /** Matching pods in `domain`. */

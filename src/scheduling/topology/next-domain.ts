@@ -1,21 +1,43 @@
 /**
  * Where a pod may go for one topology group, given the candidate node's requirements (Karpenter's nextDomain*):
- * spread picks the least-loaded domain within maxSkew, affinity the domains that already hold a matching pod (or
- * any one domain for the first self-selecting pod), anti-affinity the domains that hold none.
+ * spread allows the domains within maxSkew, affinity the domains that already hold a matching pod (or any one
+ * domain for the first self-selecting pod), anti-affinity the domains that hold none. Each group answers with the
+ * domains it allows and, when the pod's domain must be settled now, how to pick one; Topology intersects the
+ * answers of all groups on the same key before picking, so two groups never choose different domains.
  */
+import { Labels } from '../../api/index.js';
 import type { Constraint } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
-import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import type { TopologyGroup } from './group.js';
 
-/** The outcome for one pod and node. */
-export type TopologyDecision =
-  | { ok: true; requirements: Requirement[] }
-  | { ok: false; constraint: Constraint; message: string; details: Record<string, string | number> };
+const hostnameKey = Labels.hostname;
 
-interface Args {
+/** How to pick one domain among the allowed: least or most matching pods of the group (ties by name). */
+export type Pick = 'least' | 'most';
+
+/** Why a group refuses a node. */
+export interface Refusal {
+  ok: false;
+  constraint: Constraint;
+  message: string;
+  details: Record<string, string | number>;
+}
+
+/** One group's answer for one pod and node. */
+export type DomainChoice =
+  | {
+      ok: true;
+      /** Allowed domains; undefined when the group does not restrict this node. */
+      allowed: string[] | undefined;
+      /** Set when the pod's domain must be a single known value (so it is counted exactly). */
+      pick: Pick | undefined;
+    }
+  | Refusal;
+
+/** What a group is asked about. */
+export interface Args {
   group: TopologyGroup;
   pod: PodInfo;
   nodeReqs: Requirements;
@@ -34,6 +56,8 @@ function candidates(a: Args): string[] {
 /** Domains the pod could be in anywhere (nodeAffinityPolicy / nodeTaintsPolicy), for the spread minimum. */
 function minCount(a: Args): number {
   const { spec } = a.group;
+  // Karpenter: a hostname domain can always be a new, empty node, so its minimum is zero.
+  if (spec.key === hostnameKey) return 0;
   const podReq = spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined;
   const all = a.domains.of(spec.key);
   // Fast path: every known domain is eligible; if some holds no matching pod the minimum is 0.
@@ -50,8 +74,24 @@ function minCount(a: Args): number {
   return min;
 }
 
-function fail(a: Args, constraint: Constraint, what: string): TopologyDecision {
-  const counts = [...a.group.counts.entries()].filter(([, c]) => c > 0).slice(0, 10);
+/** The smallest count over every known domain of the group's key (zero for hostnames, or below minDomains). */
+function globalMin(a: Args): number {
+  const { spec } = a.group;
+  if (spec.key === hostnameKey) return 0;
+  const all = a.domains.of(spec.key);
+  if (a.group.nonEmpty < all.size || (spec.minDomains !== undefined && all.size < spec.minDomains)) return 0;
+  let min = Number.POSITIVE_INFINITY;
+  for (const d of all.keys()) min = Math.min(min, a.group.count(d));
+  return Number.isFinite(min) ? min : 0;
+}
+
+/** A refusal naming the group and a few of its counts. */
+export function refuse(a: { group: TopologyGroup }, constraint: Constraint, what: string): Refusal {
+  const counts: [string, number][] = [];
+  for (const e of a.group.counts) {
+    if (e[1] > 0) counts.push(e);
+    if (counts.length >= 10) break;
+  }
   return {
     ok: false,
     constraint,
@@ -60,46 +100,38 @@ function fail(a: Args, constraint: Constraint, what: string): TopologyDecision {
   };
 }
 
-function spread(a: Args): TopologyDecision {
+function spread(a: Args): DomainChoice {
   const min = minCount(a);
   const self = a.group.selects(a.pod.namespace, a.pod.labels) ? 1 : 0;
-  let best: string | undefined;
-  let bestCount = Number.POSITIVE_INFINITY;
-  for (const d of candidates(a)) {
-    const c = a.group.count(d);
-    if (c + self - min > a.group.spec.maxSkew) continue;
-    if (c < bestCount || (c === bestCount && best !== undefined && d < best)) {
-      best = d;
-      bestCount = c;
-    }
+  const allowed = candidates(a).filter((d) => a.group.count(d) + self - min <= a.group.spec.maxSkew);
+  if (allowed.length === 0) return refuse(a, 'topology-spread', `topology spread (maxSkew ${a.group.spec.maxSkew}, min ${min})`);
+  return { ok: true, allowed, pick: 'least' };
+}
+
+/**
+ * Required pod affinity: a domain that holds a matching pod. Only when no matching pod exists anywhere may a pod
+ * that matches its own term start one (kube-scheduler's rule).
+ */
+function affinity(a: Args): DomainChoice {
+  const podReq = a.pod.requirements.get(a.group.spec.key);
+  const cands = candidates(a);
+  let allowed = cands.filter((d) => a.group.count(d) > 0);
+  if (allowed.length === 0 && a.group.nonEmpty === 0 && a.group.selects(a.pod.namespace, a.pod.labels)) {
+    allowed = cands.filter((d) => !podReq || podReq.has(d));
   }
-  if (best === undefined) return fail(a, 'topology-spread', `topology spread (maxSkew ${a.group.spec.maxSkew}, min ${min})`);
-  return { ok: true, requirements: [Requirement.of(a.group.spec.key, 'In', [best])] };
+  if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity');
+  return { ok: true, allowed, pick: 'most' };
 }
 
-function affinity(a: Args): TopologyDecision {
-  const key = a.group.spec.key;
-  const podReq = a.pod.requirements.get(key);
-  const options = candidates(a).filter((d) => a.group.count(d) > 0);
-  if (options.length === 0 && a.group.selects(a.pod.namespace, a.pod.labels)) {
-    // The first self-selecting pod bootstraps the domain: prefer one the node already allows.
-    const first = candidates(a)
-      .filter((d) => !podReq || podReq.has(d))
-      .sort()[0];
-    if (first !== undefined) options.push(first);
-  }
-  if (options.length === 0) return fail(a, 'pod-affinity', 'pod affinity');
-  return { ok: true, requirements: [Requirement.of(key, 'In', options)] };
+function antiAffinity(a: Args): DomainChoice {
+  const allowed = candidates(a).filter((d) => a.group.count(d) === 0);
+  if (allowed.length === 0) return refuse(a, 'pod-anti-affinity', 'pod anti-affinity');
+  // Settle the domain: a NodeClaim left open over several zones would block all of them for the other pods.
+  return { ok: true, allowed, pick: 'least' };
 }
 
-function antiAffinity(a: Args): TopologyDecision {
-  const options = candidates(a).filter((d) => a.group.count(d) === 0);
-  if (options.length === 0) return fail(a, 'pod-anti-affinity', 'pod anti-affinity');
-  return { ok: true, requirements: [Requirement.of(a.group.spec.key, 'In', options)] };
-}
-
-/** The requirement one group adds for `pod` on a node with `nodeReqs`, or why it cannot go there. */
-export function nextDomains(a: Args): TopologyDecision {
+/** The answer of a group the pod must satisfy (its own constraints, and others' anti-affinity against it). */
+export function nextDomains(a: Args): DomainChoice {
   switch (a.group.spec.type) {
     case 'spread':
       return spread(a);
@@ -109,4 +141,29 @@ export function nextDomains(a: Args): TopologyDecision {
     case 'inverse-anti-affinity':
       return antiAffinity(a);
   }
+}
+
+/**
+ * The answer of a group that counts the pod without the pod carrying it. kube-scheduler would let such a pod go
+ * anywhere, but the final placement must still satisfy the constraint for the pods that do carry it:
+ * - DoNotSchedule spread: the pod may not raise a domain holding such pods past maxSkew (against the smallest
+ *   count of any domain, never above the minimum those pods see);
+ * - pod affinity: once a pod with the term started it (see TopologyGroup.bootstrapped), other matching pods must
+ *   join a domain that already holds one.
+ * In both cases the pod's domain is settled, so it is counted exactly.
+ */
+export function countedDomains(a: Args): DomainChoice {
+  const cands = candidates(a);
+  if (cands.length === 0) return { ok: true, allowed: undefined, pick: undefined };
+  if (a.group.spec.type === 'affinity') {
+    const allowed = a.group.bootstrapped ? cands.filter((d) => a.group.count(d) > 0) : cands;
+    if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity of a pod that started its group (matching pods must join it)');
+    return { ok: true, allowed, pick: 'most' };
+  }
+  const min = globalMin(a);
+  const allowed = cands.filter((d) => (a.group.constrained.get(d) ?? 0) === 0 || a.group.count(d) + 1 - min <= a.group.spec.maxSkew);
+  if (allowed.length === 0) {
+    return refuse(a, 'topology-spread', `topology spread of other pods (maxSkew ${a.group.spec.maxSkew}, min ${min}) counting this pod`);
+  }
+  return { ok: true, allowed, pick: 'least' };
 }

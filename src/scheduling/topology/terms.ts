@@ -2,7 +2,7 @@
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
 import { compileSelector, selectorKey } from '../label-selector.js';
-import type { LabelSelector, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
+import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
 
 /** Namespace labels by namespace, for namespaceSelector. */
@@ -55,7 +55,10 @@ export function spreadSpec(c: TopologySpreadConstraint, namespace: string, label
     minDomains: c.minDomains,
     honorNodeAffinity,
     honorNodeTaints,
-    hash: JSON.stringify(['spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints]),
+    required: c.whenUnsatisfiable === 'DoNotSchedule',
+    hash: JSON.stringify([
+      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable,
+    ]),
   };
 }
 
@@ -77,6 +80,18 @@ export function affinitySpec(
     minDomains: undefined,
     honorNodeAffinity: true,
     honorNodeTaints: false,
+    required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };
+}
+
+/** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */
+export function podTopologyKeys(p: Pod): string[] {
+  const keys: string[] = [];
+  for (const c of p.spec.topologySpreadConstraints ?? []) keys.push(c.topologyKey);
+  for (const rules of [p.spec.affinity?.podAffinity, p.spec.affinity?.podAntiAffinity]) {
+    for (const t of rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.topologyKey);
+    for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.podAffinityTerm.topologyKey);
+  }
+  return keys;
 }

@@ -9,13 +9,63 @@ import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
-import { nextDomains, type TopologyDecision } from './next-domain.js';
+import type { Constraint } from '../model.js';
+import { Labels } from '../../api/index.js';
+import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
 import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
   labels: Readonly<Record<string, string>>;
   pods: readonly Pod[];
+  /** Its pods with required anti-affinity, when known (saves scanning every pod). */
+  antiAffinityPods?: readonly Pod[];
+}
+
+/** The outcome for one pod and node: the requirements its topology adds, or why it cannot go there. */
+export type TopologyDecision =
+  | { ok: true; requirements: Requirement[] }
+  | { ok: false; constraint: Constraint; message: string; details: Record<string, string | number> };
+
+const hostnameKey = Labels.hostname;
+
+/** A group judging a pod: one of its own, another pod's anti-affinity against it, or one that counts it. */
+export interface Judge {
+  group: TopologyGroup;
+  role: 'own' | 'inverse' | 'counted';
+}
+
+/** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
+function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number }): boolean {
+  const { spec } = g;
+  if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
+  if (a.role === 'counted') {
+    if (spec.type === 'affinity') return g.bootstrapped && a.count === 0;
+    return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
+  }
+  const self = g.selects(a.pod.namespace, a.pod.labels);
+  if (spec.type === 'spread') return a.count + (self ? 1 : 0) > spec.maxSkew;
+  return a.count === 0 && !(g.nonEmpty === 0 && self);
+}
+
+interface KeyState {
+  allowed: string[];
+  picker: { group: TopologyGroup; pick: Pick } | undefined;
+}
+
+/** One domain of `allowed` with the least or most matching pods of `group`, ties by name. */
+function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick): string {
+  let best = allowed[0] ?? '';
+  let bestCount = group.count(best);
+  for (const d of allowed) {
+    const c = group.count(d);
+    const better = pick === 'least' ? c < bestCount : c > bestCount;
+    if (better || (c === bestCount && d < best)) {
+      best = d;
+      bestCount = c;
+    }
+  }
+  return best;
 }
 
 interface Owned {
@@ -30,6 +80,8 @@ export class Topology {
   private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
+  private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
+  private readonly byHostname = new WeakMap<Judge[], Judge[]>();
 
   constructor(
     readonly domains: Domains,
@@ -40,7 +92,7 @@ export class Topology {
       this.inverseOwned.set(p, this.inverseGroupsOf(p.pod, p.namespace));
     }
     for (const n of opts.nodes) {
-      for (const pod of n.pods) {
+      for (const pod of n.antiAffinityPods ?? n.pods) {
         for (const g of this.inverseGroupsOf(pod, pod.metadata.namespace ?? 'default')) recordDomain(g, n.labels[g.spec.key]);
       }
     }
@@ -92,48 +144,119 @@ export class Topology {
   }
 
   /**
-   * Requirements the pod's topology adds on a node with requirements `nodeReqs` (already intersected with the
-   * pod's own), or the constraint that cannot be met there.
+   * The groups that judge `pod`: its own, placed pods' anti-affinity against it (`inverse`, only once such a pod
+   * is placed), and those that count it. Cached until relaxation changes the pod's own groups.
    */
-  addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
-    const out: Requirement[] = [];
-    const check = (g: TopologyGroup): TopologyDecision | undefined => {
-      const d = nextDomains({ group: g, pod, nodeReqs, domains: this.domains });
-      if (!d.ok) return d;
-      out.push(...d.requirements);
-      return undefined;
-    };
-    for (const g of this.ownedGroups(pod)) {
-      const failed = check(g);
-      if (failed) return failed;
+  private judges(pod: PodInfo): Judge[] {
+    const owned = this.ownedGroups(pod);
+    const cached = this.judged.get(pod);
+    if (cached && cached.owned === owned) return cached.list;
+    const list: Judge[] = owned.map((group) => ({ group, role: 'own' }));
+    for (const g of this.inverse) if (g.selects(pod.namespace, pod.labels)) list.push({ group: g, role: 'inverse' });
+    for (const g of this.selecting.get(pod) ?? []) {
+      if (!(g.spec.type === 'affinity' || (g.spec.type === 'spread' && g.spec.required)) || owned.includes(g)) continue;
+      list.push({ group: g, role: 'counted' });
     }
-    for (const g of this.inverse) {
-      if (g.nonEmpty === 0 || !g.selects(pod.namespace, pod.labels)) continue;
-      const failed = check(g);
-      if (failed) return failed;
-    }
-    return { ok: true, requirements: out };
+    this.judged.set(pod, { owned, list });
+    return list;
   }
 
-  /** True when the pod has any topology constraint, or some placed pod's anti-affinity may reject it. */
+  /** The judges of `pod` keyed on hostname (cached with the judges); pass them to quickReject in loops. */
+  hostnameJudges(pod: PodInfo): readonly Judge[] {
+    const all = this.judges(pod);
+    const cached = this.byHostname.get(all);
+    if (cached) return cached;
+    const list = all.filter((j) => j.group.spec.key === hostnameKey);
+    this.byHostname.set(all, list);
+    return list;
+  }
+
+  /** True when some hostname-keyed group judges the pod (quickReject can then refuse nodes). */
+  hasHostnameJudges(pod: PodInfo): boolean {
+    return this.hostnameJudges(pod).length > 0;
+  }
+
+  /**
+   * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
+   * case of anti-affinity and per-node spread), before the full requirement and topology check.
+   */
+  quickReject(pod: PodInfo, hostname: string | undefined, judges: readonly Judge[] = this.hostnameJudges(pod)): Refusal | undefined {
+    if (hostname === undefined) return undefined;
+    for (const { group: g, role } of judges) {
+      const c = g.count(hostname);
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c })) {
+        const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
+        return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Requirements the pod's topology adds on a node with requirements `nodeReqs` (already intersected with the
+   * pod's own), or the constraint that cannot be met there. The answers of all groups on one key are intersected;
+   * when some group needs the domain settled, one is picked by the first such group's rule.
+   */
+  addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
+    const byKey = new Map<string, KeyState>();
+    for (const { group, role } of this.judges(pod)) {
+      if (role === 'inverse' && group.nonEmpty === 0) continue;
+      const a = { group, pod, nodeReqs, domains: this.domains };
+      const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
+      if (!choice.ok) return choice;
+      if (!choice.allowed) continue;
+      const key = group.spec.key;
+      const state = byKey.get(key);
+      if (!state) {
+        byKey.set(key, { allowed: choice.allowed, picker: choice.pick ? { group, pick: choice.pick } : undefined });
+        continue;
+      }
+      const allowed = choice.allowed;
+      state.allowed = state.allowed.filter((d) => allowed.includes(d));
+      if (state.allowed.length === 0) return refuse({ group }, group.spec.type === 'spread' ? 'topology-spread' : 'pod-affinity', 'topology constraints together');
+      if (!state.picker && choice.pick) state.picker = { group, pick: choice.pick };
+    }
+    const requirements: Requirement[] = [];
+    for (const [key, state] of byKey) {
+      const values = state.picker ? [pickDomain(state.picker.group, state.allowed, state.picker.pick)] : state.allowed;
+      requirements.push(Requirement.of(key, 'In', values));
+    }
+    return { ok: true, requirements };
+  }
+
+  /** True when some topology group judges the pod (its own constraints, others' anti-affinity, or counting it). */
   constrains(pod: PodInfo): boolean {
-    return this.ownedGroups(pod).length > 0 || this.inverse.some((g) => g.nonEmpty > 0 && g.selects(pod.namespace, pod.labels));
+    return this.judges(pod).some((j) => j.role !== 'inverse' || j.group.nonEmpty > 0);
   }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */
   record(pod: PodInfo, nodeReqs: Requirements): void {
     for (const g of this.selecting.get(pod) ?? []) {
-      const r = nodeReqs.get(g.spec.key);
-      if (!r || r.complement) continue;
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
-      if (g.spec.type === 'anti-affinity') for (const v of r.values) g.record(v);
-      else if (r.values.size === 1) recordDomain(g, r.any());
+      if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+      else recordDomain(g, knownDomain(nodeReqs, g.spec.key));
     }
-    for (const g of this.inverseOwned.get(pod) ?? []) {
-      const r = nodeReqs.get(g.spec.key);
-      if (r && !r.complement) for (const v of r.values) g.record(v);
+    for (const g of this.inverseOwned.get(pod) ?? []) for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+    for (const g of this.ownedGroups(pod)) {
+      const domain = knownDomain(nodeReqs, g.spec.key);
+      if (domain === undefined) continue;
+      if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
+      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordStarter(domain);
     }
   }
+
+}
+
+/** The values `key` may take on a node, when finite. */
+function finiteValues(reqs: Requirements, key: string): Iterable<string> {
+  const r = reqs.get(key);
+  return r && !r.complement ? r.values : [];
+}
+
+/** The node's value of `key` when it is settled. */
+function knownDomain(reqs: Requirements, key: string): string | undefined {
+  const r = reqs.get(key);
+  return r && !r.complement && r.values.size === 1 ? r.any() : undefined;
 }
 
 function recordDomain(g: TopologyGroup, domain: string | undefined): void {

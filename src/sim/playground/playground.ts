@@ -76,7 +76,8 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers }),
   );
   const worldErrors: Playground['worldErrors'] = [];
-  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), onError: (agent, error) => worldErrors.push({ agent, error }) });
+  // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
+  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, onError: (agent, error) => worldErrors.push({ agent, error }) });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
   if (o.defaults ?? true) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));

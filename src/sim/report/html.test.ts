@@ -21,7 +21,7 @@ function report(): RunReport {
       { step: 3, description: 'NodeClaims <= 2', passed: false, observed: '3 NodeClaims' },
     ],
     samples,
-    events: [{ t: 12, type: 'Warning', reason: 'FailedScheduling', object: 'Pod/default/web-1', message: 'Failed to schedule pod, </script><script>alert(1)</script>' }],
+    events: [{ t: 12, type: 'Warning', reason: 'FailedScheduling', object: 'Pod/default/web-1', message: 'Failed to schedule pod, </script><script>alert(1)</script>', source: 'karpenter' }],
     launched: [{ instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot', count: 3 }],
     costPerHour: 0.3,
     allRunning: { simSeconds: 200, wallSeconds: 1.5 },

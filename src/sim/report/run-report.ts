@@ -27,6 +27,8 @@ export interface TimelineEvent {
   reason: string;
   object: string;
   message: string;
+  /** The component that reported it (`karpenter` for Tenon, `default-scheduler`, `kubelet`, ...). */
+  source?: string;
 }
 
 /** NodeClaims launched, grouped. */

@@ -20,9 +20,10 @@ export function renderSummary(r: RunReport): string {
   if (r.allRunning) out.push(`all pods running after ${r.allRunning.simSeconds.toFixed(0)} s simulated (${r.allRunning.wallSeconds.toFixed(2)} s wall)`);
   out.push(`ran ${r.simSeconds.toFixed(0)} s simulated in ${r.wallSeconds.toFixed(2)} s wall`);
   const warnings = new Map<string, number>();
-  for (const e of r.events) if (e.type === 'Warning') warnings.set(`${e.reason}: ${e.message}`, (warnings.get(`${e.reason}: ${e.message}`) ?? 0) + 1);
+  // Tenon's own warnings: what the controllers have to say (the simulated world's chatter is in the HTML timeline).
+  for (const e of r.events) if (e.type === 'Warning' && e.source === 'karpenter') warnings.set(`${e.reason}: ${e.message}`, (warnings.get(`${e.reason}: ${e.message}`) ?? 0) + 1);
   if (warnings.size > 0) {
-    out.push('', 'warnings:');
+    out.push('', 'warnings from Tenon:');
     for (const [w, n] of [...warnings].slice(0, 20)) out.push(`  ${n > 1 ? `${n}x ` : ''}${w}`);
   }
   return out.join('\n');

@@ -49,8 +49,10 @@ export class NodeHealthController implements Reconciler {
     const poolNodes = this.ctx.informers.nodes.cache.list().filter((n) => n.metadata.labels?.[Labels.nodePool] === nodePool);
     const unhealthyCount = poolNodes.filter((n) => unhealthyCondition(n, policies)).length;
     const threshold = this.ctx.options.nodeRepairUnhealthyThreshold;
-    if (unhealthyCount / Math.max(1, poolNodes.length) <= threshold) return false;
-    const message = `Node repair blocked: ${unhealthyCount} of ${poolNodes.length} nodes of NodePool ${nodePool} are unhealthy, more than ${Math.round(threshold * 100)}%; this looks like a network or control-plane incident rather than broken nodes. Retrying in ${formatDuration(blockedRetry)}.`;
+    // Karpenter scales the percentage to a node count rounding up, so a small pool can still repair one node.
+    const allowed = Math.ceil(threshold * poolNodes.length - 1e-9);
+    if (unhealthyCount <= allowed) return false;
+    const message = `Node repair blocked: ${unhealthyCount} of ${poolNodes.length} nodes of NodePool ${nodePool} are unhealthy, more than ${Math.round(threshold * 100)}% (${allowed} allowed); this looks like a network or control-plane incident rather than broken nodes. Retrying in ${formatDuration(blockedRetry)}.`;
     await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.nodeRepairBlocked, message });
     this.ctx.metrics.nodeRepairsBlocked.inc({ nodepool: nodePool });
     return true;

@@ -34,7 +34,7 @@ export class NodeTerminationController implements Reconciler {
     await this.taint(name);
     const deadline = this.deadline(node, nodeClaim);
     const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
-    const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name));
+    const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name), this.ctx.clock.now());
     if (pods.length) return this.drain(node, pods, expired);
     const attachments = this.ctx.informers.volumeAttachments.cache.byIndex(Indexes.nodeName, name);
     if (attachments.length && !expired) {

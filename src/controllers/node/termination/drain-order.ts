@@ -20,9 +20,18 @@ function toleratesDisrupted(pod: Pod): boolean {
   );
 }
 
-/** The pods a drain must remove: not terminal, not mirrors, not tolerating the disrupted taint. */
-export function drainablePods(pods: readonly Pod[]): Pod[] {
-  return pods.filter((p) => !isTerminal(p) && !isMirror(p) && !toleratesDisrupted(p));
+/**
+ * Whether a pod is stuck terminating: its deletion deadline (deletionTimestamp already includes the grace
+ * period) passed over a minute ago, as happens on a node whose kubelet is gone. Karpenter stops waiting for them.
+ */
+export function isStuckTerminating(pod: Pod, now: number): boolean {
+  const at = Date.parse(pod.metadata.deletionTimestamp ?? '');
+  return Number.isFinite(at) && now - at > 60_000;
+}
+
+/** The pods a drain must remove: not terminal, not mirrors, not tolerating the disrupted taint, not stuck terminating. */
+export function drainablePods(pods: readonly Pod[], now: number): Pod[] {
+  return pods.filter((p) => !isTerminal(p) && !isMirror(p) && !toleratesDisrupted(p) && !isStuckTerminating(p, now));
 }
 
 /** Whether a pod asks not to be disrupted. */

@@ -1,0 +1,101 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { renderHtml } from '../../sim/report/html.js';
+import { progressLine } from '../../sim/report/progress.js';
+import type { RunReport } from '../../sim/report/run-report.js';
+import { renderSummary } from '../../sim/report/terminal.js';
+import { runScenario } from '../../sim/scenario/runner.js';
+import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
+import type { Scenario } from '../../sim/scenario/format.js';
+
+/** Reads and validates a scenario file; prints its errors and returns undefined when it has any. */
+export function loadScenario(file: string): Scenario | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return undefined;
+  }
+  const r = parseScenario(text);
+  for (const e of r.errors) process.stderr.write(`${formatScenarioError(file, e)}\n`);
+  return r.scenario;
+}
+
+/** Runs one scenario file with live progress on a terminal; writes the HTML report into `reportDir` if given. */
+export async function runFile(file: string, o: { seed?: number; reportDir?: string; quiet?: boolean }): Promise<{ report: RunReport; html?: string } | undefined> {
+  const scenario = loadScenario(file);
+  if (!scenario) return undefined;
+  const live = !o.quiet && process.stderr.isTTY;
+  const report = await runScenario(scenario, {
+    seed: o.seed,
+    baseDir: dirname(resolve(file)),
+    onProgress: live ? (p) => process.stderr.write(`\r${progressLine(p)}\x1b[K`) : undefined,
+  });
+  if (live) process.stderr.write('\n');
+  if (!o.reportDir) return { report };
+  mkdirSync(o.reportDir, { recursive: true });
+  const html = join(o.reportDir, `${report.scenario}-seed${report.seed}.html`);
+  writeFileSync(html, renderHtml(report));
+  return { report, html };
+}
+
+function jsonLine(r: RunReport): string {
+  const { samples: _samples, events: _events, ...rest } = r;
+  return JSON.stringify(rest);
+}
+
+/** The seed of run `run`: successive seeds from --seed, or from the file's own seed when repeating. */
+function seedOf(file: string, flag: string | undefined, o: { run: number; repeat: number }): number | undefined {
+  if (flag !== undefined) return Number(flag) + o.run;
+  return o.repeat > 1 ? (loadScenario(file)?.seed ?? 1) + o.run : undefined;
+}
+
+async function run(files: string[], flags: { repeat: string; seed?: string; json?: boolean; report?: string }): Promise<void> {
+  const repeat = Number(flags.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
+  let failed = 0;
+  for (const file of files) {
+    for (let i = 0; i < repeat; i++) {
+      const seed = seedOf(file, flags.seed, { run: i, repeat });
+      const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json });
+      if (!done) {
+        failed++;
+        break;
+      }
+      if (!done.report.passed) failed++;
+      process.stdout.write(flags.json ? `${jsonLine(done.report)}\n` : `${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`);
+    }
+  }
+  if (!flags.json) process.stdout.write(`${failed === 0 ? 'all scenarios passed' : `${failed} run(s) failed`}\n`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+function validate(files: string[]): void {
+  let bad = 0;
+  for (const file of files) {
+    if (loadScenario(file)) process.stdout.write(`${basename(file)}: valid\n`);
+    else bad++;
+  }
+  process.exitCode = bad === 0 ? 0 : 1;
+}
+
+/** `tenon scenario run|validate`. */
+export function registerScenario(program: Command): void {
+  const scenario = program.command('scenario').description('run or check playground scenario files (format: scenarios/README.md)');
+  scenario
+    .command('run')
+    .description('run scenario files on a fresh playground each; exits non-zero if any expectation fails')
+    .argument('<files...>', 'scenario files')
+    .option('--repeat <n>', 'run each file n times with successive seeds', '1')
+    .option('--seed <s>', 'seed of the first run (default: the file\'s)')
+    .option('--json', 'one JSON object per run instead of the summary')
+    .option('--report <dir>', 'write an HTML report per run into this directory')
+    .action(run);
+  scenario
+    .command('validate')
+    .description('check scenario files without running them; errors name the line and the field')
+    .argument('<files...>', 'scenario files')
+    .action(validate);
+}

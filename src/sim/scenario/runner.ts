@@ -1,0 +1,161 @@
+/**
+ * Runs a scenario on a fresh playground: each step in order on simulated time, sampling the world as time
+ * passes, and reports expectations, samples, Events, launches and cost. The first failed expectation (or wait
+ * that timed out) ends the run.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger } from '../../observability/logger.js';
+import { parseDuration } from '../../settings/duration.js';
+import { startPlayground, type Playground } from '../playground/playground.js';
+import type { ExpectationResult, RunReport, Sample } from '../report/run-report.js';
+import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
+import { describeExpectation, evaluate, type Outcome } from './expectations.js';
+import { injectFault } from './faults.js';
+import type { Expectation, Scenario, Step } from './format.js';
+import { launches, priceOf, sample, timeline } from './observe.js';
+
+/** Options of a run. */
+export interface RunScenarioOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  /** Directory `apply: {file}` paths are relative to. */
+  baseDir?: string;
+  log?: Logger;
+  /** Called after every sample (for live progress). */
+  onProgress?: (p: { sample: Sample; step: number; steps: number; text: string }) => void;
+}
+
+/** Simulated time moves in slices this long between looks at the world. */
+const sliceMs = 5_000;
+/** A sample is taken at least this often (simulated). */
+const sampleEveryMs = 10_000;
+
+class Run {
+  readonly samples: Sample[] = [];
+  readonly expectations: ExpectationResult[] = [];
+  allRunning: RunReport['allRunning'];
+  private lastSample = Number.NEGATIVE_INFINITY;
+  private step = 0;
+  private text = '';
+
+  readonly t0: number;
+
+  constructor(
+    readonly pg: Playground,
+    readonly wall0: number,
+    private readonly o: RunScenarioOptions & { steps: number },
+  ) {
+    this.t0 = pg.clock.now();
+  }
+
+  at(step: number, text: string): void {
+    this.step = step;
+    this.text = text;
+  }
+
+  async look(force = false): Promise<void> {
+    const now = this.pg.clock.now();
+    if (!force && now - this.lastSample < sampleEveryMs) return;
+    this.lastSample = now;
+    const s = await sample(this.pg, this.t0);
+    this.samples.push(s);
+    if (!this.allRunning && s.podsRunning > 0 && s.podsPending === 0) this.allRunning = { simSeconds: s.t, wallSeconds: (performance.now() - this.wall0) / 1000 };
+    this.o.onProgress?.({ sample: s, step: this.step, steps: this.o.steps, text: this.text });
+  }
+
+  async pass(ms: number): Promise<void> {
+    const target = this.pg.clock.now() + ms;
+    while (this.pg.clock.now() < target) {
+      await this.pg.clock.advance(Math.min(sliceMs, target - this.pg.clock.now()));
+      await this.look();
+    }
+  }
+
+  check(e: Expectation): Promise<Outcome> {
+    return evaluate({ client: this.pg.client, priceOf: (labels) => priceOf(this.pg, labels) }, e);
+  }
+
+  record(step: number, description: string, o: Outcome): boolean {
+    this.expectations.push({ step, description, passed: o.passed, observed: o.observed });
+    return o.passed;
+  }
+}
+
+function duration(text: string): number {
+  return parseDuration(text) ?? 0;
+}
+
+function stepText(step: Step): string {
+  const [kind] = Object.keys(step);
+  return kind ?? 'step';
+}
+
+async function wait(run: Run, i: number, w: { for: Expectation; timeout: string }): Promise<boolean> {
+  const deadline = run.pg.clock.now() + duration(w.timeout);
+  for (;;) {
+    const o = await run.check(w.for);
+    const late = run.pg.clock.now() >= deadline;
+    if (o.passed || late) {
+      const waited = ((run.pg.clock.now() - (deadline - duration(w.timeout))) / 1000).toFixed(0);
+      return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}`, { passed: o.passed, observed: `${o.observed} after ${waited} s` });
+    }
+    await run.pass(sliceMs);
+  }
+}
+
+async function runStep(run: Run, i: number, step: Step, baseDir: string): Promise<boolean> {
+  const { pg } = run;
+  if ('apply' in step) {
+    const text = typeof step.apply === 'string' ? step.apply : readFileSync(resolve(baseDir, step.apply.file), 'utf8');
+    await applyObjects(pg.client, pg.discovery, parseManifests(text));
+  } else if ('delete' in step) await deleteObject(pg.client, pg.discovery, step.delete);
+  else if ('scale' in step) await scaleObject(pg.client, pg.discovery, step.scale);
+  else if ('advance' in step) await run.pass(duration(step.advance));
+  else if ('wait' in step) return wait(run, i, step.wait);
+  else if ('fault' in step) run.record(i, `fault: ${Object.keys(step.fault)[0] ?? ''}`, { passed: true, observed: await injectFault(pg, step.fault) });
+  else return run.record(i, describeExpectation(step.expect), await run.check(step.expect));
+  return true;
+}
+
+/** Runs one scenario to its end (or first failure) and reports. */
+export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Promise<RunReport> {
+  const wall0 = performance.now();
+  const seed = o.seed ?? s.seed ?? 1;
+  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log });
+  const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
+  let error: string | undefined;
+  let passed = true;
+  try {
+    await run.look(true);
+    for (const [i, step] of s.steps.entries()) {
+      run.at(i + 1, stepText(step));
+      if (!(await runStep(run, i + 1, step, o.baseDir ?? process.cwd()))) {
+        passed = false;
+        break;
+      }
+    }
+    await run.look(true);
+  } catch (e) {
+    passed = false;
+    error = e instanceof Error ? e.message : String(e);
+  }
+  const events = await timeline(pg, run.t0).catch(() => []);
+  const report: RunReport = {
+    scenario: s.name,
+    description: s.description,
+    seed,
+    passed,
+    expectations: run.expectations,
+    samples: run.samples,
+    events,
+    launched: launches(pg),
+    costPerHour: run.samples.at(-1)?.costPerHour ?? 0,
+    allRunning: run.allRunning,
+    simSeconds: (pg.clock.now() - run.t0) / 1000,
+    wallSeconds: (performance.now() - wall0) / 1000,
+    error,
+  };
+  await pg.stop();
+  return report;
+}

@@ -1,0 +1,21 @@
+/** Every shipped scenario runs on a fresh playground and meets its expectations (SCENARIOS.md S1-S5 and everyday). */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderSummary } from '../../src/sim/report/terminal.js';
+import { runScenario } from '../../src/sim/scenario/runner.js';
+import { parseScenario } from '../../src/sim/scenario/validate.js';
+
+const dir = join(import.meta.dirname, '../../scenarios');
+const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+
+describe('shipped scenarios on the playground', () => {
+  it.each(files)('%s passes', async (file) => {
+    const { scenario, errors } = parseScenario(readFileSync(join(dir, file), 'utf8'));
+    expect(errors).toEqual([]);
+    if (!scenario) return;
+    const report = await runScenario(scenario, { baseDir: dir });
+    expect(report.passed, renderSummary(report)).toBe(true);
+    expect(report.expectations.length).toBeGreaterThan(0);
+  }, 180_000);
+});

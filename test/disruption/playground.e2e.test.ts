@@ -83,7 +83,10 @@ describe('consolidation in the playground (e2e)', () => {
       expect(pinnedNode).toBeDefined();
 
       await pg.clock.busy(scaleObject(pg.client, pg.discovery, { kind: 'Deployment', name: 'web', namespace: 'default', replicas: 4 }));
-      await advance(pg, 20);
+      // Until something was consolidated (at most an hour of simulated time).
+      const consolidated = async (): Promise<boolean> => (await pg.client.list<KubeObject & { reason?: string }>(Resources.events, { namespace: 'default' })).items.some((e) => e.reason === 'DisruptionTerminating');
+      for (let i = 0; i < 12 && !(await consolidated()); i++) await advance(pg, 5);
+      await advance(pg, 5);
 
       const now = await pods(pg);
       expect(now.filter((p) => p.status?.phase === 'Running')).toHaveLength(5);

@@ -134,8 +134,8 @@ export class OrchestrationQueue implements Reconciler {
   private async abandon(cmd: InFlightCommand, why: string): Promise<void> {
     this.commands.delete(cmd.id);
     for (const c of cmd.command.candidates) {
-      await untaintDisrupted(this.ctx, c.node.name);
       if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, undefined);
+      await untaintDisrupted(this.ctx, c.node.name);
     }
     await this.publish(cmd, EventReasons.disruptionBlocked, `Abandoned disruption (${cmd.command.summary}): ${why}`, 'Warning');
     this.ctx.log.warn({ controller: this.name, command: cmd.command.summary, why }, 'disruption command abandoned');

@@ -38,20 +38,22 @@ function replacementNode(r: sched.NewNodeClaim, v: DisruptionView): DisruptionNo
 export function applyCommand(v: DisruptionView, cmd: Command): Applied {
   const gone = new Set(cmd.candidates.map((c) => c.node.name));
   // Replacements last, so the scheduler fills the surviving nodes first as the simulation did.
-  const nodes = [...v.nodes.filter((n) => !gone.has(n.name)).map((n) => ({ ...n, pods: [...(n.pods ?? [])] })), ...cmd.replacements.map((r) => replacementNode(r, v))];
+  const nodes = [...v.nodes.filter((n) => !gone.has(n.name)), ...cmd.replacements.map((r) => replacementNode(r, v))];
   const moving = cmd.candidates.flatMap((c) => reschedulablePods(c.node.pods));
   const result = solve({ pods: moving, nodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
   if (result.unplaced.length > 0) return { ok: false, stranded: result.unplaced.map((u) => u.pod) };
   const byKey = new Map(moving.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
-  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const landed = new Map<string, sched.Pod[]>();
   for (const placed of result.existingNodes) {
     const p = byKey.get(placed.pod);
-    const n = byName.get(placed.node);
-    if (!p || !n) continue;
-    n.pods = [...(n.pods ?? []), { ...p, spec: { ...p.spec, nodeName: n.name } }];
-    n.lastPodEventTime = v.now;
+    if (p) landed.set(placed.node, [...(landed.get(placed.node) ?? []), { ...p, spec: { ...p.spec, nodeName: placed.node } }]);
   }
-  return { ok: true, view: { ...v, nodes } };
+  // New node objects rather than edits: the solver caches what it derived from each node object it was given.
+  const after = nodes.map((n) => {
+    const extra = landed.get(n.name);
+    return extra ? { ...n, pods: [...(n.pods ?? []), ...extra], lastPodEventTime: v.now } : n;
+  });
+  return { ok: true, view: { ...v, nodes: after } };
 }
 
 /** The fleet's hourly price. */

@@ -8,7 +8,7 @@ import { minimalNodePool } from '../../src/api/fixtures/index.js';
 import { nodePoolHash, nodePoolHashVersion } from '../../src/controllers/nodepool/hash/nodepool-hash.js';
 import { Resources } from '../../src/kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
-import { bringUp, eventually, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
+import { bringUp, eventually, launchedClaim, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
 
 let c: Cluster;
 beforeEach(async () => {
@@ -30,15 +30,7 @@ async function runningNode(pool: StoredNodePool, spec: Partial<StoredNodeClaim['
     metadata: { name: 'old', labels: { 'karpenter.sh/nodepool': 'default' }, annotations: { [Annotations.nodePoolHash]: nodePoolHash(pool), [Annotations.nodePoolHashVersion]: nodePoolHashVersion } },
     spec: { nodeClassRef: pool.spec.template.spec.nodeClassRef, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['c.4x'] }], ...spec },
   } as StoredNodeClaim);
-  let last = '';
-  const launched = await eventually(c, async () => {
-    const nc = await get('old');
-    const id = nc?.status?.providerID ?? '';
-    const stable = id !== '' && id === last;
-    last = id;
-    if (!stable) await new Promise((r) => setTimeout(r, 150));
-    return stable ? nc : undefined;
-  });
+  const launched = await launchedClaim(c, 'old');
   await runPod(c, 'web-1', 'node-old', 2);
   await bringUp(c, launched, 'node-old');
   await eventually(c, async () => (condition(await get('old'), ConditionTypes.initialized) ? true : undefined), { stepMs: 200 });

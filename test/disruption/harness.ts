@@ -87,3 +87,19 @@ export async function runPod(c: Cluster, name: string, node: string, cpu: number
   } as Pod);
   return c.client.patch<Pod>(Resources.pods, { name, namespace: 'default' }, { status: { phase: 'Running' } }, { subresource: 'status' });
 }
+
+/**
+ * A NodeClaim once launched, read until its providerID is stable: the lifecycle controller can launch twice
+ * when it re-reconciles from a cache that has the metadata write but not yet the status write (reported).
+ */
+export async function launchedClaim(c: Cluster, name: string): Promise<StoredNodeClaim> {
+  let last = '';
+  return eventually(c, async () => {
+    const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name }).catch(() => undefined);
+    const id = nc?.status?.providerID ?? '';
+    const stable = id !== '' && id === last;
+    last = id;
+    if (!stable) await new Promise((r) => setTimeout(r, 150));
+    return stable ? nc : undefined;
+  });
+}

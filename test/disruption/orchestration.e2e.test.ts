@@ -8,7 +8,7 @@ import { ConditionTypes, DisruptedTaint } from '../../src/api/index.js';
 import { minimalNodePool } from '../../src/api/fixtures/index.js';
 import { Resources, type KubeObject, type Node } from '../../src/kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
-import { bringUp, eventually, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
+import { bringUp, eventually, launchedClaim, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
 
 let c: Cluster;
 beforeEach(async () => {
@@ -21,22 +21,6 @@ afterEach(async () => {
 const isInitialized = (nc: StoredNodeClaim | undefined): boolean => nc?.status?.conditions?.some((x) => x.type === ConditionTypes.initialized && x.status === 'True') ?? false;
 const tainted = (n: Node): boolean => (n.spec?.taints ?? []).some((t) => t.key === DisruptedTaint.key);
 
-/**
- * The NodeClaim once launched, read until its providerID is stable: the lifecycle controller can launch twice
- * when it re-reconciles from a cache that has the metadata write but not yet the status write (reported).
- */
-async function launchedClaim(name: string): Promise<StoredNodeClaim> {
-  let last = '';
-  return eventually(c, async () => {
-    const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name });
-    const id = nc.status?.providerID ?? '';
-    const stable = id !== '' && id === last;
-    last = id;
-    if (!stable) await new Promise((r) => setTimeout(r, 150));
-    return stable ? nc : undefined;
-  });
-}
-
 /** A NodePool that consolidates at once, and one oversized node running a small pod. */
 async function oversizedNode(): Promise<{ nc: StoredNodeClaim; node: Node }> {
   const pool = minimalNodePool() as unknown as StoredNodePool;
@@ -46,7 +30,7 @@ async function oversizedNode(): Promise<{ nc: StoredNodeClaim; node: Node }> {
     metadata: { name: 'big', labels: { 'karpenter.sh/nodepool': 'default' } },
     spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['c.16x'] }] },
   } as StoredNodeClaim);
-  const launched = await launchedClaim(created.metadata.name ?? '');
+  const launched = await launchedClaim(c, created.metadata.name ?? '');
   // The pod is bound first, so the node is never empty (emptiness would take it instead).
   await runPod(c, 'web-1', 'node-big', 1);
   const node = await bringUp(c, launched, 'node-big');
@@ -80,7 +64,7 @@ describe('disruption orchestration (e2e)', () => {
     expect(waiting.status?.conditions?.find((x) => x.type === ConditionTypes.disruptionReason)?.reason).toBe('Underutilized');
     expect(tainted(await c.client.get<Node>(Resources.nodes, { name: 'node-big' }))).toBe(false);
 
-    const launched = await launchedClaim(repl.metadata.name ?? '');
+    const launched = await launchedClaim(c, repl.metadata.name ?? '');
     await bringUp(c, launched, 'node-small');
     const gone = await eventually(c, async () => {
       const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' }).catch(() => undefined);

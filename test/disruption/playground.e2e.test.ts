@@ -41,6 +41,7 @@ spec:
   template:
     metadata: {labels: {app: web}}
     spec:
+      nodeSelector: {karpenter.k8s.aws/instance-category: c}
       containers: [{name: web, image: nginx, resources: {requests: {cpu: "1", memory: 2Gi}}}]
 ---
 apiVersion: policy/v1
@@ -61,6 +62,8 @@ spec:
       labels: {app: pinned}
       annotations: {karpenter.sh/do-not-disrupt: "true"}
     spec:
+      # Kept apart from the web pods, so there is something besides it to consolidate.
+      nodeSelector: {karpenter.k8s.aws/instance-category: m}
       containers: [{name: job, image: batch, resources: {requests: {cpu: 500m, memory: 1Gi}}}]`;
 
 async function pods(pg: Playground): Promise<Pod[]> {

@@ -12,34 +12,29 @@ import type { ControllerContext } from '../../context.js';
 
 const isDisrupted = (t: Taint): boolean => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect;
 
-/** Adds the disrupted taint to a Node. */
-export async function taintDisrupted(ctx: ControllerContext, node: string): Promise<void> {
+/** Rewrites a Node's taints with `change` (undefined: nothing to write), conditionally on its resourceVersion. */
+async function editTaints(ctx: ControllerContext, node: string, change: (taints: Taint[]) => Taint[] | undefined): Promise<void> {
   await updateWithRetry<Node>({
     client: ctx.client,
     resource: Resources.nodes,
     ref: { name: node },
     mutate: (fresh) => {
-      const taints = fresh.spec?.taints ?? [];
-      if (taints.some(isDisrupted)) return undefined;
-      fresh.spec = { ...fresh.spec, taints: [...taints, { key: DisruptedTaint.key, effect: DisruptedTaint.effect } as Taint] };
+      const next = change(fresh.spec?.taints ?? []);
+      if (!next) return undefined;
+      fresh.spec = { ...fresh.spec, taints: next };
       return fresh;
     },
   });
 }
 
+/** Adds the disrupted taint to a Node. */
+export async function taintDisrupted(ctx: ControllerContext, node: string): Promise<void> {
+  await editTaints(ctx, node, (taints) => (taints.some(isDisrupted) ? undefined : [...taints, { key: DisruptedTaint.key, effect: DisruptedTaint.effect } as Taint]));
+}
+
 /** Removes the disrupted taint from a Node, if it is there. */
 export async function untaintDisrupted(ctx: ControllerContext, node: string): Promise<void> {
-  await updateWithRetry<Node>({
-    client: ctx.client,
-    resource: Resources.nodes,
-    ref: { name: node },
-    mutate: (fresh) => {
-      const taints = fresh.spec?.taints ?? [];
-      if (!taints.some(isDisrupted)) return undefined;
-      fresh.spec = { ...fresh.spec, taints: taints.filter((t) => !isDisrupted(t)) };
-      return fresh;
-    },
-  }).catch(ignoreNotFound);
+  await editTaints(ctx, node, (taints) => (taints.some(isDisrupted) ? taints.filter((t) => !isDisrupted(t)) : undefined)).catch(ignoreNotFound);
 }
 
 /** Sets (reason) or clears (undefined) the NodeClaim's DisruptionReason condition. */

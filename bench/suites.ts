@@ -1,6 +1,7 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
+import { playgroundSuite } from './playground/suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
 import { costSuite } from './scheduling/cost-suite.js';
 import { schedulingSuite } from './scheduling/scheduling-suite.js';
@@ -14,5 +15,6 @@ export const suites: Record<string, Suite> = {
   cost: costSuite,
   provisioning: provisioningSuite,
   apiserver: apiserverSuite,
+  playground: playgroundSuite,
   consolidation: consolidationSuite,
 };

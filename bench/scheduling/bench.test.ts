@@ -14,12 +14,9 @@ describe('scheduling benchmark (small size)', () => {
     expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
 
-  // Solver defect (reported to the scheduling engineer): on Karpenter's diverse mix the zone and hostname spread
-  // selectors (my-label=<random>) select pods that do not carry the constraint (generic pods, other spread pods), and
-  // the solver counts a pod for a spread group only if its NodeClaim's domain is already decided when it lands; pods
-  // counted later (NodeClaims narrowed afterwards) and pods on open-zone NodeClaims are never counted, so domains end
-  // up skewed past maxSkew 1. Self-affine zone affinity groups are also started in more than one zone.
-  it.fails('finds no violations on karpenter-diverse [defect: spread counting of non-constrained selected pods]', () => {
+  // Karpenter's diverse mix: its spread selectors (my-label=<random>) also select pods that do not carry the
+  // constraint, and its zone affinity groups must stay in one zone; the checker counts both over the final placement.
+  it('finds no violations on karpenter-diverse', () => {
     expect(runScheduling({ pods: 100, workload: 'karpenter-diverse', seed: 42 }).violations).toBe(0);
   });
 });
@@ -35,8 +32,8 @@ describe('cost benchmark (quick sizes)', () => {
     }
   });
 
-  // Same solver defect as above, on the EC2 catalog.
-  it.fails('finds no violations on the diverse mix [defect: spread counting of non-constrained selected pods]', async () => {
+  // The same mix on the EC2 catalog.
+  it('finds no violations on the diverse mix', async () => {
     expect((await runCost({ workload: 'diverse', seed: 42, quick: true })).violations).toBe(0);
   });
 });

@@ -11,7 +11,8 @@ export type Resources = Record<string, number>;
 export function fromResourceList(list: ResourceList | undefined): Resources {
   const out: Resources = {};
   if (!list) return out;
-  for (const [name, q] of Object.entries(list)) out[name] = resourceValue(name, q);
+  // The API keeps `cpu: 1` from a manifest as a JSON number; a quantity is its text either way.
+  for (const [name, q] of Object.entries(list as Record<string, string | number>)) out[name] = resourceValue(name, String(q));
   return out;
 }
 

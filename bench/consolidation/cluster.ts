@@ -48,6 +48,8 @@ export function underusedCluster(opts: { nodes: number; seed: number; keep: numb
   const rng = new Rng(opts.seed);
   const types = opts.catalog === 'ec2' ? ec2Catalog() : fakeCatalog();
   const mix = (opts.catalog === 'ec2' ? fleetMix : fakeMix).filter((n) => types.some((t) => t.name === n));
+  // The fake catalog (testing/cluster.ts) offers its types in zone-a and zone-b.
+  const nodeZones = opts.catalog === 'ec2' ? zones : ['zone-a', 'zone-b'];
   const nodes: DisruptionNode[] = [];
   for (let i = 0; i < opts.nodes; i++) {
     const type = rng.pick(mix);
@@ -69,7 +71,7 @@ export function underusedCluster(opts: { nodes: number; seed: number; keep: numb
       // The scale-down: each pod survives with probability `keep`.
       if (rng.next() < opts.keep) pods.push(p);
     }
-    nodes.push(makeNode({ name: `node-${String(i).padStart(4, '0')}`, type, zone: rng.pick(zones), pods }, types));
+    nodes.push(makeNode({ name: `node-${String(i).padStart(4, '0')}`, type, zone: rng.pick(nodeZones), pods }, types));
   }
   return { view: view({ types, nodes, pools: [pool({ budgets: [{ nodes: '100%' }] })] }), types };
 }

@@ -5,26 +5,16 @@
  */
 import { allowances, type Allowance } from './budgets/budgets.js';
 import { byDisruptionCost, candidatesOf } from './candidates/candidates.js';
-import { Drift } from './methods/drift.js';
-import { Emptiness } from './methods/emptiness.js';
-import type { Method } from './methods/method.js';
-import { MultiNodeConsolidation } from './methods/multi-node-consolidation.js';
+import { defaultMethods } from './methods/all.js';
+import type { Method, MethodContext, MethodResult } from './methods/method.js';
 import { Pricing } from './methods/pricing.js';
-import { SingleNodeConsolidation } from './methods/single-node-consolidation.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
 import { ResourceRemovalSimulator } from './simulation/resource-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
-import type { Blocked, Command, DisruptionReason, DisruptionView } from './types.js';
+import type { Blocked, Candidate, Command, DisruptionReason, DisruptionView } from './types.js';
+import { validate } from './validation.js';
 
-/** The methods in the order they are tried. */
-export function defaultMethods(): Method[] {
-  return [new Drift(), new Emptiness(), new MultiNodeConsolidation(), new SingleNodeConsolidation()];
-}
-
-/** The resource-only simulator with the full solver behind it (validation re-checks with the solver alone). */
-export function defaultSimulator(view: DisruptionView): RemovalSimulator {
-  return new ResourceRemovalSimulator(view, new SolveRemovalSimulator(view));
-}
+export { defaultMethods } from './methods/all.js';
 
 /** What a pass found. */
 export interface Decision {
@@ -43,10 +33,24 @@ export interface DecideOptions {
   methods?: Method[];
 }
 
+/**
+ * Without a simulator given, consolidation searches with the resource-only simulator in front of the solver and
+ * confirms its command with the solver alone; if the solver disagrees, the method runs again on the solver.
+ */
+function confirmed(method: Method, eligible: readonly Candidate[], ctx: MethodContext, solver: RemovalSimulator): MethodResult {
+  const r = method.computeCommand(eligible, ctx);
+  if (!r.command || r.command.reason !== 'Underutilized') return r;
+  const check = validate(r.command, ctx.view, solver);
+  if (check.ok) return { ...r, command: check.command };
+  return method.computeCommand(eligible, { ...ctx, simulator: solver });
+}
+
 /** Runs one pass. */
 export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision {
   const { candidates, blocked } = candidatesOf(view);
-  const ctx = { view, simulator: opts.simulator ?? defaultSimulator(view), pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot };
+  const solver = new SolveRemovalSimulator(view);
+  const simulator = opts.simulator ?? new ResourceRemovalSimulator(view, solver);
+  const ctx = { view, simulator, pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot };
   const decision: Decision = { blocked: [...blocked], eligible: {}, allowed: {} };
   const sorted = [...candidates].sort(byDisruptionCost);
   for (const method of opts.methods ?? defaultMethods()) {
@@ -55,7 +59,7 @@ export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision
     const budgets = decision.allowed[method.reason] ?? allowances(view.nodePools, view.nodes, { reason: method.reason, now: view.now });
     decision.allowed[method.reason] = budgets;
     if (eligible.length === 0) continue;
-    const r = method.computeCommand(eligible, { ...ctx, budgets });
+    const r = opts.simulator ? method.computeCommand(eligible, { ...ctx, budgets }) : confirmed(method, eligible, { ...ctx, budgets }, solver);
     decision.blocked.push(...r.blocked);
     if (r.command) {
       decision.command = r.command;

@@ -7,7 +7,7 @@
 import { allowances } from './budgets/budgets.js';
 import { candidatesOf } from './candidates/candidates.js';
 import { computeConsolidation } from './methods/consolidation.js';
-import { defaultMethods } from './decide.js';
+import { defaultMethods } from './methods/all.js';
 import { withinBudgets } from './methods/method.js';
 import { Pricing } from './methods/pricing.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';

@@ -3,9 +3,9 @@
  * affinities, topology spread, host ports or volumes, receiving nodes without taints, one NodePool without
  * taints. Pods are packed first-fit decreasing onto the free capacity of the remaining initialized nodes, and
  * what is left into one new NodeClaim of the cheapest type that holds it (plus every DaemonSet's requests, a
- * conservative overhead). Anything it cannot judge goes to the full solver. Its "yes" is a proposal: the
- * controller re-validates every command with the full solver after the consolidation TTL (validation.ts), and
- * the property tests carry commands out with the solver.
+ * conservative overhead). Anything it cannot judge goes to the full solver. Its "yes" is a proposal: decide()
+ * confirms the command it picked with the solver, the controller validates it with the solver again after the
+ * consolidation TTL (validation.ts), and the property tests carry commands out with the solver.
  */
 import { Labels } from '../../../api/index.js';
 import { addResources, cheapestOffering, fitsIn, podRequests, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';

@@ -6,6 +6,7 @@
 import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
+import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
@@ -18,8 +19,8 @@ export type Variant = { strategy: Strategy; targets: boolean };
  * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
  * and keeps the best (fewest unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win
  * on real catalogs with per-node overhead, marginal price where topology keeps bins small), and a small batch
- * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample of this size
- * both ways, then pack the whole batch once.
+ * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample
+ * both ways (ProbePods of them), then pack the whole batch once.
  */
 export const PortfolioMaxPods = 600;
 
@@ -33,9 +34,12 @@ function probeScore(r: SchedulingResult): number {
   return placed === 0 ? Number.POSITIVE_INFINITY : r.cost / placed;
 }
 
-/** Every k-th pod (deterministic), about PortfolioMaxPods of them. */
+/** Pods in the sample a large batch's variant is chosen on. */
+export const ProbePods = 300;
+
+/** Every k-th pod (deterministic), about ProbePods of them. */
 function sample(input: SchedulingInput): SchedulingInput {
-  const step = Math.ceil(input.pods.length / PortfolioMaxPods);
+  const step = Math.ceil(input.pods.length / ProbePods);
   return { ...input, pods: input.pods.filter((_, i) => i % step === 0) };
 }
 
@@ -57,6 +61,16 @@ export function solve(input: SchedulingInput): SchedulingResult {
   return best;
 }
 
+/** Places the first pod of `pending` (queue order) that can go somewhere once affinity groups may be started. */
+function startOne(packing: Packing, pending: readonly PodInfo[], topology: Topology): PodInfo | undefined {
+  topology.allowStart = true;
+  try {
+    return pending.find((p) => packing.place(p) === undefined);
+  } finally {
+    topology.allowStart = false;
+  }
+}
+
 /** One packing of the batch with the given variant (exported for benchmarks and tests). */
 export function pack(input: SchedulingInput, variant: Variant): SchedulingResult {
   const ctx = newSolveContext(input);
@@ -69,15 +83,24 @@ export function pack(input: SchedulingInput, variant: Variant): SchedulingResult
     else schedulable.push(p);
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
-  const queue = new PodQueue(schedulable, queueOrder(strategy));
-  for (let pod = queue.pop(); pod; pod = queue.pop()) {
-    const reasons = packing.place(pod);
-    if (!reasons) {
-      failures.delete(pod);
-      continue;
+  const order = queueOrder(strategy);
+  for (let pending = schedulable; pending.length > 0; ) {
+    const queue = new PodQueue(pending, order);
+    for (let pod = queue.pop(); pod; pod = queue.pop()) {
+      const reasons = packing.place(pod);
+      if (!reasons) {
+        failures.delete(pod);
+        continue;
+      }
+      failures.set(pod, reasons);
+      queue.push(pod, relax(pod, { toleratePreferNoSchedule }) !== undefined);
     }
-    failures.set(pod, reasons);
-    queue.push(pod, relax(pod, { toleratePreferNoSchedule }) !== undefined);
+    // Stuck: let one self-selecting pod start its affinity group, then carry on (see Topology.allowStart).
+    pending = queue.remaining();
+    const started = startOne(packing, pending, ctx.topology);
+    if (!started) break;
+    failures.delete(started);
+    pending = pending.filter((p) => p !== started);
   }
   return buildResult(packing, failures);
 }

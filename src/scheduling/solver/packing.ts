@@ -203,7 +203,13 @@ export class Packing {
     }
     this.hostnames++;
     if (this.demand && fit.options) {
-      const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
+      const chosen = chooseTarget(fit.options, {
+        demand: this.demand.of(t, pod),
+        overhead: t.daemonOverhead,
+        unit: pod.requests,
+        sameShape: this.demand.sameShape(t, pod),
+        requirements: fit.requirements,
+      });
       // Only the target is kept: the NodeClaim still lists every type that fits (launch flexibility).
       if (chosen) bin.target = chosen.target;
     }

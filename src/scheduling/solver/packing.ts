@@ -20,9 +20,9 @@ import type { Template } from './template.js';
 /** Bins scored together when looking for a free fit. */
 const FreeBatch = 16;
 /** Bins examined for a free fit before opening a new NodeClaim instead. */
-const FreeScan = 64;
+const FreeScan = 256;
 /** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
-const DearerScan = 32;
+const DearerScan = 128;
 
 /** The mutable state of one solve's packing. */
 export class Packing {

@@ -196,10 +196,6 @@ export class Topology {
     return list;
   }
 
-  /** True when some hostname-keyed group judges the pod (quickReject can then refuse nodes). */
-  hasHostnameJudges(pod: PodInfo): boolean {
-    return this.hostnameJudges(pod).length > 0;
-  }
 
   /**
    * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
@@ -249,10 +245,6 @@ export class Topology {
     return { ok: true, requirements };
   }
 
-  /** True when some topology group judges the pod (its own constraints, others' anti-affinity, or counting it). */
-  constrains(pod: PodInfo): boolean {
-    return this.judges(pod).some((j) => j.role !== 'inverse' || j.group.nonEmpty > 0);
-  }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */
   record(pod: PodInfo, nodeReqs: Requirements): void {

@@ -6,7 +6,7 @@
  * candidates answers each one quickly.
  */
 import type { ExistingNode, NewNodeClaim, Pod, SchedulingInput, SchedulingResult, UnplacedPod } from '../model.js';
-import { solve } from './solve.js';
+import { pack } from './solve.js';
 
 /** The answer for one set of candidate nodes. */
 export interface RemovalResult {
@@ -103,7 +103,8 @@ export class RemovalSimulator {
     }
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
     const nodes = (this.cluster.nodes ?? []).filter((n) => !names.has(n.name));
-    const result = solve({ ...this.cluster, pods, nodes });
+    // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
+    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false });
     return toRemoval(result, { removed, unknown, pods });
   }
 }

@@ -22,5 +22,5 @@ export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
 export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';
 
-// --- solver side (branch scheduling): disruption's removal simulation and the solve's internals it documents ---
+// --- solver side (branch scheduling): disruption's removal simulation ---
 export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';

@@ -6,6 +6,7 @@
 import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
+import type { Resources } from '../resources/resources.js';
 import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
@@ -72,8 +73,8 @@ function startOne(packing: Packing, pending: readonly PodInfo[], topology: Topol
 }
 
 /** One packing of the batch with the given variant (exported for benchmarks and tests). */
-export function pack(input: SchedulingInput, variant: Variant): SchedulingResult {
-  const ctx = newSolveContext(input);
+export function pack(input: SchedulingInput, variant: Variant, usage?: Map<string, Resources>): SchedulingResult {
+  const ctx = newSolveContext(input, usage);
   const strategy = variant.strategy;
   const packing = new Packing(ctx, strategy, { targets: variant.targets });
   const failures = new Map<PodInfo, UnplacedReason[]>();

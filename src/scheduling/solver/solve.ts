@@ -14,14 +14,15 @@ import { PodQueue, queueOrder } from './queue.js';
 import { buildResult } from './result.js';
 
 /** One way to pack: Tenon with bin targets (target.ts), Tenon by marginal price alone, or Karpenter's FFD. */
-export type Variant = { strategy: Strategy; targets: boolean };
+export type Variant = { strategy: Strategy; targets: boolean; /** Pod keys to place before all others. */ first?: ReadonlySet<string> };
 
 /**
  * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
  * and keeps the best (fewest unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win
  * on real catalogs with per-node overhead, marginal price where topology keeps bins small), and a small batch
  * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample
- * both ways (ProbePods of them), then pack the whole batch once.
+ * both ways (ProbePods of them), then pack the whole batch once (again, with the leftovers first or the other
+ * way, if pods were left unplaced).
  */
 export const PortfolioMaxPods = 600;
 
@@ -36,7 +37,7 @@ function probeScore(r: SchedulingResult): number {
 }
 
 /** Pods in the sample a large batch's variant is chosen on. */
-export const ProbePods = 300;
+export const ProbePods = 200;
 
 /** Every k-th pod (deterministic), about ProbePods of them. */
 function sample(input: SchedulingInput): SchedulingInput {
@@ -52,7 +53,15 @@ export function solve(input: SchedulingInput): SchedulingResult {
   const marginal: Variant = { strategy, targets: false };
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
-    return pack(input, probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? marginal : targets);
+    const [first, second] = probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? [marginal, targets] : [targets, marginal];
+    let best = pack(input, first);
+    // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
+    for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
+      if (best.unplaced.length === 0) break;
+      const r = pack(input, v);
+      if (better(r, best)) best = r;
+    }
+    return best;
   }
   let best = pack(input, targets);
   for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
@@ -84,7 +93,9 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
     else schedulable.push(p);
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
-  const order = queueOrder(strategy);
+  const base = queueOrder(strategy);
+  const early = variant.first;
+  const order = early ? (a: PodInfo, b: PodInfo): number => Number(early.has(b.key)) - Number(early.has(a.key)) || base(a, b) : base;
   for (let pending = schedulable; pending.length > 0; ) {
     const queue = new PodQueue(pending, order);
     for (let pod = queue.pop(); pod; pod = queue.pop()) {

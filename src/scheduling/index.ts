@@ -25,5 +25,5 @@ export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTy
 export { checkPlacement, summarizeViolations, type CheckFamily, type Violation } from './check/index.js';
 export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpModel, type LpResult, type LpSolve } from './lower-bound/index.js';
 
-// --- solver side (branch scheduling): disruption's removal simulation and the solve's internals it documents ---
+// --- solver side (branch scheduling): disruption's removal simulation ---
 export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';

@@ -50,6 +50,8 @@ export class ProvisioningController implements Reconciler {
   readonly name = 'provisioning';
   readonly queue: WorkQueue;
   private readonly batcher: Batcher;
+  /** Nomination Events of the current pass, sent once its NodeClaims are created (they must not delay them). */
+  private pendingEvents: Array<{ pod: Pod; message: string }> = [];
   /** Called after every pass (the benchmark and tests observe passes through it). */
   onPass: ((pass: ProvisioningPass) => void) | undefined;
 
@@ -83,6 +85,7 @@ export class ProvisioningController implements Reconciler {
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
     const created = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
     this.nominateInFlight(result, view.pods);
+    this.flushEvents();
     this.reportUnplaced(result, view.pods);
     this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
     this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
@@ -139,7 +142,13 @@ export class ProvisioningController implements Reconciler {
     const known = this.ctx.state.nominationOf(key);
     this.ctx.state.nominate(key, target, this.nominationTtl());
     if (!pod || known?.target === target) return;
-    void this.ctx.recorder.publish(pod, { type: 'Normal', reason: EventReasons.nominated, message: `Pod should schedule on: ${target}` });
+    this.pendingEvents.push({ pod, message: `Pod should schedule on: ${target}` });
+  }
+
+  private flushEvents(): void {
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    for (const e of events) void this.ctx.recorder.publish(e.pod, { type: 'Normal', reason: EventReasons.nominated, message: e.message });
   }
 
   private reportUnplaced(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {

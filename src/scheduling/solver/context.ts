@@ -75,7 +75,8 @@ function existingBins(input: SchedulingInput): ExistingBin[] {
   });
 }
 
-function poolUsage(input: SchedulingInput): Map<string, Resources> {
+/** Capacity of existing nodes and in-flight NodeClaims per NodePool (what counts against its limits). */
+export function poolUsage(input: SchedulingInput): Map<string, Resources> {
   const usage = new Map<string, Resources>();
   const charge = (pool: string | undefined, n: ExistingNode): void => {
     if (!pool) return;
@@ -115,9 +116,8 @@ function discoverDomains(templates: readonly Template[], existing: readonly Exis
   return domains;
 }
 
-/** Prepares a solve. */
-export function newSolveContext(input: SchedulingInput): SolveContext {
-  const usage = poolUsage(input);
+/** Prepares a solve; `usage` may be given when the caller keeps it (RemovalSimulator). */
+export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> = poolUsage(input)): SolveContext {
   const templates = input.nodePools
     .map((np) =>
       newTemplate(np, {

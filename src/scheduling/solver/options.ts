@@ -7,18 +7,15 @@ import type { Requirements } from '../requirements/requirements.js';
 import { fitsIn, type Resources } from '../resources/resources.js';
 
 /**
- * Options of `options` that fit `requests` and (when `checkRequirements`) the requirements, at most `limit` of
- * them (the first, i.e. cheapest); the same array when none drops out, so callers can skip recomputing what
- * depends on it.
+ * Options of `options` that fit `requests` and (when `checkRequirements`) the requirements; the same array when
+ * none drops out, so callers can skip recomputing what depends on it.
  */
 export function filterOptions(
   options: readonly InstanceTypeInfo[],
-  opts: { requests: Resources; requirements: Requirements; checkRequirements: boolean; limit?: number },
+  opts: { requests: Resources; requirements: Requirements; checkRequirements: boolean },
 ): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
-  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
   for (const it of options) {
-    if (out.length >= limit) break;
     if (!fitsIn(opts.requests, it.allocatable)) continue;
     if (opts.checkRequirements) {
       if (it.requirements.intersects(opts.requirements) !== undefined) continue;

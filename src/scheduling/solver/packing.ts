@@ -20,15 +20,17 @@ import type { Template } from './template.js';
 /** Bins scored together when looking for a free fit. */
 const FreeBatch = 16;
 /** Bins examined for a free fit before opening a new NodeClaim instead. */
-const FreeScan = 64;
+const FreeScan = 256;
 /** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
-const DearerScan = 32;
+const DearerScan = 128;
 
 /** The mutable state of one solve's packing. */
 export class Packing {
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
   private hostnames = 0;
+  /** While set, refusals by planned NodeClaims are collected here (for the reasons of a pod left unplaced). */
+  private refusals: UnplacedReason[] | undefined;
   private readonly index = new FreeCpuIndex();
   private readonly priceByShape = new Map<string, number>();
   private readonly demand: Demand | undefined;
@@ -45,6 +47,8 @@ export class Packing {
   /** Places `pod`; returns the reasons it could not be placed anywhere, or undefined on success. */
   place(pod: PodInfo): UnplacedReason[] | undefined {
     const { topology } = this.ctx;
+    const unmatched = topology.unmatchedAffinity(pod);
+    if (unmatched) return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
     const existingReasons: UnplacedReason[] = [];
     for (const bin of this.ctx.existing) {
       const fit = bin.canAdd(pod, topology);
@@ -52,7 +56,11 @@ export class Packing {
       existingReasons.push(fit.reason);
     }
     const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
-    if (this.placeOnPlanned(pod, newBinPrice)) return undefined;
+    const plannedReasons: UnplacedReason[] = [];
+    if (this.strategy === 'karpenter-ffd') this.refusals = plannedReasons;
+    const placed = this.placeOnPlanned(pod, newBinPrice);
+    this.refusals = undefined;
+    if (placed) return undefined;
     const reasons = summarize(existingReasons);
     for (const t of this.ctx.templates) {
       const r = this.openBin(t, pod);
@@ -60,9 +68,14 @@ export class Packing {
       reasons.push(r);
     }
     // No new NodeClaim can take it (topology, limits): a planned one is worth its added price after all.
-    if (Number.isFinite(newBinPrice) && this.placeOnPlanned(pod, Number.POSITIVE_INFINITY)) return undefined;
+    if (Number.isFinite(newBinPrice)) {
+      this.refusals = plannedReasons;
+      const late = this.placeOnPlanned(pod, Number.POSITIVE_INFINITY);
+      this.refusals = undefined;
+      if (late) return undefined;
+    }
     if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
-    return reasons;
+    return [...reasons, ...summarize(plannedReasons, 'NodeClaims planned in this solve')];
   }
 
   private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {
@@ -124,7 +137,10 @@ export class Packing {
 
   private tryBin(pod: PodInfo, bin: NewBin, limit: number): boolean {
     const fit = bin.canAdd(pod, this.ctx.topology);
-    if (!fit.ok) return false;
+    if (!fit.ok) {
+      this.refusals?.push({ ...fit.reason, target: `nodeclaim/${bin.hostname}` });
+      return false;
+    }
     if (Number.isFinite(limit) && fit.options) {
       const added = (fit.options[fit.firstFit ?? 0]?.price ?? Number.POSITIVE_INFINITY) - (bin.current()?.price ?? 0);
       // A tie goes to a new NodeClaim: growing this one would also narrow it (zone, type) for the pods to come.
@@ -187,7 +203,13 @@ export class Packing {
     }
     this.hostnames++;
     if (this.demand && fit.options) {
-      const chosen = chooseTarget(fit.options, { demand: this.demand.of(t, pod), overhead: t.daemonOverhead, requirements: fit.requirements });
+      const chosen = chooseTarget(fit.options, {
+        demand: this.demand.of(t, pod),
+        overhead: t.daemonOverhead,
+        unit: pod.requests,
+        sameShape: this.demand.sameShape(t, pod),
+        requirements: fit.requirements,
+      });
       // Only the target is kept: the NodeClaim still lists every type that fits (launch flexibility).
       if (chosen) bin.target = chosen.target;
     }
@@ -205,13 +227,17 @@ function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, numbe
   return remaining;
 }
 
-/** Existing-node failures grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */
-function summarize(reasons: readonly UnplacedReason[]): UnplacedReason[] {
+/** Failures on nodes grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */
+function summarize(reasons: readonly UnplacedReason[], what = 'existing nodes'): UnplacedReason[] {
   const by = new Map<string, UnplacedReason[]>();
-  for (const r of reasons) by.set(r.constraint, [...(by.get(r.constraint) ?? []), r]);
+  for (const r of reasons) {
+    const list = by.get(r.constraint);
+    if (list) list.push(r);
+    else by.set(r.constraint, [r]);
+  }
   return [...by.values()].map((rs) => {
     const first = rs[0] as UnplacedReason;
     if (rs.length === 1) return first;
-    return { constraint: first.constraint, details: { nodes: rs.length }, message: `${rs.length} existing nodes: ${first.constraint} (e.g. ${first.message})` };
+    return { constraint: first.constraint, details: { nodes: rs.length }, message: `${rs.length} ${what}: ${first.constraint} (e.g. ${first.message})` };
   });
 }

@@ -49,18 +49,24 @@ function inputOf(g: { pods: Parameters<typeof toPods>[0]; types: Parameters<type
 }
 
 /** Independent truth of a reason: recomputed from the input with plain code. */
-function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: string; target?: string }): boolean {
-  const pool = input.nodePools.find((p) => `nodepool/${p.name}` === reason.target);
+function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: string; target?: string; message: string }): boolean {
+  // Refusals by NodeClaims planned in the solve name their NodePool in the message.
+  const named = /nodepool "([^"]+)"/.exec(reason.message)?.[1];
+  const pool = input.nodePools.find((p) => `nodepool/${p.name}` === reason.target || p.name === named);
   const cpu = Number.parseInt(pod.spec.containers[0]?.resources?.requests?.['cpu'] ?? '0', 10);
   const memGi = Number.parseInt(pod.spec.containers[0]?.resources?.requests?.['memory'] ?? '0', 10) / 1024;
   const zone = pod.spec.nodeSelector?.['topology.kubernetes.io/zone'];
   const typeZones = new Set(input.instanceTypes.flatMap((t) => t.offerings.map((o) => o.zone)));
+  // A NodeClaim planned in this solve: it may be full, or settled in another zone than the pod requires.
+  const planned = reason.target?.startsWith('nodeclaim/') === true || reason.message.includes('planned in this solve');
+  if (planned && reason.constraint === 'requirements') return zone !== undefined;
   switch (reason.constraint) {
     case 'taints':
       return (pool?.template.taints ?? []).length > 0 && !(pod.spec.tolerations ?? []).some((t) => t.key === 'team');
     case 'requirements':
       return zone !== undefined && !(typeZones.has(zone) && input.instanceTypes.some((t) => t.offerings.some((o) => o.zone === zone)));
     case 'resources': {
+      if (planned) return true;
       const fits = input.instanceTypes.some(
         (t) => Number(t.capacity['cpu']) * 1000 >= cpu && Number.parseInt(t.capacity['memory'] ?? '0', 10) >= memGi && (!zone || t.offerings.some((o) => o.zone === zone)),
       );

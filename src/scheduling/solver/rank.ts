@@ -1,10 +1,10 @@
 /**
  * Tenon's choice of planned NodeClaim for a pod (best fit by marginal price). Karpenter tries planned NodeClaims
  * with the fewest pods first and grows each until its largest instance type is full; the fleet then follows the
- * order pods arrived in. Tenon instead scores every planned NodeClaim by what adding the pod would add to the
- * price of the cheapest instance type that holds it (zero when the pod fits in the slack of the type the bin
- * would launch now), then by the slack left, and tries them best first. Only numbers are compared here; the full
- * constraint check (requirements, topology, ports) runs on the ranked candidates only, which keeps it fast.
+ * order pods arrived in. Tenon instead scores planned NodeClaims (those the free-cpu index offers, see
+ * bin-index.ts) by what adding the pod would add to the price of the type the bin is meant to fill (zero when the
+ * pod fits in its slack), then by the slack left, and tries them best first. Only numbers are compared here; the
+ * full constraint check (requirements, topology, ports) runs on the ranked candidates only, which keeps it fast.
  */
 import type { InstanceTypeInfo } from '../instance-types.js';
 import type { PodInfo } from '../pod-info.js';

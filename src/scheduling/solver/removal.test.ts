@@ -30,6 +30,13 @@ describe('simulateRemoval', () => {
     expect(r.savings).toBeCloseTo(0);
   });
 
+  it('frees the removed nodes\' share of the NodePool limits for the replacement', () => {
+    const c = { ...cluster([node('a', [makePod({ cpu: '3' })]), node('b', [makePod({ cpu: '3500m' })])]), nodePools: [makeNodePool({ limits: { cpu: '8' } })] };
+    const r = simulateRemoval(c, ['a']);
+    expect(r.feasible).toBe(true);
+    expect(r.replacement?.cheapest.instanceType).toBe('m.4x');
+  });
+
   it('is infeasible when the pods would need more than one new NodeClaim', () => {
     const zk = (name: string) => makePod({ name, labels: { app: 'zk' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'zk' } } }] } } });
     const r = simulateRemoval(cluster([node('a', [zk('z1')]), node('b', [zk('z2')]), node('c', [zk('z3')])]), ['a', 'b']);

@@ -6,7 +6,11 @@
  * candidates answers each one quickly.
  */
 import type { ExistingNode, NewNodeClaim, Pod, SchedulingInput, SchedulingResult, UnplacedPod } from '../model.js';
-import { solve } from './solve.js';
+import { Labels } from '../../api/index.js';
+import type { Resources } from '../resources/resources.js';
+import { poolUsage } from './context.js';
+import { nodeFacts } from './existing-bin.js';
+import { pack } from './solve.js';
 
 /** The answer for one set of candidate nodes. */
 export interface RemovalResult {
@@ -86,9 +90,23 @@ function toRemoval(result: SchedulingResult, opts: { removed: ExistingNode[]; un
  */
 export class RemovalSimulator {
   private readonly byName: Map<string, ExistingNode>;
+  /** NodePool usage of the whole snapshot; each simulation subtracts the removed nodes. */
+  private readonly usage: Map<string, Resources>;
 
   constructor(private readonly cluster: SchedulingInput) {
     this.byName = new Map((cluster.nodes ?? []).map((n) => [n.name, n]));
+    this.usage = poolUsage(cluster);
+  }
+
+  private usageWithout(removed: readonly ExistingNode[]): Map<string, Resources> {
+    const out = new Map([...this.usage].map(([k, v]) => [k, { ...v }]));
+    for (const n of removed) {
+      const u = out.get(n.labels[Labels.nodePool] ?? '');
+      if (!u) continue;
+      const cap = nodeFacts(n, this.cluster.volumes).capacity;
+      for (const k in cap) u[k] = (u[k] ?? 0) - (cap[k] ?? 0);
+    }
+    return out;
   }
 
   /** If the nodes named `candidates` were removed, where would their pods go and what would it cost? */
@@ -103,7 +121,8 @@ export class RemovalSimulator {
     }
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
     const nodes = (this.cluster.nodes ?? []).filter((n) => !names.has(n.name));
-    const result = solve({ ...this.cluster, pods, nodes });
+    // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
+    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, this.usageWithout(removed));
     return toRemoval(result, { removed, unknown, pods });
   }
 }

@@ -16,12 +16,33 @@ import type { Packing } from './packing.js';
 /** Karpenter caps a NodeClaim's instance type list at 60. */
 export const MaxInstanceTypes = 60;
 
+const byPrice = (a: { it: InstanceTypeInfo; price: number }, b: { it: InstanceTypeInfo; price: number }): number =>
+  a.price - b.price || (a.it.name < b.it.name ? -1 : 1);
+
+/**
+ * The bin's fitting options priced under its requirements, cheapest first. Options come in list-price order and
+ * a price under requirements is never below the list price, so without minValues the scan stops once the next
+ * list price exceeds the MaxInstanceTypes-th cheapest price found.
+ */
 function orderedOptions(bin: NewBin): { it: InstanceTypeInfo; price: number }[] {
-  return bin
-    .fittingOptions()
-    .map((it) => ({ it, price: cheapestOffering(it, bin.requirements)?.price ?? Number.POSITIVE_INFINITY }))
-    .filter((o) => Number.isFinite(o.price))
-    .sort((a, b) => a.price - b.price || (a.it.name < b.it.name ? -1 : 1));
+  const all = bin.fittingOptions();
+  const bounded = ![...bin.requirements.values()].some((r) => r.minValues !== undefined);
+  const out: { it: InstanceTypeInfo; price: number }[] = [];
+  let sorted = true;
+  for (const it of all) {
+    if (bounded && out.length >= MaxInstanceTypes) {
+      if (!sorted) {
+        out.sort(byPrice);
+        sorted = true;
+      }
+      if (it.price > (out[MaxInstanceTypes - 1]?.price ?? Number.POSITIVE_INFINITY)) break;
+    }
+    const price = cheapestOffering(it, bin.requirements)?.price;
+    if (price === undefined) continue;
+    out.push({ it, price });
+    sorted = false;
+  }
+  return out.sort(byPrice);
 }
 
 function toNodeClaim(bin: NewBin): NewNodeClaim | undefined {

@@ -6,20 +6,23 @@
 import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
+import type { Resources } from '../resources/resources.js';
+import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
 import { buildResult } from './result.js';
 
 /** One way to pack: Tenon with bin targets (target.ts), Tenon by marginal price alone, or Karpenter's FFD. */
-export type Variant = { strategy: Strategy; targets: boolean };
+export type Variant = { strategy: Strategy; targets: boolean; /** Pod keys to place before all others. */ first?: ReadonlySet<string> };
 
 /**
  * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
  * and keeps the best (fewest unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win
  * on real catalogs with per-node overhead, marginal price where topology keeps bins small), and a small batch
- * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample of this size
- * both ways, then pack the whole batch once.
+ * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample
+ * both ways (ProbePods of them), then pack the whole batch once (again, with the leftovers first or the other
+ * way, if pods were left unplaced).
  */
 export const PortfolioMaxPods = 600;
 
@@ -33,9 +36,12 @@ function probeScore(r: SchedulingResult): number {
   return placed === 0 ? Number.POSITIVE_INFINITY : r.cost / placed;
 }
 
-/** Every k-th pod (deterministic), about PortfolioMaxPods of them. */
+/** Pods in the sample a large batch's variant is chosen on. */
+export const ProbePods = 200;
+
+/** Every k-th pod (deterministic), about ProbePods of them. */
 function sample(input: SchedulingInput): SchedulingInput {
-  const step = Math.ceil(input.pods.length / PortfolioMaxPods);
+  const step = Math.ceil(input.pods.length / ProbePods);
   return { ...input, pods: input.pods.filter((_, i) => i % step === 0) };
 }
 
@@ -47,7 +53,15 @@ export function solve(input: SchedulingInput): SchedulingResult {
   const marginal: Variant = { strategy, targets: false };
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
-    return pack(input, probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? marginal : targets);
+    const [first, second] = probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? [marginal, targets] : [targets, marginal];
+    let best = pack(input, first);
+    // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
+    for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
+      if (best.unplaced.length === 0) break;
+      const r = pack(input, v);
+      if (better(r, best)) best = r;
+    }
+    return best;
   }
   let best = pack(input, targets);
   for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
@@ -57,9 +71,19 @@ export function solve(input: SchedulingInput): SchedulingResult {
   return best;
 }
 
+/** Places the first pod of `pending` (queue order) that can go somewhere once affinity groups may be started. */
+function startOne(packing: Packing, pending: readonly PodInfo[], topology: Topology): PodInfo | undefined {
+  topology.allowStart = true;
+  try {
+    return pending.find((p) => packing.place(p) === undefined);
+  } finally {
+    topology.allowStart = false;
+  }
+}
+
 /** One packing of the batch with the given variant (exported for benchmarks and tests). */
-export function pack(input: SchedulingInput, variant: Variant): SchedulingResult {
-  const ctx = newSolveContext(input);
+export function pack(input: SchedulingInput, variant: Variant, usage?: Map<string, Resources>): SchedulingResult {
+  const ctx = newSolveContext(input, usage);
   const strategy = variant.strategy;
   const packing = new Packing(ctx, strategy, { targets: variant.targets });
   const failures = new Map<PodInfo, UnplacedReason[]>();
@@ -69,15 +93,26 @@ export function pack(input: SchedulingInput, variant: Variant): SchedulingResult
     else schedulable.push(p);
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
-  const queue = new PodQueue(schedulable, queueOrder(strategy));
-  for (let pod = queue.pop(); pod; pod = queue.pop()) {
-    const reasons = packing.place(pod);
-    if (!reasons) {
-      failures.delete(pod);
-      continue;
+  const base = queueOrder(strategy);
+  const early = variant.first;
+  const order = early ? (a: PodInfo, b: PodInfo): number => Number(early.has(b.key)) - Number(early.has(a.key)) || base(a, b) : base;
+  for (let pending = schedulable; pending.length > 0; ) {
+    const queue = new PodQueue(pending, order);
+    for (let pod = queue.pop(); pod; pod = queue.pop()) {
+      const reasons = packing.place(pod);
+      if (!reasons) {
+        failures.delete(pod);
+        continue;
+      }
+      failures.set(pod, reasons);
+      queue.push(pod, relax(pod, { toleratePreferNoSchedule }) !== undefined);
     }
-    failures.set(pod, reasons);
-    queue.push(pod, relax(pod, { toleratePreferNoSchedule }) !== undefined);
+    // Stuck: let one self-selecting pod start its affinity group, then carry on (see Topology.allowStart).
+    pending = queue.remaining();
+    const started = startOne(packing, pending, ctx.topology);
+    if (!started) break;
+    failures.delete(started);
+    pending = pending.filter((p) => p !== started);
   }
   return buildResult(packing, failures);
 }

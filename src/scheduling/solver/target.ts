@@ -27,6 +27,8 @@ function demandClass(p: PodInfo): string {
 export class Demand {
   private readonly totals = new Map<string, Resources>();
   private readonly keysOf = new Map<PodInfo, string[]>();
+  /** Pods still counted per demand key, and per demand key and exact request shape. */
+  private readonly counts = new Map<string, number>();
 
   constructor(templates: readonly Template[], pods: readonly PodInfo[]) {
     const empty = new Requirements();
@@ -41,6 +43,8 @@ export class Demand {
         const total = this.totals.get(key) ?? {};
         addInto(total, p.requests);
         this.totals.set(key, total);
+        this.bump(key, 1);
+        this.bump(`${key}|${shapeOf(p)}`, 1);
       }
       this.keysOf.set(p, keys);
     }
@@ -52,8 +56,21 @@ export class Demand {
       const total = this.totals.get(key);
       if (!total) continue;
       for (const k in p.requests) total[k] = (total[k] ?? 0) - (p.requests[k] ?? 0);
+      this.bump(key, -1);
+      this.bump(`${key}|${shapeOf(p)}`, -1);
     }
     this.keysOf.delete(p);
+  }
+
+  private bump(key: string, by: number): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + by);
+  }
+
+  /** The share of the remaining pods that could share a NodeClaim of `t` with `p` that have exactly p's requests. */
+  sameShape(t: Template, p: PodInfo): number {
+    const key = `${t.name}|${demandClass(p)}`;
+    const all = this.counts.get(key) ?? 0;
+    return all > 0 ? Math.min(1, (this.counts.get(`${key}|${shapeOf(p)}`) ?? 0) / all) : 1;
   }
 
   /** The remaining demand that could share a NodeClaim of `t` with `p` (including `p` if still counted). */
@@ -62,14 +79,49 @@ export class Demand {
   }
 }
 
-/** Price per unit of demand covered: what filling this type with the remaining pods costs per share of them. */
-function costPerCover(it: InstanceTypeInfo, demand: Resources, overhead: Resources): number {
+/** Room on `it` after DaemonSet overhead, and how many whole opening pods fit in it. */
+function roomFor(it: InstanceTypeInfo, a: TargetArgs): { room: Resources; whole: number } {
+  const room: Resources = {};
+  let whole = Number.POSITIVE_INFINITY;
+  for (const k in a.demand) {
+    room[k] = Math.max((it.allocatable[k] ?? 0) - (a.overhead[k] ?? 0), 0);
+    const u = a.unit[k] ?? 0;
+    if (u > 0 && (a.demand[k] ?? 0) > 0) whole = Math.min(whole, Math.floor((room[k] ?? 0) / u));
+  }
+  return { room, whole };
+}
+
+/** A pod's exact request shape. */
+function shapeOf(p: PodInfo): string {
+  return Object.entries(p.requests)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+/** What the choice of a target weighs. */
+interface TargetArgs {
+  demand: Resources;
+  overhead: Resources;
+  /** The pod opening the bin, and the share of the remaining pods with exactly its requests. */
+  unit: Resources;
+  sameShape: number;
+}
+
+/**
+ * Price per unit of demand covered: what filling this type with the remaining pods costs per share of them.
+ * Pods are indivisible: the part of the demand made of pods shaped like the opening pod only fills whole pods
+ * (a 256 GiB node holds ten 24 GiB pods, not 10.6), the rest is counted as divisible.
+ */
+function costPerCover(it: InstanceTypeInfo, a: TargetArgs): number {
+  const { room, whole } = roomFor(it, a);
   let cover = 1;
-  for (const k in demand) {
-    const d = demand[k] ?? 0;
+  for (const k in a.demand) {
+    const d = a.demand[k] ?? 0;
     if (d <= 0) continue;
-    const avail = (it.allocatable[k] ?? 0) - (overhead[k] ?? 0);
-    cover = Math.min(cover, Math.max(avail, 0) / d);
+    const r = room[k] ?? 0;
+    const discrete = Number.isFinite(whole) ? Math.min(r, whole * (a.unit[k] ?? 0)) : r;
+    const avail = a.sameShape * discrete + (1 - a.sameShape) * r;
+    cover = Math.min(cover, avail / d);
   }
   return cover > 0 ? it.price / cover : Number.POSITIVE_INFINITY;
 }
@@ -80,12 +132,12 @@ function costPerCover(it: InstanceTypeInfo, demand: Resources, overhead: Resourc
  */
 export function chooseTarget(
   options: readonly InstanceTypeInfo[],
-  opts: { demand: Resources; overhead: Resources; requirements: Requirements },
+  opts: TargetArgs & { requirements: Requirements },
 ): { target: InstanceTypeInfo; options: InstanceTypeInfo[] } | undefined {
   let best: InstanceTypeInfo | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const it of options) {
-    const s = costPerCover(it, opts.demand, opts.overhead);
+    const s = costPerCover(it, opts);
     if (s < bestScore || (s === bestScore && best && it.price < best.price)) {
       best = it;
       bestScore = s;

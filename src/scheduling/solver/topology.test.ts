@@ -147,6 +147,17 @@ describe('pod affinity and anti-affinity', () => {
     expect(Object.keys(countBy(run(pods), keys(pods), zone))).toHaveLength(1);
   });
 
+  it('starts a self-selecting group only when nothing else can be placed, so a kube-scheduler binding order exists', () => {
+    // starter would be placed first (largest) and, starting its group at once, pick a zone of its own; the other
+    // matching pod follows its own term to zone b and could bind first, leaving starter with nothing to match.
+    const starter = makePod({ name: 'starter', cpu: '2', labels: { app: 'c' }, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'c' })] } } });
+    const follower = makePod({ name: 'follower', cpu: '1', labels: { app: 'c' }, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'd' })] } } });
+    const anchor = makePod({ name: 'anchor', cpu: '100m', labels: { app: 'd' }, nodeSelector: { [zone]: 'test-zone-b' } });
+    const l = landings(run([starter, follower, anchor]));
+    expect(l.get('default/follower')?.labels[zone]).toBe('test-zone-b');
+    expect(l.get('default/starter')?.labels[zone]).toBe('test-zone-b');
+  });
+
   it('does not schedule a pod whose affinity selects nothing and that does not select itself', () => {
     const pod = makePod({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'missing' })] } } });
     const r = run([pod]);

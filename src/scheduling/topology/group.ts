@@ -34,12 +34,6 @@ export class TopologyGroup {
    * may not push such a domain past maxSkew, or the final placement would break the constraint for them.
    */
   readonly constrained = new Map<string, number>();
-  /**
-   * Affinity only: a pod carrying the term started it (matched itself, no matching pod existed anywhere). From
-   * then on every matching pod must join a domain that holds one: kube-scheduler binds pods in its own order, and
-   * a matching pod bound elsewhere first would leave the starter with nothing to match and no right to start.
-   */
-  bootstrapped = false;
 
   constructor(readonly spec: GroupSpec) {}
 
@@ -56,10 +50,6 @@ export class TopologyGroup {
     this.counts.set(domain, c + 1);
   }
 
-  /** Notes that a self-selecting pod carrying this affinity term was recorded in `domain` (just before). */
-  recordStarter(domain: string): void {
-    if (this.count(domain) === 1 && this.nonEmpty === 1) this.bootstrapped = true;
-  }
 
   /** Notes one pod carrying this constraint in `domain`. */
   recordConstrained(domain: string): void {

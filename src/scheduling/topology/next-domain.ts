@@ -42,6 +42,8 @@ export interface Args {
   pod: PodInfo;
   nodeReqs: Requirements;
   domains: Domains;
+  /** Whether a self-selecting pod may start its affinity group now (see Topology.allowStart). */
+  allowStart: boolean;
 }
 
 /** Domains the node may be in. */
@@ -110,13 +112,13 @@ function spread(a: Args): DomainChoice {
 
 /**
  * Required pod affinity: a domain that holds a matching pod. Only when no matching pod exists anywhere may a pod
- * that matches its own term start one (kube-scheduler's rule).
+ * that matches its own term start one (kube-scheduler's rule), and only when the solver allows starts.
  */
 function affinity(a: Args): DomainChoice {
   const podReq = a.pod.requirements.get(a.group.spec.key);
   const cands = candidates(a);
   let allowed = cands.filter((d) => a.group.count(d) > 0);
-  if (allowed.length === 0 && a.group.nonEmpty === 0 && a.group.selects(a.pod.namespace, a.pod.labels)) {
+  if (allowed.length === 0 && a.allowStart && a.group.nonEmpty === 0 && a.group.selects(a.pod.namespace, a.pod.labels)) {
     allowed = cands.filter((d) => !podReq || podReq.has(d));
   }
   if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity');
@@ -147,18 +149,14 @@ export function nextDomains(a: Args): DomainChoice {
  * The answer of a group that counts the pod without the pod carrying it. kube-scheduler would let such a pod go
  * anywhere, but the final placement must still satisfy the constraint for the pods that do carry it:
  * - DoNotSchedule spread: the pod may not raise a domain holding such pods past maxSkew (against the smallest
- *   count of any domain, never above the minimum those pods see);
- * - pod affinity: once a pod with the term started it (see TopologyGroup.bootstrapped), other matching pods must
- *   join a domain that already holds one.
- * In both cases the pod's domain is settled, so it is counted exactly.
+ *   count of any domain, never above the minimum those pods see).
+ * - pod affinity: no restriction, but the pod's domain is settled so it is counted exactly.
  */
 export function countedDomains(a: Args): DomainChoice {
   const cands = candidates(a);
   if (cands.length === 0) return { ok: true, allowed: undefined, pick: undefined };
   if (a.group.spec.type === 'affinity') {
-    const allowed = a.group.bootstrapped ? cands.filter((d) => a.group.count(d) > 0) : cands;
-    if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity of a pod that started its group (matching pods must join it)');
-    return { ok: true, allowed, pick: 'most' };
+    return { ok: true, allowed: cands, pick: 'most' };
   }
   const min = globalMin(a);
   const allowed = cands.filter((d) => (a.group.constrained.get(d) ?? 0) === 0 || a.group.count(d) + 1 - min <= a.group.spec.maxSkew);

@@ -36,16 +36,16 @@ export interface Judge {
 }
 
 /** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
-function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number }): boolean {
+function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number; allowStart: boolean }): boolean {
   const { spec } = g;
   if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
   if (a.role === 'counted') {
-    if (spec.type === 'affinity') return g.bootstrapped && a.count === 0;
+    if (spec.type === 'affinity') return false;
     return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
   }
   const self = g.selects(a.pod.namespace, a.pod.labels);
   if (spec.type === 'spread') return a.count + (self ? 1 : 0) > spec.maxSkew;
-  return a.count === 0 && !(g.nonEmpty === 0 && self);
+  return a.count === 0 && !(a.allowStart && g.nonEmpty === 0 && self);
 }
 
 interface KeyState {
@@ -80,6 +80,13 @@ export class Topology {
   private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
+  /**
+   * Whether a pod matching its own required affinity term may start the group where no matching pod exists yet.
+   * The solver allows it only when nothing else can be placed, one pod at a time, as kube-scheduler's binding of
+   * the final placement would have to: a matching pod that can bind first anywhere else would leave the starter
+   * with nothing to match and no right to start.
+   */
+  allowStart = false;
   private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
   private readonly byHostname = new WeakMap<Judge[], Judge[]>();
 
@@ -161,6 +168,24 @@ export class Topology {
     return list;
   }
 
+  /**
+   * A refusal that holds on every node: one of the pod's own required affinity terms selects no pod anywhere and
+   * the pod may not start it (it does not match the term itself, or starts are not allowed now).
+   */
+  unmatchedAffinity(pod: PodInfo): Refusal | undefined {
+    for (const g of this.ownedGroups(pod)) {
+      if (g.spec.type !== 'affinity' || g.nonEmpty > 0) continue;
+      if (this.allowStart && g.selects(pod.namespace, pod.labels)) continue;
+      return {
+        ok: false,
+        constraint: 'pod-affinity',
+        message: `pod affinity on ${g.spec.key}: no pod matches the term anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
+        details: { topologyKey: g.spec.key },
+      };
+    }
+    return undefined;
+  }
+
   /** The judges of `pod` keyed on hostname (cached with the judges); pass them to quickReject in loops. */
   hostnameJudges(pod: PodInfo): readonly Judge[] {
     const all = this.judges(pod);
@@ -171,10 +196,6 @@ export class Topology {
     return list;
   }
 
-  /** True when some hostname-keyed group judges the pod (quickReject can then refuse nodes). */
-  hasHostnameJudges(pod: PodInfo): boolean {
-    return this.hostnameJudges(pod).length > 0;
-  }
 
   /**
    * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
@@ -184,7 +205,7 @@ export class Topology {
     if (hostname === undefined) return undefined;
     for (const { group: g, role } of judges) {
       const c = g.count(hostname);
-      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c })) {
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.allowStart })) {
         const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
         return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
       }
@@ -201,7 +222,7 @@ export class Topology {
     const byKey = new Map<string, KeyState>();
     for (const { group, role } of this.judges(pod)) {
       if (role === 'inverse' && group.nonEmpty === 0) continue;
-      const a = { group, pod, nodeReqs, domains: this.domains };
+      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.allowStart };
       const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;
@@ -224,10 +245,6 @@ export class Topology {
     return { ok: true, requirements };
   }
 
-  /** True when some topology group judges the pod (its own constraints, others' anti-affinity, or counting it). */
-  constrains(pod: PodInfo): boolean {
-    return this.judges(pod).some((j) => j.role !== 'inverse' || j.group.nonEmpty > 0);
-  }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */
   record(pod: PodInfo, nodeReqs: Requirements): void {
@@ -241,7 +258,6 @@ export class Topology {
       const domain = knownDomain(nodeReqs, g.spec.key);
       if (domain === undefined) continue;
       if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
-      if (g.spec.type === 'affinity' && g.selects(pod.namespace, pod.labels)) g.recordStarter(domain);
     }
   }
 

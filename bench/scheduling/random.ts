@@ -1,22 +1,8 @@
 /** A small seeded random source (mulberry32) so every workload is reproducible from `--seed`. */
+import { SeededRandom } from '../../src/sim/ec2/random.js';
 
 /** A seeded generator of floats in [0, 1) with a few helpers. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** The next float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
+export class Rng extends SeededRandom {
   /** An integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);

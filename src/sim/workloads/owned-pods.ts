@@ -1,9 +1,10 @@
 /** Wiring shared by the workload controllers: queue the owner on its own changes and on its pods' changes. */
 import { keyOf, type KubeObject, type Pod, type ResourceType } from '../../kube/index.js';
-import type { AgentContext } from '../world/agent.js';
+import type { Agent, AgentContext } from '../world/agent.js';
+import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { ByOwner } from '../world/informers.js';
 import { SimResources } from '../world/resources.js';
-import type { Expectations } from './expectations.js';
+import { Expectations } from './expectations.js';
 import { ownerKey } from './pod-template.js';
 
 /** Registers handlers that queue `kind` objects when they or their pods change, counting observed pods against expectations. */
@@ -53,4 +54,36 @@ export async function writeStatus(ctx: AgentContext, rt: ResourceType, obj: Kube
   const merged = { ...current, ...status };
   if (JSON.stringify(merged) === JSON.stringify(current)) return;
   await ctx.client.patch(rt, { name: obj.metadata.name ?? '', namespace: obj.metadata.namespace }, { status }, { subresource: 'status' });
+}
+
+/**
+ * A controller of pods owned by one kind of workload (ReplicaSet, StatefulSet): a queue per kind fed by the owner
+ * and its pods, with expectations so a stale cache never creates or deletes twice.
+ */
+export abstract class OwnedPodsController implements Agent {
+  abstract readonly name: string;
+  protected runner: QueueRunner | undefined;
+  protected readonly expectations: Expectations;
+
+  /** Creates the controller for owners of `owner.kind` stored at `owner.resource`. */
+  constructor(
+    protected readonly ctx: AgentContext,
+    private readonly owner: { kind: string; resource: ResourceType },
+  ) {
+    this.expectations = new Expectations(ctx.clock);
+  }
+
+  /** Starts watching the owners and their pods. */
+  start(): void {
+    this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
+    watchOwnerAndPods(this.ctx, { ...this.owner, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
+  }
+
+  /** Stops the controller. */
+  stop(): void {
+    this.runner?.stop();
+  }
+
+  /** Brings one owner's pods toward its spec. */
+  protected abstract reconcile(key: string): Promise<void>;
 }

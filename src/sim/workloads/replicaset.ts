@@ -1,38 +1,23 @@
 /** The ReplicaSet controller: keeps `replicas` active pods from the template, deleting surplus in ReplicaSet's order. */
 import { isNotFound, type Pod } from '../../kube/index.js';
-import type { Agent, AgentContext } from '../world/agent.js';
-import { startQueue, type QueueRunner } from '../world/queue-runner.js';
+import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type ReplicaSet } from '../world/resources.js';
-import { Expectations } from './expectations.js';
-import { podsOf, watchOwnerAndPods, writeStatus } from './owned-pods.js';
+import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
 import { deletionOrder, isActive, isReady, podFromTemplate } from './pod-template.js';
 
 /** At most this many pods are created or deleted per pass (the upstream burst is 500). */
 const burst = 500;
 
 /** The ReplicaSet controller agent. */
-export class ReplicaSetController implements Agent {
+export class ReplicaSetController extends OwnedPodsController {
   readonly name = 'replicaset-controller';
-  private runner: QueueRunner | undefined;
-  private readonly expectations: Expectations;
 
   /** Creates the controller. */
-  constructor(private readonly ctx: AgentContext) {
-    this.expectations = new Expectations(ctx.clock);
+  constructor(ctx: AgentContext) {
+    super(ctx, { kind: 'ReplicaSet', resource: SimResources.replicaSets });
   }
 
-  /** Starts watching ReplicaSets and their pods. */
-  start(): void {
-    this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
-    watchOwnerAndPods(this.ctx, { kind: 'ReplicaSet', resource: SimResources.replicaSets, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
-  }
-
-  /** Stops the controller. */
-  stop(): void {
-    this.runner?.stop();
-  }
-
-  private async reconcile(key: string): Promise<void> {
+  protected async reconcile(key: string): Promise<void> {
     const rs = this.ctx.informers.get<ReplicaSet>(SimResources.replicaSets).cache.get(key);
     if (!rs || rs.metadata.deletionTimestamp) return;
     const pods = podsOf(this.ctx, rs);

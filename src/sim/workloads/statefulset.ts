@@ -4,11 +4,9 @@
  * each after the previous is Running and Ready, and removes the highest ordinal first; Parallel does all at once.
  */
 import { isAlreadyExists, isNotFound, type Pod } from '../../kube/index.js';
-import type { Agent, AgentContext } from '../world/agent.js';
-import { startQueue, type QueueRunner } from '../world/queue-runner.js';
+import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type PersistentVolumeClaim, type StatefulSet } from '../world/resources.js';
-import { Expectations } from './expectations.js';
-import { podsOf, watchOwnerAndPods, writeStatus } from './owned-pods.js';
+import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
 import { isActive, isReady, podFromTemplate } from './pod-template.js';
 
 /** The ordinal of a StatefulSet pod, or -1. */
@@ -34,28 +32,15 @@ export function statefulPod(sts: StatefulSet, i: number): Pod {
 }
 
 /** The StatefulSet controller agent. */
-export class StatefulSetController implements Agent {
+export class StatefulSetController extends OwnedPodsController {
   readonly name = 'statefulset-controller';
-  private runner: QueueRunner | undefined;
-  private readonly expectations: Expectations;
 
   /** Creates the controller. */
-  constructor(private readonly ctx: AgentContext) {
-    this.expectations = new Expectations(ctx.clock);
+  constructor(ctx: AgentContext) {
+    super(ctx, { kind: 'StatefulSet', resource: SimResources.statefulSets });
   }
 
-  /** Watches StatefulSets and their pods. */
-  start(): void {
-    this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
-    watchOwnerAndPods(this.ctx, { kind: 'StatefulSet', resource: SimResources.statefulSets, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
-  }
-
-  /** Stops the controller. */
-  stop(): void {
-    this.runner?.stop();
-  }
-
-  private async reconcile(key: string): Promise<void> {
+  protected async reconcile(key: string): Promise<void> {
     const sts = this.ctx.informers.get<StatefulSet>(SimResources.statefulSets).cache.get(key);
     if (!sts || sts.metadata.deletionTimestamp) return;
     const pods = podsOf(this.ctx, sts);

@@ -6,4 +6,4 @@ export * from './nodeclaim/index.js';
 export * from './ec2nodeclass/index.js';
 export * from './crds/index.js';
 export * from './validation/index.js';
-export type { ObjectMeta } from './shared/object-meta.js';
+export type { ObjectMeta, OwnerReference } from './shared/object-meta.js';

@@ -1,36 +1,18 @@
 /** The JSON shapes the embedded API server stores and serves. */
 
+import type { ObjectMeta, OwnerReference } from '../api/index.js';
+
 /** Any JSON object. */
 export type Json = Record<string, unknown>;
 
-/** Object metadata as stored (the fields the server reads and maintains). */
-export interface Meta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerRef[];
+/** Object metadata as stored (the fields the server reads and maintains, and any others a client sent). */
+export interface Meta extends ObjectMeta {
   managedFields?: unknown[];
   [k: string]: unknown;
 }
 
 /** metav1.OwnerReference. */
-export interface OwnerRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type OwnerRef = OwnerReference;
 
 /** A stored Kubernetes object. */
 export interface KObject {

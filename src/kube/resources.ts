@@ -1,3 +1,5 @@
+import type { ObjectMeta } from '../api/index.js';
+
 /** Where a kind lives in the API: group, version, plural and scope. */
 export interface ResourceType<_T = KubeObject> {
   group: string;
@@ -7,32 +9,8 @@ export interface ResourceType<_T = KubeObject> {
   namespaced: boolean;
 }
 
-/** The metadata every Kubernetes object carries (the fields Tenon reads or writes). */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-}
-
-/** An owner reference (metav1.OwnerReference). */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+/** The metadata every Kubernetes object carries, and owner references: the api layer's definitions. */
+export type { ObjectMeta, OwnerReference } from '../api/index.js';
 
 /** Any Kubernetes object. */
 export interface KubeObject {

@@ -21,12 +21,15 @@ export interface ObjectMeta {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   finalizers?: string[];
-  ownerReferences?: Array<{
-    apiVersion: string;
-    kind: string;
-    name: string;
-    uid: string;
-    controller?: boolean;
-    blockOwnerDeletion?: boolean;
-  }>;
+  ownerReferences?: OwnerReference[];
+}
+
+/** metav1.OwnerReference. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
 }

@@ -4,7 +4,9 @@
  * only if they still hold (validation.ts). Every pass publishes the eligible-node and allowed-disruption gauges
  * and a `DisruptionBlocked` event for each node that could not be disrupted, with the cause.
  */
+import { ConditionTypes } from '../../api/index.js';
 import { WorkQueue, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import { isTrue } from '../conditions.js';
 import type { ControllerContext } from '../context.js';
 import { EventReasons } from '../event-reasons.js';
 import { decide, type Decision } from './decide.js';
@@ -43,6 +45,8 @@ export class DisruptionController implements Reconciler {
     if (!this.ctx.state.synced()) return { requeueAfter: 1_000 };
     const now = this.ctx.clock.now();
     if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
+    // Nothing can be a candidate before some NodeClaim is initialized: skip the (costly) view until then.
+    if (!this.pending && !this.ctx.informers.nodeClaims.cache.list().some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized))) return { requeueAfter: disruptionPollMs };
     const view = await buildView(this.ctx, this.orchestration.claimed());
     if (this.pending) {
       const { command } = this.pending;

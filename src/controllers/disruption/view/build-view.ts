@@ -63,15 +63,33 @@ function claimFacts(nc: StoredNodeClaim): Partial<DisruptionNode> {
   };
 }
 
+/**
+ * The latest pod event the cache itself shows (a pod scheduled or created on the node), so a decision never
+ * waits on the marking controller having written `lastPodEventTime` yet.
+ */
+function latestBinding(pods: readonly sched.Pod[]): number | undefined {
+  let latest: number | undefined;
+  for (const sp of pods) {
+    const p = sp as unknown as Pod;
+    const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.lastTransitionTime;
+    const t = ms(scheduled) ?? ms(p.metadata.creationTimestamp);
+    if (t !== undefined && (latest === undefined || t > latest)) latest = t;
+  }
+  return latest;
+}
+
 function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFacts): DisruptionNode {
   const node = ctx.informers.nodes.cache.get(n.name);
   const pool = n.labels[Labels.nodePool];
   const dnd = (o: { metadata: { annotations?: Record<string, string> } } | undefined): boolean => o?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true';
+  const claim = f.nc ? claimFacts(f.nc) : { nodeClaim: undefined };
+  const bound = latestBinding(n.pods ?? []);
   return {
     ...n,
     // Terminating pods are on their way out already: neither moved nor counted as blockers.
     pods: (n.pods ?? []).filter((p) => !(p as unknown as Pod).metadata.deletionTimestamp),
-    ...(f.nc ? claimFacts(f.nc) : { nodeClaim: undefined }),
+    ...claim,
+    lastPodEventTime: Math.max(claim.lastPodEventTime ?? 0, bound ?? 0) || undefined,
     nodePool: f.nc ? pool : undefined,
     price: offeringPrice(n.labels, pool ? f.types.get(pool) : undefined),
     doNotDisrupt: dnd(node) || dnd(f.nc),

@@ -1,21 +1,11 @@
 /** Simulated EC2 instances and their state machine: pending → running → shutting-down → terminated. */
 import type { Clock } from '../../clock/index.js';
-import type { BlockDeviceMapping, InstanceInfo, InstanceState, MetadataOptions, PurchaseOption, Tags } from '../../providers/aws/ports/index.js';
+import type { BlockDeviceMapping, InstanceInfo, InstanceState, MetadataOptions, Tags } from '../../providers/aws/ports/index.js';
 
 /** Everything the simulated account knows about an instance: what DescribeInstances shows and what it booted with. */
-export interface SimInstance {
-  instanceId: string;
-  instanceType: string;
-  zone: string;
-  subnetId: string;
-  imageId: string;
-  state: InstanceState;
-  capacityType: PurchaseOption;
-  launchTime: Date;
-  securityGroupIds: string[];
+export interface SimInstance extends InstanceInfo {
   privateDnsName: string;
   privateIp: string;
-  tags: Tags;
   /** Plain-text userData the instance boots with (what a simulated kubelet reads). */
   userData: string;
   launchTemplateName: string;

@@ -9,7 +9,7 @@ import type { FakeCloudProvider } from '../../cloudprovider/fake/index.js';
 import type { NodeClaim } from '../../cloudprovider/types.js';
 import { generateUserData } from '../../providers/aws/bootstrap/index.js';
 import { Labels } from '../../api/index.js';
-import type { Machine, MachineSource } from './machine.js';
+import { MapMachineSource, type Machine } from './machine.js';
 
 /** Options of the adapter. */
 export interface FakeProviderMachinesOptions {
@@ -33,13 +33,12 @@ function generatedUserData(claim: NodeClaim): string {
 }
 
 /** A MachineSource over a FakeCloudProvider; terminated instances disappear from the listing. */
-export class FakeProviderMachines implements MachineSource {
-  private readonly machines = new Map<string, Machine>();
-  private readonly listeners = new Set<() => void>();
+export class FakeProviderMachines extends MapMachineSource {
   private cancel: (() => void) | undefined;
 
   /** Creates the adapter and takes a first snapshot; call start() to poll. */
   constructor(private readonly opts: FakeProviderMachinesOptions) {
+    super();
     this.sync();
   }
 
@@ -70,24 +69,9 @@ export class FakeProviderMachines implements MachineSource {
       this.machines.delete(id);
       changed = true;
     }
-    if (changed) for (const fn of this.listeners) fn();
+    if (changed) this.notify();
   }
 
-  /** Every live instance. */
-  list(): Machine[] {
-    return [...this.machines.values()];
-  }
-
-  /** The instance with this providerID. */
-  get(providerID: string): Machine | undefined {
-    return this.machines.get(providerID);
-  }
-
-  /** Registers a change listener. */
-  subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
 
   private toMachine(providerID: string, claim: NodeClaim): Machine {
     const labels = claim.metadata.labels ?? {};

@@ -59,3 +59,30 @@ export function isRunning(m: Machine): boolean {
 export function isGone(m: Machine | undefined): boolean {
   return m === undefined || m.state === 'terminated' || m.state === 'shutting-down';
 }
+
+/** A MachineSource kept in a map by providerID, notifying listeners on every change. */
+export abstract class MapMachineSource implements MachineSource {
+  protected readonly machines = new Map<string, Machine>();
+  private readonly listeners = new Set<() => void>();
+
+  /** Every machine. */
+  list(): Machine[] {
+    return [...this.machines.values()];
+  }
+
+  /** The machine with this providerID. */
+  get(providerID: string): Machine | undefined {
+    return this.machines.get(providerID);
+  }
+
+  /** Registers a change listener. */
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Tells every listener that the machines changed. */
+  protected notify(): void {
+    for (const fn of this.listeners) fn();
+  }
+}

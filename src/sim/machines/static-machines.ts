@@ -1,13 +1,12 @@
 /** A MachineSource held in memory: machines added and removed by hand (tests, hand-made playground nodes). */
-import type { Machine, MachineState, MachineSource } from './machine.js';
+import { MapMachineSource, type Machine, type MachineState } from './machine.js';
 
 /** Machines set by hand. */
-export class StaticMachines implements MachineSource {
-  private readonly machines = new Map<string, Machine>();
-  private readonly listeners = new Set<() => void>();
+export class StaticMachines extends MapMachineSource {
 
   /** Starts with `initial`. */
   constructor(initial: readonly Machine[] = []) {
+    super();
     for (const m of initial) this.machines.set(m.providerID, m);
   }
 
@@ -28,25 +27,5 @@ export class StaticMachines implements MachineSource {
   /** Forgets a machine entirely. */
   remove(providerID: string): void {
     if (this.machines.delete(providerID)) this.notify();
-  }
-
-  /** Every machine. */
-  list(): Machine[] {
-    return [...this.machines.values()];
-  }
-
-  /** One machine. */
-  get(providerID: string): Machine | undefined {
-    return this.machines.get(providerID);
-  }
-
-  /** Registers a change listener. */
-  subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
-  private notify(): void {
-    for (const fn of this.listeners) fn();
   }
 }

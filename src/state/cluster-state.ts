@@ -24,7 +24,13 @@ export class ClusterState {
   constructor(
     readonly informers: ClusterInformers,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // Seen once is enough: a NodeClaim can be created and deleted (e.g. insufficient capacity) between two checks.
+    const seen = (nc: StoredNodeClaim): void => {
+      this.expected.delete(nc.metadata.name ?? '');
+    };
+    informers.nodeClaims.on({ add: seen, update: (_o, nc) => seen(nc), delete: seen });
+  }
 
   /** True once every informer listed and every NodeClaim Tenon created is in the cache. */
   synced(): boolean {

@@ -30,6 +30,25 @@ describe('SimClock', () => {
     expect(clock.pending()).toBe(0);
   });
 
+  it('fires a whole instant in one go: one settle window, cancellations inside the instant honoured', async () => {
+    const clock = new SimClock({ start: 0, settleMs: 20 });
+    const seen: string[] = [];
+    let cancelLast: () => void = () => undefined;
+    clock.setTimer(100, () => {
+      seen.push('a');
+      cancelLast();
+      clock.setTimer(0, () => seen.push('set-during'));
+    });
+    for (let i = 0; i < 50; i++) clock.setTimer(100, () => seen.push(`b${i}`));
+    cancelLast = clock.setTimer(100, () => seen.push('cancelled'));
+    const t0 = performance.now();
+    await clock.advance(100);
+    const wall = performance.now() - t0;
+    expect(seen).toEqual(['a', ...Array.from({ length: 50 }, (_, i) => `b${i}`), 'set-during']);
+    // 50 timers one settle window (20 ms) apart would take over a second.
+    expect(wall).toBeLessThan(500);
+  });
+
   it('runs 15 simulated minutes of 10 s heartbeats in well under a second', async () => {
     const clock = new SimClock({ start: 0, settleMs: 1 });
     let beats = 0;

@@ -23,6 +23,11 @@ export class TimerHeap {
     return this.live;
   }
 
+  /** The sequence number the next timer will get (timers set from now on compare greater). */
+  get nextSeq(): number {
+    return this.seq;
+  }
+
   /** Adds a timer due at `at`. */
   push(at: number, fn: () => void): SimTimer {
     const timer: SimTimer = { at, seq: this.seq++, fn, cancelled: false };

@@ -35,6 +35,14 @@ interface Tracked {
 
 const volumeRetryMs = 2_000;
 
+/** The kubelet's PLEG relists containers once a second, so it sees a container start or stop on that tick. */
+const relistMs = 1_000;
+
+/** The delay from `now` until the first relist at or after `now + ms`. */
+export function untilRelist(now: number, ms: number): number {
+  return Math.ceil((now + ms) / relistMs) * relistMs - now;
+}
+
 /** The pods one kubelet runs. */
 export class PodWorkers {
   private readonly pods = new Map<string, Tracked>();
@@ -102,7 +110,7 @@ export class PodWorkers {
   private scheduleStart(uid: string, ms: number): void {
     const t = this.pods.get(uid);
     if (!t) return;
-    t.cancel = this.host.clock.setTimer(ms, () => {
+    t.cancel = this.host.clock.setTimer(untilRelist(this.host.clock.now(), ms), () => {
       t.cancel = undefined;
       if (t.phase !== 'creating') return;
       if (!this.host.volumesReady(t.pod)) return this.scheduleStart(uid, volumeRetryMs);
@@ -114,7 +122,7 @@ export class PodWorkers {
   }
 
   private scheduleCompletion(t: Tracked, ms: number): void {
-    t.cancel = this.host.clock.setTimer(ms, () => {
+    t.cancel = this.host.clock.setTimer(untilRelist(this.host.clock.now(), ms), () => {
       t.cancel = undefined;
       if (t.phase !== 'running') return;
       t.phase = 'done';
@@ -129,7 +137,8 @@ export class PodWorkers {
     tracked.phase = 'terminating';
     this.pods.set(uid, tracked);
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
-    tracked.cancel = this.host.clock.setTimer(Math.min(grace, this.host.rng.between(this.host.timings.podStop)), () => {
+    const stopMs = untilRelist(this.host.clock.now(), this.host.rng.between(this.host.timings.podStop));
+    tracked.cancel = this.host.clock.setTimer(Math.min(grace, stopMs), () => {
       tracked.cancel = undefined;
       void this.finishDeletion(pod);
     });

@@ -14,13 +14,27 @@ export interface NodeInfo {
   ports: HostPort[];
 }
 
+/** What a pod object asks of its node; informer objects are replaced on update, so the object is the key. */
+const usage = new WeakMap<Pod, { requests: Resources; ports: HostPort[] }>();
+
+function usageOf(pod: Pod): { requests: Resources; ports: HostPort[] } {
+  let u = usage.get(pod);
+  if (!u) {
+    const sp = asSchedPod(pod);
+    u = { requests: podRequests(sp), ports: hostPortsOf(sp) };
+    usage.set(pod, u);
+  }
+  return u;
+}
+
 /** Builds the NodeInfo of `node` hosting `pods`. */
 export function nodeInfo(node: Node, pods: readonly Pod[]): NodeInfo {
   let requested: Resources = {};
   const ports: HostPort[] = [];
   for (const p of pods) {
-    requested = addResources(requested, podRequests(asSchedPod(p)));
-    ports.push(...hostPortsOf(asSchedPod(p)));
+    const u = usageOf(p);
+    requested = addResources(requested, u.requests);
+    ports.push(...u.ports);
   }
   return {
     node,
@@ -35,7 +49,8 @@ export function nodeInfo(node: Node, pods: readonly Pod[]): NodeInfo {
 
 /** Adds a pod to a NodeInfo in place (an assumed binding). */
 export function addPod(info: NodeInfo, pod: Pod): void {
+  const u = usageOf(pod);
   info.pods.push(pod);
-  info.requested = addResources(info.requested, podRequests(asSchedPod(pod)));
-  info.ports.push(...hostPortsOf(asSchedPod(pod)));
+  info.requested = addResources(info.requested, u.requests);
+  info.ports.push(...u.ports);
 }

@@ -38,6 +38,7 @@ export class KubeScheduler implements Agent {
   private readonly assumed = new Map<string, { pod: Pod; node: string }>();
   private readonly events: EventRecorder;
   private cancelFlush: (() => void) | undefined;
+  private cancelRetry: (() => void) | undefined;
 
   /** Creates the scheduler. */
   constructor(
@@ -67,6 +68,7 @@ export class KubeScheduler implements Agent {
   stop(): void {
     this.runner?.stop();
     this.cancelFlush?.();
+    this.cancelRetry?.();
   }
 
   private scheduleFlush(): void {
@@ -98,8 +100,13 @@ export class KubeScheduler implements Agent {
     if (relevant(o) !== relevant(n)) this.retryUnschedulable();
   }
 
+  /** One back-off timer for all parked pods: a burst of cluster changes becomes one retry round, not one per pod. */
   private retryUnschedulable(): void {
-    for (const k of this.unschedulable) this.runner?.queue.addAfter(k, this.opts.retryAfterChangeMs ?? 1000);
+    if (this.cancelRetry || this.unschedulable.size === 0) return;
+    this.cancelRetry = this.ctx.clock.setTimer(this.opts.retryAfterChangeMs ?? 1000, () => {
+      this.cancelRetry = undefined;
+      for (const k of this.unschedulable) this.runner?.queue.add(k);
+    });
   }
 
   private nodeInfos(): NodeInfo[] {

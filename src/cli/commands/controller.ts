@@ -1,7 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Command } from 'commander';
-import type { CloudProvider } from '../../cloudprovider/index.js';
-import { FakeCloudProvider } from '../../cloudprovider/fake/index.js';
 import { systemClock } from '../../clock/index.js';
 import { KubeClient, transportFromKubeConfig } from '../../kube/index.js';
 import { startHealthServer } from '../../observability/health-server.js';
@@ -10,11 +8,7 @@ import { Metrics } from '../../observability/metrics.js';
 import { acquireLeadership } from '../../operator/leadership.js';
 import { startOperator } from '../../operator/operator.js';
 import { optionsFromEnv } from '../../settings/options.js';
-
-/** Cloud providers `tenon controller` can run with. */
-const providers: Record<string, () => CloudProvider> = {
-  fake: () => new FakeCloudProvider(),
-};
+import { providers } from './controller-providers.js';
 
 async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promise<void> {
   const options = optionsFromEnv(process.env);
@@ -30,7 +24,8 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promi
   const health = await startHealthServer({ port: options.healthProbePort, metrics, ready: () => ready });
   const namespace = options.leaderElectionNamespace || 'kube-system';
   const release = options.disableLeaderElection ? () => undefined : await acquireLeadership({ client, clock: systemClock, namespace, log, onLost: () => process.exit(1) });
-  const op = await startOperator({ client, cloudProvider: make(), clock: systemClock, options, log, metrics });
+  const parts = await make({ client, clock: systemClock, options, kubeConfig: kc });
+  const op = await startOperator({ client, ...parts, clock: systemClock, options, log, metrics });
   ready = true;
   log.info({ cluster: options.clusterName, provider: flags.cloudProvider }, 'controllers running');
   const shutdown = async (): Promise<void> => {

@@ -3,7 +3,7 @@
  * types compatible with it cheapest first, the DaemonSet overhead on its new nodes, and its remaining limits.
  */
 import { Labels, type Taint } from '../../api/index.js';
-import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
+import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { DaemonSet, NodePool } from '../model.js';
 import { newPodInfo } from '../pod-info.js';
 import { Requirements } from '../requirements/requirements.js';
@@ -43,6 +43,16 @@ function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceT
   return out;
 }
 
+/**
+ * The instance type as this NodePool sees it: priced at the cheapest offering the NodePool allows (an on-demand
+ * NodePool must not rank types by their spot price), undefined when it allows none.
+ */
+function pricedFor(it: InstanceTypeInfo, requirements: Requirements): InstanceTypeInfo | undefined {
+  const o = cheapestOffering(it, requirements);
+  if (!o) return undefined;
+  return o.price === it.price ? it : { ...it, price: o.price };
+}
+
 /** Prepares a NodePool with the instance types it may launch. */
 export function newTemplate(
   np: NodePool,
@@ -52,7 +62,8 @@ export function newTemplate(
   const requirements = Requirements.fromSelector(np.template.requirements).addAll(Requirements.fromLabels(labels));
   const taints = np.template.taints ?? [];
   const instanceTypes = opts.instanceTypes
-    .filter((it) => it.requirements.intersects(requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, requirements)))
+    .filter((it) => it.requirements.intersects(requirements) === undefined)
+    .flatMap((it) => pricedFor(it, requirements) ?? [])
     .sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   let remaining: Resources | undefined;
   if (np.limits) {

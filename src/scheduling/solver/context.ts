@@ -27,9 +27,21 @@ export interface SolveContext {
 }
 
 const prepared = new WeakMap<InstanceType, InstanceTypeInfo | null>();
+/** One shared empty list, so inputs without DaemonSets share their prepared templates. */
+const noDaemonSets: DaemonSet[] = [];
 
-/** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them). */
+const preparedLists = new WeakMap<readonly InstanceType[], { length: number; list: InstanceTypeInfo[] }>();
+
+/** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them; whole lists too). */
 export function prepareAll(types: readonly InstanceType[]): InstanceTypeInfo[] {
+  const cached = preparedLists.get(types);
+  if (cached && cached.length === types.length) return cached.list;
+  const list = prepareEach(types);
+  preparedLists.set(types, { length: types.length, list });
+  return list;
+}
+
+function prepareEach(types: readonly InstanceType[]): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
   for (const t of types) {
     let p = prepared.get(t);
@@ -61,8 +73,8 @@ function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: {
 function existingBins(input: SchedulingInput): ExistingBin[] {
   const daemonSets = input.daemonSets ?? [];
   const make = (n: ExistingNode, kind: 'node' | 'nodeclaim'): ExistingBin => {
-    const bin = new ExistingBin(n, kind, { volumes: input.volumes, daemonOverhead: {} });
-    addInto(bin.used, daemonsFor(n, daemonSets, bin));
+    const bin = new ExistingBin(n, kind, { volumes: input.volumes });
+    if (n.initialized === false) bin.charge(daemonsFor(n, daemonSets, bin));
     return bin;
   };
   const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
@@ -89,10 +101,10 @@ export function poolUsage(input: SchedulingInput): Map<string, Resources> {
   return usage;
 }
 
-function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[], volumes: SchedulingInput['volumes']): Set<string> {
+function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[]): Set<string> {
   const keys = new Set<string>();
   for (const p of pods) for (const k of podTopologyKeys(p)) keys.add(k);
-  for (const b of existing) for (const k of nodeFacts(b.node, volumes).topologyKeys) keys.add(k);
+  for (const b of existing) for (const k of b.facts.topologyKeys) keys.add(k);
   return keys;
 }
 
@@ -118,19 +130,17 @@ function discoverDomains(templates: readonly Template[], existing: readonly Exis
 
 /** Prepares a solve; `usage` may be given when the caller keeps it (RemovalSimulator). */
 export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> = poolUsage(input)): SolveContext {
+  const daemonSets = input.daemonSets ?? noDaemonSets;
   const templates = input.nodePools
-    .map((np) =>
-      newTemplate(np, {
-        instanceTypes: prepareAll(input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes),
-        daemonSets: input.daemonSets ?? [],
-        usage: usage.get(np.name) ?? {},
-      }),
-    )
+    .map((np) => {
+      const source = input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes;
+      return newTemplate(np, { instanceTypes: prepareAll(source), source, daemonSets, usage: usage.get(np.name) ?? {} });
+    })
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const existing = existingBins(input);
   const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes }));
-  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [], antiAffinityPods: nodeFacts(b.node, input.volumes).antiAffinityPods }));
-  const keys = topologyKeys(input.pods, existing, input.volumes);
+  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [], antiAffinityPods: b.facts.antiAffinityPods }));
+  const keys = topologyKeys(input.pods, existing);
   const domains = discoverDomains(templates, existing, keys);
   const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods });
   return { input, templates, existing, pods, topology, domains };

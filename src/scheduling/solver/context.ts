@@ -108,18 +108,36 @@ function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[]): S
   return keys;
 }
 
+const domainsByTemplate = new WeakMap<InstanceTypeInfo[], Map<string, string[]>>();
+
+/**
+ * The domains of `key` a NodePool can provide (its requirements' values, then its instance types' values it
+ * allows), in discovery order; cached per prepared template, as repeated solves (disruption) reuse those.
+ */
+function templateDomains(t: Template, key: string): string[] {
+  let byKey = domainsByTemplate.get(t.instanceTypes);
+  if (!byKey) {
+    byKey = new Map();
+    domainsByTemplate.set(t.instanceTypes, byKey);
+  }
+  const cached = byKey.get(key);
+  if (cached) return cached;
+  const out = new Set<string>();
+  const allowed = t.requirements.get(key);
+  if (allowed && !allowed.complement) for (const v of allowed.values) out.add(v);
+  for (const it of t.instanceTypes) {
+    const r = it.requirements.get(key);
+    if (r && !r.complement) for (const v of r.values) if (!allowed || allowed.has(v)) out.add(v);
+  }
+  const list = [...out];
+  byKey.set(key, list);
+  return list;
+}
+
 function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>): Domains {
   const domains = new Domains();
   for (const key of keys) {
-    for (const t of templates) {
-      const allowed = t.requirements.get(key);
-      if (allowed && !allowed.complement) for (const v of allowed.values) domains.register(key, v, t);
-      for (const it of t.instanceTypes) {
-        const r = it.requirements.get(key);
-        const values = r && !r.complement ? [...r.values] : [];
-        for (const v of values.filter((x) => !allowed || allowed.has(x))) domains.register(key, v, t);
-      }
-    }
+    for (const t of templates) for (const v of templateDomains(t, key)) domains.register(key, v, t);
     for (const b of existing) {
       const v = b.node.labels[key];
       if (v !== undefined) domains.register(key, v, b);

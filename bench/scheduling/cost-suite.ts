@@ -46,7 +46,8 @@ lowerBound = the largest of three valid bounds (none can exceed the cheapest val
     (pi.d - lambda.L - sum_e V_e) / rho is valid for ANY such duals, where rho bounds max over configurations of
     (pi.a - lambda.capacity)/price (exact where branch and bound proved it, else the least of several surrogate
     fractional-knapsack bounds: each resource alone and mixes of two) and V_e bounds pi.a over configurations of
-    existing node e.
+    existing node e. When column generation stops before converging, Farley's bound is also taken for blends of the
+    last master's duals with duals pricing each class by its resources (alpha.demand, from bound 3).
  2. Node count for hostname anti-affinity: n mutually anti-affine pods need n distinct nodes; those the existing
     nodes cannot take each cost at least the cheapest variant able to hold one.
  3. Aggregate: prices per unit of each resource (alpha >= 0) and per node (beta >= 0) that no new-node variant

@@ -20,9 +20,16 @@ export interface AggregateInput {
   variants: readonly { price: number; capacity: readonly number[] }[];
 }
 
+/** The bound and the resource prices behind it (per scaled unit). */
+export interface Aggregate {
+  bound: number;
+  alpha: number[];
+}
+
 /** The aggregate bound (0 when the LP fails). */
-export function aggregateBound(a: AggregateInput, solveLp: LpSolve): number {
-  if (a.variants.length === 0) return 0;
+export function aggregateBound(a: AggregateInput, solveLp: LpSolve): Aggregate {
+  const none = { bound: 0, alpha: a.demand.map(() => 0) };
+  if (a.variants.length === 0) return none;
   const objective: Term[] = a.demand.map((d, r): Term => [d, `a${r}`]);
   objective.push([a.nodes, 'b']);
   const rows = a.variants.map((v, i) => {
@@ -31,7 +38,7 @@ export function aggregateBound(a: AggregateInput, solveLp: LpSolve): number {
     return { name: `v${i}`, terms, rhs: -v.price };
   });
   const r = solveLp(writeLp({ sense: 'Maximize', objective, rows }));
-  if (!r.optimal) return 0;
+  if (!r.optimal) return none;
   // Recompute from the values, each α and β clipped so every variant's constraint holds exactly (round-off).
   const alpha = a.demand.map((_, k) => Math.max(0, r.values[`a${k}`] ?? 0));
   let beta = Math.max(0, r.values['b'] ?? 0);
@@ -41,5 +48,6 @@ export function aggregateBound(a: AggregateInput, solveLp: LpSolve): number {
     if (charged > v.price && charged > 0) scale = Math.min(scale, v.price / charged);
   }
   beta *= scale;
-  return a.demand.reduce((s, d, k) => s + d * (alpha[k] ?? 0) * scale, 0) + a.nodes * beta;
+  const scaled = alpha.map((x) => x * scale);
+  return { bound: a.demand.reduce((s, d, k) => s + d * (scaled[k] ?? 0), 0) + a.nodes * beta, alpha: scaled };
 }

@@ -18,7 +18,7 @@
  */
 import { nanoOf, type Amounts } from '../check/amounts.js';
 import type { SchedulingInput } from '../model.js';
-import { aggregateBound } from './aggregate.js';
+import { aggregateBound, type Aggregate } from './aggregate.js';
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';
@@ -231,7 +231,7 @@ function antiAffinityBound(p: Problem): number {
 }
 
 /** The aggregate bound's numbers (aggregate.ts) from the problem. */
-function aggregate(p: Problem, solveLp: LpSolve): number {
+function aggregate(p: Problem, solveLp: LpSolve): Aggregate {
   const demand = p.resources.map((k, r) => {
     const scale = p.scale[r] ?? 1;
     const total = p.classes.reduce((s, c) => s + c.count * toNumber(c.demand, k), 0);
@@ -241,6 +241,26 @@ function aggregate(p: Problem, solveLp: LpSolve): number {
   const nodes = Math.max(0, ...antiGroups(p).map((g) => g.needed));
   const fresh = p.variants.filter((v) => !v.existing).map((v) => ({ price: v.price, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
   return aggregateBound({ demand, nodes, variants: fresh }, solveLp);
+}
+
+/** Blends of the master's duals with the aggregate's resource prices tried when column generation stopped early. */
+const Blends = [0.25, 0.5, 0.75, 0.9];
+
+/**
+ * Farley's bound for blends of the last master's class duals with duals that price each class by its resources
+ * (α·demand, from the aggregate bound): any duals give a valid bound, and a blend often beats both when the master
+ * has not converged. ρ and V_e come from the fractional (surrogate) bounds only.
+ */
+function blended(p: Problem, m: Master, alpha: readonly number[]): number {
+  const byResources = p.classes.map((c) => p.resources.reduce((s, k, r) => s + (alpha[r] ?? 0) * (toNumber(c.demand, k) / (p.scale[r] ?? 1)), 0));
+  let out = 0;
+  for (const t of Blends) {
+    const duals = p.classes.map((_, i) => t * (m.duals[i] ?? 0) + (1 - t) * (byResources[i] ?? 0));
+    const mix: Master = { ...m, duals, lambda: m.lambda.map((l) => t * l) };
+    const best = new Map(p.variants.map((v) => [v.id, fractionalBound(pricing(p, v, duals))]));
+    out = Math.max(out, farley(p, mix, best));
+  }
+  return out;
 }
 
 interface Round {
@@ -289,7 +309,7 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
 export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): LowerBound {
   const p = buildProblem(input);
   const anti = antiAffinityBound(p);
-  const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : 0;
+  const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
   const columns = initialColumns(p);
   const seen = new Set<string>();
   let lp = 0;
@@ -298,10 +318,12 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
   let converged = false;
   const maxIterations = opts.maxIterations ?? 60;
   let mips = opts.mipsPerIteration ?? 40;
+  let last: Master | undefined;
   while (iterations < maxIterations && p.classes.length > 0) {
     iterations++;
     const m = solveMaster(p, columns, opts.solveLp);
     if (!m) break;
+    last = m;
     master = m.objective;
     const round = priceRound(p, m, { solveLp: opts.solveLp, mips, seen });
     lp = Math.max(lp, farley(p, m, round.best));
@@ -313,5 +335,6 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
     // Same duals next round: price further down the list instead of repeating the same problems.
     if (round.added.length === 0) mips *= 2;
   }
-  return { lowerBound: Math.max(lp, anti, agg), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg, masterObjective: master, iterations, converged, excludedPods: p.excluded };
+  if (last && !converged) lp = Math.max(lp, blended(p, last, agg.alpha));
+  return { lowerBound: Math.max(lp, anti, agg.bound), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, masterObjective: master, iterations, converged, excludedPods: p.excluded };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCost } from './cost-suite.js';
+import { runRemoval } from './removal-bench.js';
 import { runScheduling } from './scheduling-suite.js';
 
 const schedulingKeys = ['suite', 'workload', 'pods', 'seconds', 'podsPerSecond', 'nodeClaims', 'violations'];
@@ -18,6 +19,15 @@ describe('scheduling benchmark (small size)', () => {
   // constraint, and its zone affinity groups must stay in one zone; the checker counts both over the final placement.
   it('finds no violations on karpenter-diverse', () => {
     expect(runScheduling({ pods: 100, workload: 'karpenter-diverse', seed: 42 }).violations).toBe(0);
+  });
+});
+
+describe('removal benchmark (small cluster)', () => {
+  it('answers every candidate of a roomy cluster as feasible and reports the time per candidate', () => {
+    const row = runRemoval({ nodes: 40, seed: 42 });
+    expect(Object.keys(row)).toEqual(['suite', 'workload', 'nodes', 'candidates', 'msPerCandidate', 'feasible']);
+    expect(row).toMatchObject({ suite: 'scheduling', workload: 'removal', nodes: 40, candidates: 40, feasible: 40 });
+    expect(row.msPerCandidate).toBeGreaterThan(0);
   });
 });
 

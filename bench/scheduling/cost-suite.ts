@@ -33,7 +33,7 @@ Columns: cost = Tenon's solve (default strategy), ffdCost = strategy karpenter-f
 NodeClaims at their cheapest offering; violations = what checkPlacement finds in Tenon's result; seconds = Tenon's
 solve time.
 
-lowerBound = the larger of two valid bounds (neither can exceed the cheapest valid placement):
+lowerBound = the largest of three valid bounds (none can exceed the cheapest valid placement):
  1. Configuration LP, solved by column generation (HiGHS WebAssembly for the master LP, branch and bound for pricing).
     Pods are grouped into classes (same requests, node constraints, tolerations, hostname anti-affinity group). A
     variant is NodePool x instance type x capacity type, priced at its cheapest allowed offering, with allocatable
@@ -44,10 +44,20 @@ lowerBound = the larger of two valid bounds (neither can exceed the cheapest val
     optimum is a lower bound; zone spread, pod affinity and preferences are relaxed away. Column generation need not
     converge: from the master's duals (pi >= 0 for classes, lambda >= 0 for limits) Farley's bound
     (pi.d - lambda.L - sum_e V_e) / rho is valid for ANY such duals, where rho bounds max over configurations of
-    (pi.a - lambda.capacity)/price (exact where branch and bound proved it, else a fractional-knapsack upper bound)
-    and V_e bounds pi.a over configurations of existing node e.
+    (pi.a - lambda.capacity)/price (exact where branch and bound proved it, else the least of several surrogate
+    fractional-knapsack bounds: each resource alone and mixes of two) and V_e bounds pi.a over configurations of
+    existing node e. When column generation stops before converging, Farley's bound is also taken for blends of the
+    last master's duals with duals pricing each class by its resources (alpha.demand, from bound 3).
  2. Node count for hostname anti-affinity: n mutually anti-affine pods need n distinct nodes; those the existing
     nodes cannot take each cost at least the cheapest variant able to hold one.
+ 3. Aggregate: prices per unit of each resource (alpha >= 0) and per node (beta >= 0) that no new-node variant
+    undercuts (alpha.capacity_v + beta <= price_v, from a small LP). Every new node then costs at least
+    alpha.capacity + beta, the new nodes must hold the demand beyond the existing nodes' free capacity and number at
+    least the nodes bound 2 needs, so cost >= alpha.max(0, demand - free) + beta.nodes. It needs no convergence, so it
+    carries the mixes with many pod classes (diverse) where column generation stalls.
+Topology spread and pod affinity are relaxed away in every bound: the checker (kube-scheduler's rules) counts only
+domains where nodes exist, so a placement in one zone is valid and no per-zone share of the pods can be assumed. On
+zone-spread the gap to the bound is the price of spreading over every zone the NodePool offers, as Karpenter does.
 costToLowerBound = cost / lowerBound (>= 1; 1 is proven optimal), costToFfd = cost / ffdCost.
 `;
 

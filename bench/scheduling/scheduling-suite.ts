@@ -5,6 +5,7 @@
  */
 import { checkPlacement, solve, type SchedulingInput } from '../../src/scheduling/index.js';
 import { parseArgs, printTable } from './args.js';
+import { runRemoval, type RemovalRow } from './removal-bench.js';
 import { benchmarkNodePool, diverseKinds, diverseKinds6, fakeInstanceTypes, makeDiversePods } from './karpenter-workload.js';
 
 /** Karpenter's benchmark sizes. */
@@ -23,7 +24,7 @@ export interface SchedulingRow {
   violations: number;
 }
 
-const help = `npm run bench -- scheduling [--sizes 1,50,...] [--workload karpenter-diverse|karpenter-diverse-6] [--seed N] [--quick] [--json]
+const help = `npm run bench -- scheduling [--sizes 1,50,...] [--workload karpenter-diverse|karpenter-diverse-6|removal] [--seed N] [--quick] [--json]
 
 Karpenter's scheduling benchmark (scheduling_benchmark_test.go) re-created: makeDiversePods(N) — equal shares of
 generic pods, zone and hostname topology spread (maxSkew 1, DoNotSchedule, selector my-label=<random>, independent of
@@ -33,6 +34,9 @@ on-demand in 3) and one NodePool. karpenter-diverse-6 adds upstream's newer host
 Each size is solved (repeated until 0.3 s have passed, at most 20 times, the mean reported) and the first result is
 checked by checkPlacement; "violations" counts what the checker found.
 Default sizes: ${defaultSizes.join(',')}; --quick: ${quickSizes.join(',')}.
+
+--workload removal times disruption's removal simulation instead (removal-bench.ts): --sizes are node counts
+(default 1000); the row gives msPerCandidate over up to 200 single-node candidates (goal: about 1 ms at 1,000 nodes).
 `;
 
 /** Runs one size: times the solve and checks the result. */
@@ -71,8 +75,16 @@ export async function schedulingSuite(argv: string[]): Promise<void> {
     return;
   }
   const sizes = args.sizes ?? (args.quick ? quickSizes : defaultSizes);
-  const rows: SchedulingRow[] = [];
+  const rows: (SchedulingRow | RemovalRow)[] = [];
   for (const workload of args.workloads ?? ['karpenter-diverse']) {
+    if (workload === 'removal') {
+      for (const nodes of args.sizes ?? [1000]) {
+        const row = runRemoval({ nodes, seed: args.seed });
+        rows.push(row);
+        if (args.json) process.stdout.write(`${JSON.stringify(row)}\n`);
+      }
+      continue;
+    }
     for (const pods of sizes) {
       const row = runScheduling({ pods, workload, seed: args.seed });
       rows.push(row);

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadHighs } from '../../../bench/scheduling/highs.js';
 import type { InstanceType, Pod } from '../model.js';
+import { checkPlacement } from '../check/check.js';
+import { solve } from '../solver/solve.js';
 import { makeInstanceType, makeNodePool, makePod } from '../testing/factories.js';
 import { lowerBound } from './bound.js';
 
@@ -67,6 +69,42 @@ describe('lowerBound', () => {
         if (Number.isFinite(opt)) expect(lb.lowerBound).toBeLessThanOrEqual(opt + 1e-9);
       }),
       { numRuns: 60, seed: 7 },
+    );
+  });
+
+  it('never exceeds the cost of a checker-valid placement (spread, anti-affinity, existing nodes, DaemonSets)', async () => {
+    const solveLp = await loadHighs();
+    const zones = ['z1', 'z2', 'z3'];
+    const kindArb = fc.constantFrom('plain', 'anti', 'zone-spread', 'hostname-spread');
+    fc.assert(
+      fc.property(fc.array(typeArb, { minLength: 1, maxLength: 4 }), fc.array(fc.record({ pod: podArb, kind: kindArb }), { minLength: 1, maxLength: 14 }), fc.integer({ min: 0, max: 2 }), fc.boolean(), (ts, ps, existing, daemons) => {
+        const types = ts.map((t, i) => makeInstanceType({ name: `t${i}`, cpu: t.cpu + 1, memGi: t.mem + 2, price: t.price / 100, zones }));
+        const pods = ps.map(({ pod: p, kind }, i) =>
+          makePod({
+            name: `p${i}`,
+            cpu: p.cpu,
+            memory: `${Math.min(p.mem, 2)}Gi`,
+            labels: { app: kind },
+            ...(kind === 'anti' ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'anti' } } }] } } } : {}),
+            ...(kind.endsWith('spread') ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: kind === 'zone-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: kind } } }] } : {}),
+          }),
+        );
+        const nodes = Array.from({ length: existing }, (_, i) => ({
+          name: `n${i}`,
+          labels: { 'kubernetes.io/hostname': `n${i}`, 'topology.kubernetes.io/zone': zones[i % 3] ?? 'z1', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'karpenter.sh/nodepool': 'default' },
+          allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
+          pods: [makePod({ name: `busy${i}`, cpu: '500m', memory: '1Gi', nodeName: `n${i}` })],
+        }));
+        const daemonSets = daemons ? [{ name: 'agent', namespace: 'kube-system', template: { spec: { containers: [{ name: 'a', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] } } }] : [];
+        const input = { pods, nodes, daemonSets, nodePools: [makeNodePool()], instanceTypes: types };
+        const lb = lowerBound(input, { solveLp, maxIterations: 10 });
+        for (const strategy of ['tenon', 'karpenter-ffd'] as const) {
+          const r = solve({ ...input, strategy });
+          if (r.unplaced.length > 0 || checkPlacement(input, r).length > 0) continue;
+          expect(lb.lowerBound).toBeLessThanOrEqual(r.cost + 1e-9);
+        }
+      }),
+      { numRuns: 80, seed: 13 },
     );
   });
 

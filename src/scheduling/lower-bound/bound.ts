@@ -12,10 +12,13 @@
  * 2. Node count for hostname anti-affinity: a group of n mutually anti-affine pods needs n nodes; beyond the existing
  *    nodes that could take one, each costs at least the cheapest variant that can hold a member.
  *
- * The result is the larger of the two. Pods no variant can hold are left out (no placement holds them either).
+ * 3. The aggregate bound (aggregate.ts): prices per unit of resource and per node that no new node undercuts.
+ *
+ * The result is the largest of the three. Pods no variant can hold are left out (no placement holds them either).
  */
 import { nanoOf, type Amounts } from '../check/amounts.js';
 import type { SchedulingInput } from '../model.js';
+import { aggregateBound, type Aggregate } from './aggregate.js';
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';
@@ -25,6 +28,7 @@ export interface LowerBound {
   lowerBound: number;
   lpBound: number;
   antiAffinityBound: number;
+  aggregateBound: number;
   /** Restricted master LP objective at the end (an upper estimate of the LP optimum). */
   masterObjective: number;
   iterations: number;
@@ -204,20 +208,59 @@ function farley(p: Problem, m: Master, best: ReadonlyMap<number, number>): numbe
   return rho > 0 && numerator > 0 ? numerator / rho : 0;
 }
 
-function antiAffinityBound(p: Problem): number {
+/** Per hostname anti-affinity group: the new nodes it needs (members beyond the existing nodes able to host one) and the variants that can host one. */
+function antiGroups(p: Problem): { needed: number; can: Variant[] }[] {
   const groups = new Map<string, number[]>();
   p.classes.forEach((c, i) => {
     if (c.antiGroup !== undefined) groups.set(c.antiGroup, [...(groups.get(c.antiGroup) ?? []), i]);
   });
-  let best = 0;
-  for (const members of groups.values()) {
+  return [...groups.values()].map((members) => {
     const n = members.reduce((s, i) => s + (p.classes[i]?.count ?? 0), 0);
     const can = p.variants.filter((v) => members.some((i) => (p.bound[v.id]?.[i] ?? 0) > 0));
-    const free = can.filter((v) => v.existing).length;
-    const cheapest = Math.min(...can.filter((v) => !v.existing).map((v) => v.price));
-    if (Number.isFinite(cheapest)) best = Math.max(best, Math.max(0, n - free) * cheapest);
+    return { needed: Math.max(0, n - can.filter((v) => v.existing).length), can };
+  });
+}
+
+function antiAffinityBound(p: Problem): number {
+  let best = 0;
+  for (const g of antiGroups(p)) {
+    const cheapest = Math.min(...g.can.filter((v) => !v.existing).map((v) => v.price));
+    if (Number.isFinite(cheapest)) best = Math.max(best, g.needed * cheapest);
   }
   return best;
+}
+
+/** The aggregate bound's numbers (aggregate.ts) from the problem. */
+function aggregate(p: Problem, solveLp: LpSolve): Aggregate {
+  const demand = p.resources.map((k, r) => {
+    const scale = p.scale[r] ?? 1;
+    const total = p.classes.reduce((s, c) => s + c.count * toNumber(c.demand, k), 0);
+    const free = p.variants.filter((v) => v.existing).reduce((s, v) => s + Math.max(0, toNumber(v.capacity, k)), 0);
+    return Math.max(0, total - free) / scale;
+  });
+  const nodes = Math.max(0, ...antiGroups(p).map((g) => g.needed));
+  const fresh = p.variants.filter((v) => !v.existing).map((v) => ({ price: v.price, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
+  return aggregateBound({ demand, nodes, variants: fresh }, solveLp);
+}
+
+/** Blends of the master's duals with the aggregate's resource prices tried when column generation stopped early. */
+const Blends = [0.25, 0.5, 0.75, 0.9];
+
+/**
+ * Farley's bound for blends of the last master's class duals with duals that price each class by its resources
+ * (α·demand, from the aggregate bound): any duals give a valid bound, and a blend often beats both when the master
+ * has not converged. ρ and V_e come from the fractional (surrogate) bounds only.
+ */
+function blended(p: Problem, m: Master, alpha: readonly number[]): number {
+  const byResources = p.classes.map((c) => p.resources.reduce((s, k, r) => s + (alpha[r] ?? 0) * (toNumber(c.demand, k) / (p.scale[r] ?? 1)), 0));
+  let out = 0;
+  for (const t of Blends) {
+    const duals = p.classes.map((_, i) => t * (m.duals[i] ?? 0) + (1 - t) * (byResources[i] ?? 0));
+    const mix: Master = { ...m, duals, lambda: m.lambda.map((l) => t * l) };
+    const best = new Map(p.variants.map((v) => [v.id, fractionalBound(pricing(p, v, duals))]));
+    out = Math.max(out, farley(p, mix, best));
+  }
+  return out;
 }
 
 interface Round {
@@ -266,6 +309,7 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
 export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): LowerBound {
   const p = buildProblem(input);
   const anti = antiAffinityBound(p);
+  const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
   const columns = initialColumns(p);
   const seen = new Set<string>();
   let lp = 0;
@@ -273,18 +317,24 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
   let iterations = 0;
   let converged = false;
   const maxIterations = opts.maxIterations ?? 60;
+  let mips = opts.mipsPerIteration ?? 40;
+  let last: Master | undefined;
   while (iterations < maxIterations && p.classes.length > 0) {
     iterations++;
     const m = solveMaster(p, columns, opts.solveLp);
     if (!m) break;
+    last = m;
     master = m.objective;
-    const round = priceRound(p, m, { solveLp: opts.solveLp, mips: opts.mipsPerIteration ?? 40, seen });
+    const round = priceRound(p, m, { solveLp: opts.solveLp, mips, seen });
     lp = Math.max(lp, farley(p, m, round.best));
     columns.push(...round.added);
     if (round.added.length === 0 && round.complete) {
       converged = true;
       break;
     }
+    // Same duals next round: price further down the list instead of repeating the same problems.
+    if (round.added.length === 0) mips *= 2;
   }
-  return { lowerBound: Math.max(lp, anti), lpBound: lp, antiAffinityBound: anti, masterObjective: master, iterations, converged, excludedPods: p.excluded };
+  if (last && !converged) lp = Math.max(lp, blended(p, last, agg.alpha));
+  return { lowerBound: Math.max(lp, anti, agg.bound), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, masterObjective: master, iterations, converged, excludedPods: p.excluded };
 }

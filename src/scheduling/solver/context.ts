@@ -27,9 +27,21 @@ export interface SolveContext {
 }
 
 const prepared = new WeakMap<InstanceType, InstanceTypeInfo | null>();
+/** One shared empty list, so inputs without DaemonSets share their prepared templates. */
+const noDaemonSets: DaemonSet[] = [];
 
-/** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them). */
+const preparedLists = new WeakMap<readonly InstanceType[], { length: number; list: InstanceTypeInfo[] }>();
+
+/** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them; whole lists too). */
 export function prepareAll(types: readonly InstanceType[]): InstanceTypeInfo[] {
+  const cached = preparedLists.get(types);
+  if (cached && cached.length === types.length) return cached.list;
+  const list = prepareEach(types);
+  preparedLists.set(types, { length: types.length, list });
+  return list;
+}
+
+function prepareEach(types: readonly InstanceType[]): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
   for (const t of types) {
     let p = prepared.get(t);
@@ -61,8 +73,8 @@ function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: {
 function existingBins(input: SchedulingInput): ExistingBin[] {
   const daemonSets = input.daemonSets ?? [];
   const make = (n: ExistingNode, kind: 'node' | 'nodeclaim'): ExistingBin => {
-    const bin = new ExistingBin(n, kind, { volumes: input.volumes, daemonOverhead: {} });
-    addInto(bin.used, daemonsFor(n, daemonSets, bin));
+    const bin = new ExistingBin(n, kind, { volumes: input.volumes });
+    if (n.initialized === false) bin.charge(daemonsFor(n, daemonSets, bin));
     return bin;
   };
   const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
@@ -89,25 +101,43 @@ export function poolUsage(input: SchedulingInput): Map<string, Resources> {
   return usage;
 }
 
-function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[], volumes: SchedulingInput['volumes']): Set<string> {
+function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[]): Set<string> {
   const keys = new Set<string>();
   for (const p of pods) for (const k of podTopologyKeys(p)) keys.add(k);
-  for (const b of existing) for (const k of nodeFacts(b.node, volumes).topologyKeys) keys.add(k);
+  for (const b of existing) for (const k of b.facts.topologyKeys) keys.add(k);
   return keys;
+}
+
+const domainsByTemplate = new WeakMap<InstanceTypeInfo[], Map<string, string[]>>();
+
+/**
+ * The domains of `key` a NodePool can provide (its requirements' values, then its instance types' values it
+ * allows), in discovery order; cached per prepared template, as repeated solves (disruption) reuse those.
+ */
+function templateDomains(t: Template, key: string): string[] {
+  let byKey = domainsByTemplate.get(t.instanceTypes);
+  if (!byKey) {
+    byKey = new Map();
+    domainsByTemplate.set(t.instanceTypes, byKey);
+  }
+  const cached = byKey.get(key);
+  if (cached) return cached;
+  const out = new Set<string>();
+  const allowed = t.requirements.get(key);
+  if (allowed && !allowed.complement) for (const v of allowed.values) out.add(v);
+  for (const it of t.instanceTypes) {
+    const r = it.requirements.get(key);
+    if (r && !r.complement) for (const v of r.values) if (!allowed || allowed.has(v)) out.add(v);
+  }
+  const list = [...out];
+  byKey.set(key, list);
+  return list;
 }
 
 function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>): Domains {
   const domains = new Domains();
   for (const key of keys) {
-    for (const t of templates) {
-      const allowed = t.requirements.get(key);
-      if (allowed && !allowed.complement) for (const v of allowed.values) domains.register(key, v, t);
-      for (const it of t.instanceTypes) {
-        const r = it.requirements.get(key);
-        const values = r && !r.complement ? [...r.values] : [];
-        for (const v of values.filter((x) => !allowed || allowed.has(x))) domains.register(key, v, t);
-      }
-    }
+    for (const t of templates) for (const v of templateDomains(t, key)) domains.register(key, v, t);
     for (const b of existing) {
       const v = b.node.labels[key];
       if (v !== undefined) domains.register(key, v, b);
@@ -118,19 +148,17 @@ function discoverDomains(templates: readonly Template[], existing: readonly Exis
 
 /** Prepares a solve; `usage` may be given when the caller keeps it (RemovalSimulator). */
 export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> = poolUsage(input)): SolveContext {
+  const daemonSets = input.daemonSets ?? noDaemonSets;
   const templates = input.nodePools
-    .map((np) =>
-      newTemplate(np, {
-        instanceTypes: prepareAll(input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes),
-        daemonSets: input.daemonSets ?? [],
-        usage: usage.get(np.name) ?? {},
-      }),
-    )
+    .map((np) => {
+      const source = input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes;
+      return newTemplate(np, { instanceTypes: prepareAll(source), source, daemonSets, usage: usage.get(np.name) ?? {} });
+    })
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const existing = existingBins(input);
   const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes }));
-  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [], antiAffinityPods: nodeFacts(b.node, input.volumes).antiAffinityPods }));
-  const keys = topologyKeys(input.pods, existing, input.volumes);
+  const counted = existing.map((b) => ({ labels: b.node.labels, pods: b.node.pods ?? [], antiAffinityPods: b.facts.antiAffinityPods }));
+  const keys = topologyKeys(input.pods, existing);
   const domains = discoverDomains(templates, existing, keys);
   const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods });
   return { input, templates, existing, pods, topology, domains };

@@ -68,43 +68,81 @@ function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts 
   return base;
 }
 
-/** An existing node or in-flight NodeClaim. */
+/**
+ * An existing Node or in-flight NodeClaim. Its usage, host ports and attachments start as the node's parsed facts,
+ * shared, and are copied on the first change: a removal simulation builds a bin for every node of the cluster and
+ * adds pods to few of them.
+ */
 export class ExistingBin {
   readonly requirements: Requirements;
   readonly taints: Taint[];
   readonly allocatable: Resources;
-  readonly used: Resources = {};
-  readonly ports: HostPort[] = [];
-  readonly attached = new Map<string, Set<string>>();
   readonly pods: PodInfo[] = [];
-  readonly target: string;
+  /** The node's parsed facts (shared across solves). */
+  readonly facts: NodeFacts;
+  private usage: Resources;
+  private hostPorts: HostPort[];
+  private attachedIds: Map<string, Set<string>> | undefined;
+  private owned = false;
 
   constructor(
     readonly node: ExistingNode,
     readonly kind: 'node' | 'nodeclaim',
-    opts: { volumes: VolumeInfo | undefined; daemonOverhead: Resources },
+    opts: { volumes: VolumeInfo | undefined },
   ) {
-    this.target = `${kind}/${node.name}`;
     const base = baseOf(node, opts.volumes);
+    this.facts = base;
     this.requirements = base.requirements;
     this.taints = base.taints;
     this.allocatable = base.allocatable;
-    addInto(this.used, base.used);
-    addInto(this.used, opts.daemonOverhead);
-    this.ports.push(...base.ports);
-    for (const a of base.attachments) this.attach(a);
+    this.usage = base.used;
+    this.hostPorts = base.ports;
+  }
+
+  /** `kind/name`, as reasons name it. */
+  get target(): string {
+    return `${this.kind}/${this.node.name}`;
+  }
+
+  /** Requests of the pods on it (and of DaemonSet pods charged to it). */
+  get used(): Readonly<Resources> {
+    return this.usage;
+  }
+
+  /** Host ports in use. */
+  get ports(): readonly HostPort[] {
+    return this.hostPorts;
+  }
+
+  private own(): void {
+    if (this.owned) return;
+    this.usage = { ...this.usage };
+    this.hostPorts = [...this.hostPorts];
+    this.owned = true;
+  }
+
+  /** Charges requests that are not a pending pod's (DaemonSet pods still to come on a starting node). */
+  charge(requests: Resources): void {
+    this.own();
+    addInto(this.usage, requests);
+  }
+
+  /** CSI volume ids attached per driver, built on first use. */
+  private get attached(): Map<string, Set<string>> {
+    if (!this.attachedIds) {
+      const m = new Map<string, Set<string>>();
+      for (const a of this.facts.attachments) addAttachment(m, a);
+      this.attachedIds = m;
+    }
+    return this.attachedIds;
   }
 
   private attach(a: { driver: string; id: string }): void {
-    let s = this.attached.get(a.driver);
-    if (!s) {
-      s = new Set();
-      this.attached.set(a.driver, s);
-    }
-    s.add(a.id);
+    addAttachment(this.attached, a);
   }
 
   private csiFailure(pod: PodInfo): string | undefined {
+    if (pod.volumes.attachments.length === 0) return undefined;
     const limits = this.node.csiAttachLimits ?? {};
     const extra = new Map<string, number>();
     for (const a of pod.volumes.attachments) {
@@ -148,10 +186,20 @@ export class ExistingBin {
 
   /** Adds `pod` (after a successful canAdd). */
   add(pod: PodInfo, topology: Topology): void {
-    addInto(this.used, pod.requests);
-    this.ports.push(...pod.hostPorts);
+    this.own();
+    addInto(this.usage, pod.requests);
+    this.hostPorts.push(...pod.hostPorts);
     for (const a of pod.volumes.attachments) this.attach(a);
     this.pods.push(pod);
     topology.record(pod, this.requirements);
   }
+}
+
+function addAttachment(m: Map<string, Set<string>>, a: { driver: string; id: string }): void {
+  let s = m.get(a.driver);
+  if (!s) {
+    s = new Set();
+    m.set(a.driver, s);
+  }
+  s.add(a.id);
 }

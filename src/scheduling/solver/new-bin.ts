@@ -69,6 +69,18 @@ export class NewBin {
     this.refresh();
   }
 
+  /** A NodeClaim rebuilt by the improvement pass (repack.ts) with its pods, requirements and fitting options. */
+  static rebuilt(template: Template, hostname: string, opts: { requirements: Requirements; options: InstanceTypeInfo[]; pods: readonly PodInfo[] }): NewBin {
+    const bin = new NewBin(template, hostname, opts.options);
+    bin.requirements = opts.requirements;
+    for (const pod of opts.pods) {
+      addInto(bin.requests, pod.requests);
+      bin.ports.push(...pod.hostPorts);
+      bin.pods.push(pod);
+    }
+    return bin;
+  }
+
   /**
    * Recomputes the ceiling (and the capacity reserved against limits) after the options shrank. The ceiling is
    * only a quick rejection, so a stale, larger one is still correct; it is recomputed once the options have

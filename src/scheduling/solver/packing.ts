@@ -185,13 +185,27 @@ export class Packing {
     return t.instanceTypes.filter((it) => Object.keys(remaining).every((k) => (it.capacity[k] ?? 0) <= (remaining[k] ?? 0)));
   }
 
+  /** A hostname for a NodeClaim made outside openBin (the improvement pass). */
+  newHostname(): string {
+    return placeholder(this.hostnames++);
+  }
+
+  /** Swaps planned NodeClaims for others holding the same pods (the improvement pass, repack.ts). */
+  replaceBins(old: readonly NewBin[], fresh: readonly NewBin[]): void {
+    const gone = new Set(old);
+    const kept = this.newBins.filter((b) => !gone.has(b));
+    this.newBins.length = 0;
+    this.newBins.push(...kept, ...fresh);
+    for (const bin of fresh) for (const pod of bin.pods) this.placement.set(pod, bin);
+  }
+
   private openBin(t: Template, pod: PodInfo): UnplacedReason | undefined {
     const options = this.withinLimits(t);
     const target = `nodepool/${t.name}`;
     if (options.length === 0) {
       return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", all instance types exceed its limits (remaining ${JSON.stringify(remainingOf(t, this.newBins))})` };
     }
-    const hostname = `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
+    const hostname = placeholder(this.hostnames);
     this.ctx.domains.register(Labels.hostname, hostname, t);
     const bin = new NewBin(t, hostname, options);
     bin.lazy = this.strategy === 'tenon';
@@ -218,6 +232,11 @@ export class Packing {
     this.index.add(bin);
     return undefined;
   }
+}
+
+/** The placeholder hostname of the n-th planned NodeClaim. */
+function placeholder(n: number): string {
+  return `hostname-placeholder-${String(n).padStart(4, '0')}`;
 }
 
 /** What is left of a NodePool's limits after existing, in-flight and planned NodeClaims. */

@@ -90,11 +90,14 @@ function toRemoval(result: SchedulingResult, opts: { removed: ExistingNode[]; un
  */
 export class RemovalSimulator {
   private readonly byName: Map<string, ExistingNode>;
+  private readonly nodes: ExistingNode[];
   /** NodePool usage of the whole snapshot; each simulation subtracts the removed nodes. */
   private readonly usage: Map<string, Resources>;
 
   constructor(private readonly cluster: SchedulingInput) {
     this.byName = new Map((cluster.nodes ?? []).map((n) => [n.name, n]));
+    // In the solver's order already (initialized first, then by name), so each simulation's sort has nothing to do.
+    this.nodes = [...(cluster.nodes ?? [])].sort((a, b) => Number(a.initialized === false) - Number(b.initialized === false) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.usage = poolUsage(cluster);
   }
 
@@ -120,7 +123,7 @@ export class RemovalSimulator {
       else unknown.push(name);
     }
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
-    const nodes = (this.cluster.nodes ?? []).filter((n) => !names.has(n.name));
+    const nodes = this.nodes.filter((n) => !names.has(n.name));
     // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
     const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, this.usageWithout(removed));
     return toRemoval(result, { removed, unknown, pods });

@@ -45,6 +45,11 @@ function orderedOptions(bin: NewBin): { it: InstanceTypeInfo; price: number }[] 
   return out.sort(byPrice);
 }
 
+/** The hourly price the NodeClaim would launch at: its cheapest fitting option under its requirements. */
+export function binPrice(bin: NewBin): number | undefined {
+  return orderedOptions(bin)[0]?.price;
+}
+
 function toNodeClaim(bin: NewBin): NewNodeClaim | undefined {
   const ordered = orderedOptions(bin);
   let n = Math.min(MaxInstanceTypes, ordered.length);

@@ -11,10 +11,18 @@ import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
+import { repack } from './repack.js';
 import { buildResult } from './result.js';
 
 /** One way to pack: Tenon with bin targets (target.ts), Tenon by marginal price alone, or Karpenter's FFD. */
-export type Variant = { strategy: Strategy; targets: boolean; /** Pod keys to place before all others. */ first?: ReadonlySet<string> };
+export type Variant = {
+  strategy: Strategy;
+  targets: boolean;
+  /** Pod keys to place before all others. */
+  first?: ReadonlySet<string>;
+  /** Tenon: run the improvement pass (repack.ts) after packing; on unless false. */
+  repack?: boolean;
+};
 
 /**
  * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
@@ -114,5 +122,6 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
     failures.delete(started);
     pending = pending.filter((p) => p !== started);
   }
+  if (strategy === 'tenon' && variant.repack !== false) repack(packing);
   return buildResult(packing, failures);
 }

@@ -3,7 +3,7 @@
  * types compatible with it cheapest first, the DaemonSet overhead on its new nodes, and its remaining limits.
  */
 import { Labels, type Taint } from '../../api/index.js';
-import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
+import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { DaemonSet, NodePool } from '../model.js';
 import { newPodInfo } from '../pod-info.js';
 import { Requirements } from '../requirements/requirements.js';
@@ -43,22 +43,29 @@ function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceT
   return out;
 }
 
-/** Prepares a NodePool with the instance types it may launch. */
-export function newTemplate(
-  np: NodePool,
-  opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[]; usage: Resources },
-): Template {
+/**
+ * The instance type as this NodePool sees it: priced at the cheapest offering the NodePool allows (an on-demand
+ * NodePool must not rank types by their spot price), undefined when it allows none.
+ */
+function pricedFor(it: InstanceTypeInfo, requirements: Requirements): InstanceTypeInfo | undefined {
+  const o = cheapestOffering(it, requirements);
+  if (!o) return undefined;
+  return o.price === it.price ? it : { ...it, price: o.price };
+}
+
+/** A NodePool's template without its remaining limits (those depend on the cluster's usage). */
+type Prepared = Omit<Template, 'remaining'>;
+
+const preparedByPool = new WeakMap<NodePool, { types: readonly InstanceTypeInfo[] | object; daemonSets: readonly DaemonSet[]; prepared: Prepared }>();
+
+function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[] }): Prepared {
   const labels = { ...np.template.labels, [Labels.nodePool]: np.name };
   const requirements = Requirements.fromSelector(np.template.requirements).addAll(Requirements.fromLabels(labels));
   const taints = np.template.taints ?? [];
   const instanceTypes = opts.instanceTypes
-    .filter((it) => it.requirements.intersects(requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, requirements)))
+    .filter((it) => it.requirements.intersects(requirements) === undefined)
+    .flatMap((it) => pricedFor(it, requirements) ?? [])
     .sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
-  let remaining: Resources | undefined;
-  if (np.limits) {
-    remaining = fromResourceList(np.limits);
-    for (const k of Object.keys(remaining)) remaining[k] = (remaining[k] ?? 0) - (opts.usage[k] ?? 0);
-  }
   return {
     nodePool: np,
     name: np.name,
@@ -69,6 +76,28 @@ export function newTemplate(
     startupTaints: np.template.startupTaints ?? [],
     instanceTypes,
     daemonOverhead: daemonOverhead({ requirements, taints, instanceTypes }, opts.daemonSets),
-    remaining,
   };
+}
+
+/**
+ * Prepares a NodePool with the instance types it may launch. `source` identifies where the instance types came
+ * from (the input's array): repeated solves over the same NodePool, source and DaemonSets (disruption's removal
+ * simulations) reuse the preparation — filtering and pricing hundreds of types per solve would dominate them.
+ */
+export function newTemplate(
+  np: NodePool,
+  opts: { instanceTypes: readonly InstanceTypeInfo[]; source?: object; daemonSets: readonly DaemonSet[]; usage: Resources },
+): Template {
+  const key = opts.source ?? opts.instanceTypes;
+  let entry = preparedByPool.get(np);
+  if (!entry || entry.types !== key || entry.daemonSets !== opts.daemonSets) {
+    entry = { types: key, daemonSets: opts.daemonSets, prepared: prepare(np, opts) };
+    preparedByPool.set(np, entry);
+  }
+  let remaining: Resources | undefined;
+  if (np.limits) {
+    remaining = fromResourceList(np.limits);
+    for (const k of Object.keys(remaining)) remaining[k] = (remaining[k] ?? 0) - (opts.usage[k] ?? 0);
+  }
+  return { ...entry.prepared, remaining };
 }

@@ -14,6 +14,8 @@ export interface DomainSource {
 /** Known domains per topology key. */
 export class Domains {
   private readonly byKey = new Map<string, Map<string, DomainSource[]>>();
+  /** The same sources as sets, for the membership check (thousands of nodes may provide one zone). */
+  private readonly seen = new Map<DomainSource[], Set<DomainSource>>();
 
   /** Adds `domain` of `key`, provided by `source`. */
   register(key: string, domain: string, source: DomainSource): void {
@@ -23,11 +25,16 @@ export class Domains {
       this.byKey.set(key, m);
     }
     const sources = m.get(domain);
-    if (sources) {
-      if (!sources.includes(source)) sources.push(source);
-    } else {
-      m.set(domain, [source]);
+    if (!sources) {
+      const list = [source];
+      m.set(domain, list);
+      this.seen.set(list, new Set(list));
+      return;
     }
+    const set = this.seen.get(sources);
+    if (set?.has(source)) return;
+    set?.add(source);
+    sources.push(source);
   }
 
   /** Removes a domain (a planned NodeClaim that was not created after all). */

@@ -246,6 +246,37 @@ export class Topology {
   }
 
 
+  /**
+   * The topology keys whose domain of `pod` some constraint depends on (its own groups, groups counting it,
+   * anti-affinity against it), or undefined when its very node matters: a hostname-keyed group involves it, or a
+   * spread group whose owners filter nodes by node affinity counts it (moving it between two nodes of one zone
+   * could change their count). A pod with keys may move to another planned node settled to the same domains.
+   */
+  movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
+    const keys = new Set<string>();
+    const groups = [...this.ownedGroups(pod), ...(this.selecting.get(pod) ?? []), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const filtered = this.nodeFilteredGroups();
+    for (const g of groups) {
+      if (g.spec.key === hostnameKey || filtered.has(g)) return undefined;
+      keys.add(g.spec.key);
+    }
+    return keys;
+  }
+
+  private filtered: Set<TopologyGroup> | undefined;
+
+  /** Spread groups that count pods only on nodes matching an owner's node affinity (computed once, at the end). */
+  private nodeFilteredGroups(): Set<TopologyGroup> {
+    if (this.filtered) return this.filtered;
+    const out = new Set<TopologyGroup>();
+    for (const p of this.opts.pending) {
+      if (p.requirements.size === 0) continue;
+      for (const g of this.ownedGroups(p)) if (g.spec.type === 'spread' && g.spec.honorNodeAffinity) out.add(g);
+    }
+    this.filtered = out;
+    return out;
+  }
+
   /** Counts `pod` placed on a node with requirements `nodeReqs`. */
   record(pod: PodInfo, nodeReqs: Requirements): void {
     for (const g of this.selecting.get(pod) ?? []) {

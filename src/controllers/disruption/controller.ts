@@ -1,5 +1,6 @@
 /**
- * disruption: every 10 s, one pass over a fresh view of the cluster (decide.ts). Drift commands go straight to
+ * disruption: every 10 s, one pass over a fresh view of the cluster (decide.ts), skipped while the cluster is
+ * unchanged since a pass that found nothing (pass-cache.ts). Drift commands go straight to
  * the orchestration queue; emptiness and consolidation commands wait the consolidation TTL and are carried out
  * only if they still hold (validation.ts). Every pass publishes the eligible-node and allowed-disruption gauges
  * and a `DisruptionBlocked` event for each node that could not be disrupted, with the cause.
@@ -9,7 +10,8 @@ import { WorkQueue, type Reconciler, type ReconcileResult } from '../../kube/ind
 import { isTrue } from '../conditions.js';
 import type { ControllerContext } from '../context.js';
 import { EventReasons } from '../event-reasons.js';
-import { decide, type Decision } from './decide.js';
+import type { Decision } from './decide.js';
+import { DisruptionPasses } from './pass-cache.js';
 import type { OrchestrationQueue } from './orchestration/queue.js';
 import type { Blocked, Command } from './types.js';
 import { ConsolidationTtlMs, validate } from './validation.js';
@@ -28,6 +30,7 @@ export class DisruptionController implements Reconciler {
   readonly queue: WorkQueue;
   private pending: { command: Command; validateAt: number } | undefined;
   private readonly lastBlocked = new Map<string, { message: string; at: number }>();
+  private readonly passes = new DisruptionPasses();
   /** Called after every pass (tests observe decisions through it). */
   onPass: ((d: Decision) => void) | undefined;
 
@@ -57,7 +60,9 @@ export class DisruptionController implements Reconciler {
       return { requeueAfter: disruptionPollMs };
     }
     const started = performance.now();
-    const d = decide(view);
+    const d = this.passes.run(view);
+    // Unchanged since a pass that found nothing: Karpenter's "already consolidated".
+    if (!d) return { requeueAfter: disruptionPollMs };
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe((performance.now() - started) / 1000);
     this.record(d);
     await this.reportBlocked(d.blocked, now);

@@ -7,6 +7,7 @@ import type { DisruptionView } from '../../src/controllers/disruption/types.js';
 const types = catalog();
 const names = (v: DisruptionView): string[] => (decide(v).command?.candidates ?? []).map((c) => c.node.name).sort();
 const blockedOf = (v: DisruptionView, n: string): string | undefined => decide(v).blocked.find((b) => b.node.name === n)?.message;
+const reasonOf = (v: DisruptionView, n: string): string | undefined => decide(v).blocked.find((b) => b.node.name === n)?.reason;
 /** A node exactly filled by one pod: it can take nothing else and is never worth replacing. */
 const full = (name: string, cpu = 2) => node({ name, type: `c.${cpu}x`, pods: [pod({ cpu })] }, types);
 
@@ -96,10 +97,26 @@ describe('consolidation', () => {
     expect(cmd?.replacements[0]?.requirements.find((r) => r.key === Labels.instanceType)?.values).toEqual(['c.4x', 'c.8x']);
   });
 
-  it('not cheaper: reports it and leaves the node', () => {
+  it("not cheaper: leaves the node with Karpenter's Unconsolidatable message", () => {
     const v = view({ types, nodes: [full('a'), full('b')] });
     expect(decide(v).command).toBeUndefined();
-    expect(blockedOf(v, 'a')).toMatch(/cheaper/);
+    expect(blockedOf(v, 'a')).toBe("Can't replace with a cheaper node");
+    expect(reasonOf(v, 'a')).toBe('Unconsolidatable');
+  });
+
+  it('a NodePool that rules consolidation out says so on each of its nodes', () => {
+    const nodes = [node({ name: 'a', type: 'c.8x', pods: [pod({ cpu: 1 })] }, types)];
+    const whenEmpty = view({ types, nodes, pools: [pool({ policy: 'WhenEmpty' })] });
+    expect(blockedOf(whenEmpty, 'a')).toBe('NodePool "default" has non-empty consolidation disabled');
+    expect(reasonOf(whenEmpty, 'a')).toBe('Unconsolidatable');
+    const never = view({ types, nodes: [...nodes, node({ name: 'e', type: 'c.2x' }, types)], pools: [pool({ consolidateAfterMs: undefined })] });
+    expect(blockedOf(never, 'a')).toBe('NodePool "default" has consolidation disabled');
+    expect(blockedOf(never, 'e')).toBe('NodePool "default" has consolidation disabled');
+  });
+
+  it('a node that is no candidate at all is DisruptionBlocked, not Unconsolidatable', () => {
+    const v = view({ types, nodes: [{ ...node({ name: 'a', type: 'c.8x', pods: [pod({ cpu: 1 })] }, types), doNotDisrupt: true }] });
+    expect(reasonOf(v, 'a')).toBe('DisruptionBlocked');
   });
 
   it('would not fit: names the pod and the constraint', () => {
@@ -109,7 +126,8 @@ describe('consolidation', () => {
     n.labels['special'] = 'yes';
     const v = view({ types, nodes: [n, { ...full('f'), doNotDisrupt: true }] });
     expect(decide(v).command).toBeUndefined();
-    expect(blockedOf(v, 'n')).toMatch(/would not fit: pod default\/pinned/);
+    expect(blockedOf(v, 'n')).toMatch(/^not all pods would schedule, default\/pinned => /);
+    expect(reasonOf(v, 'n')).toBe('Unconsolidatable');
   });
 
   it('a zero budget for Underutilized stops consolidation and says so', () => {

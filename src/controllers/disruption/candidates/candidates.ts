@@ -44,7 +44,7 @@ export function candidatesOf(view: DisruptionView): CandidateSet {
     const why = nodeBlock(node, pool) ?? podBlock(reschedulable, pdbs);
     if (why || !pool) {
       // Nodes on their way in or out are not news (Karpenter skips them silently); everything else is reported.
-      if (!node.deleting && node.initialized !== false) out.blocked.push({ node, message: why ?? 'no NodePool' });
+      if (!node.deleting && node.initialized !== false) out.blocked.push({ node, message: why ?? 'no NodePool', reason: 'DisruptionBlocked' });
       continue;
     }
     const cost = reschedulable.reduce((s, p) => s + evictionCost(p), 0) * lifetimeRemaining({ now: view.now, createdAt: node.createdAt, expireAfterMs: node.expireAfterMs });

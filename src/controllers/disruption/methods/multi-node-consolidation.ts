@@ -31,6 +31,13 @@ export function underutilizedEligible(c: Candidate, view: DisruptionView): boole
   return c.nodePool.consolidationPolicy === 'WhenEmptyOrUnderutilized' && consolidateAfterElapsed(c, view.now);
 }
 
+/** Karpenter's messages for a NodePool that rules out consolidating a node that still has pods. */
+export function underutilizedDisabled(c: Candidate): string | undefined {
+  if (c.nodePool.consolidateAfterMs === undefined) return `NodePool "${c.nodePool.name}" has consolidation disabled`;
+  if (c.nodePool.consolidationPolicy !== 'WhenEmptyOrUnderutilized') return `NodePool "${c.nodePool.name}" has non-empty consolidation disabled`;
+  return undefined;
+}
+
 /** The multi-node consolidation method. */
 export class MultiNodeConsolidation implements Method {
   readonly name = 'multi-node consolidation';
@@ -40,6 +47,11 @@ export class MultiNodeConsolidation implements Method {
   /** See underutilizedEligible. */
   shouldDisrupt(c: Candidate, view: DisruptionView): boolean {
     return underutilizedEligible(c, view);
+  }
+
+  /** See underutilizedDisabled. */
+  disabledFor(c: Candidate): string | undefined {
+    return underutilizedDisabled(c);
   }
 
   /** See Method. */

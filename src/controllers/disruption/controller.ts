@@ -28,6 +28,10 @@ const blockedRepeatMs = 5 * 60_000;
 /** Karpenter dedupes a node's `Unconsolidatable` events for 15 minutes. */
 const unconsolidatableRepeatMs = 15 * 60_000;
 
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 /** The disruption controller. */
 export class DisruptionController implements Reconciler {
   readonly name = 'disruption';
@@ -103,8 +107,8 @@ export class DisruptionController implements Reconciler {
       const repeat = b.reason === EventReasons.unconsolidatable ? unconsolidatableRepeatMs : blockedRepeatMs;
       if (last && last.message === b.message && now - last.at < repeat) continue;
       this.lastBlocked.set(b.node.name, { message: b.message, at: now });
-      // Karpenter's Unconsolidatable messages stand alone; DisruptionBlocked ones say what was attempted.
-      await this.publish(b.reason === EventReasons.unconsolidatable ? b : { ...b, message: `Cannot disrupt Node: ${b.message}` });
+      // Karpenter v1 publishes the cause itself, capitalized ("Pdb prevents pod evictions (PodDisruptionBudget=[…])").
+      await this.publish({ ...b, message: capitalized(b.message) });
     }
   }
 

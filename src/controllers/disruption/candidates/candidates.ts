@@ -24,7 +24,7 @@ function nodeBlock(n: DisruptionNode, pool: DisruptionNodePool | undefined): str
 }
 
 function podBlock(pods: Candidate['reschedulable'], pdbs: PdbLimits): string | undefined {
-  for (const p of pods) if (podDoNotDisrupt(p)) return `pod ${podKeyOf(p)} has "karpenter.sh/do-not-disrupt" annotation`;
+  for (const p of pods) if (podDoNotDisrupt(p)) return `pod has "karpenter.sh/do-not-disrupt" annotation (Pod=${podKeyOf(p)})`;
   for (const p of pods) {
     const why = pdbs.blocks(p);
     if (why) return why;

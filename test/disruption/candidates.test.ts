@@ -16,8 +16,8 @@ describe('candidate filtering', () => {
   it.each<[string, DisruptionNode, number, RegExp | undefined]>([
     ['a plain node', node({ name: 'n', type: 'c.2x', pods: [web()] }, types), 1, undefined],
     ['do-not-disrupt on the node', node({ name: 'n', type: 'c.2x', extra: { doNotDisrupt: true } }, types), 1, /karpenter.sh\/do-not-disrupt/],
-    ['a do-not-disrupt pod', node({ name: 'n', type: 'c.2x', pods: [web({ cpu: 1, name: 'keep', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })] }, types), 1, /pod default\/keep has "karpenter.sh\/do-not-disrupt"/],
-    ['a pod whose PDB allows no disruption', node({ name: 'n', type: 'c.2x', pods: [web()] }, types), 0, /pdb default\/web prevents pod evictions/],
+    ['a do-not-disrupt pod', node({ name: 'n', type: 'c.2x', pods: [web({ cpu: 1, name: 'keep', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })] }, types), 1, /^pod has "karpenter.sh\/do-not-disrupt" annotation \(Pod=default\/keep\)$/],
+    ['a pod whose PDB allows no disruption', node({ name: 'n', type: 'c.2x', pods: [web()] }, types), 0, /^pdb prevents pod evictions \(PodDisruptionBudget=\[default\/web\]\)$/],
     ['a DaemonSet pod under a blocking PDB does not count', node({ name: 'n', type: 'c.2x', pods: [web({ cpu: 1, ownerKind: 'DaemonSet' })] }, types), 0, undefined],
     ['not initialized: skipped silently', node({ name: 'n', type: 'c.2x', extra: { initialized: false } }, types), 1, undefined],
     ['nominated for a pending pod', node({ name: 'n', type: 'c.2x', extra: { nominated: true } }, types), 1, /nominated/],

@@ -7,6 +7,7 @@ import type { DisruptionView } from '../../src/controllers/disruption/types.js';
 const types = catalog();
 const names = (v: DisruptionView): string[] => (decide(v).command?.candidates ?? []).map((c) => c.node.name).sort();
 const blockedOf = (v: DisruptionView, n: string): string | undefined => decide(v).blocked.find((b) => b.node.name === n)?.message;
+const reasonOf = (v: DisruptionView, n: string): string | undefined => decide(v).blocked.find((b) => b.node.name === n)?.reason;
 /** A node exactly filled by one pod: it can take nothing else and is never worth replacing. */
 const full = (name: string, cpu = 2) => node({ name, type: `c.${cpu}x`, pods: [pod({ cpu })] }, types);
 
@@ -43,13 +44,23 @@ describe('method order and emptiness', () => {
 
 describe('consolidation', () => {
   it('multi-node: several underused nodes become one cheaper node', () => {
-    const v = view({ types, nodes: ['a', 'b', 'c'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 2 })] }, types)) });
+    // Three 5-core pods fill a c.16x for less than three c.8x; all four would need a c.32x, which costs the same.
+    const v = view({ types, nodes: ['a', 'b', 'c', 'd'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 5 })] }, types)) });
     const cmd = decide(v).command;
     expect(cmd?.consolidationType).toBe('multi');
     expect(cmd?.candidates).toHaveLength(3);
     expect(cmd?.replacements).toHaveLength(1);
     expect(cmd?.costAfter).toBeLessThan(cmd?.costBefore ?? 0);
-    expect(cmd?.replacements[0]?.cheapest.instanceType).toBe('c.8x');
+    expect(cmd?.replacements[0]?.cheapest.instanceType).toBe('c.16x');
+  });
+
+  it('multi-node: never replaces nodes with one of their own type at no lower price (filterOutSameType)', () => {
+    // One c.8x could hold all three pods, but deleting two nodes onto the third does the same with fewer moves.
+    const v = view({ types, nodes: ['a', 'b', 'c'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 2 })] }, types)) });
+    const cmd = decide(v).command;
+    expect(cmd?.consolidationType).toBe('multi');
+    expect(cmd?.candidates).toHaveLength(2);
+    expect(cmd?.replacements).toEqual([]);
   });
 
   it('multi-node: pods moving onto free room elsewhere mean a plain delete', () => {
@@ -57,6 +68,25 @@ describe('consolidation', () => {
     const cmd = decide(v).command;
     expect(cmd?.candidates.map((c) => c.node.name).sort()).toEqual(['a', 'b']);
     expect(cmd?.replacements).toEqual([]);
+  });
+
+  it('multi-node: prefers a shorter prefix to locking in a replacement that is poor value for what it holds', () => {
+    // The longest prefix (all six) needs the pricier-per-core big.64x; four nodes fit a well-filled c.32x.
+    const ts = [...types, instanceType({ name: 'big.64x', cpu: 64, price: 64 * 0.07 })];
+    const nodes = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => node({ name: n, type: 'c.16x', pods: [pod({ cpu: 5 }), pod({ cpu: 5 })] }, ts));
+    const cmd = decide(view({ types: ts, nodes })).command;
+    expect(cmd?.consolidationType).toBe('multi');
+    expect(cmd?.candidates).toHaveLength(4);
+    expect(cmd?.replacements[0]?.cheapest.instanceType).toBe('c.32x');
+  });
+
+  it('multi-node: still takes the poor-value replacement when no shorter prefix does better', () => {
+    // Forty cores on a 64-core node is a poor fit, but nothing else holds them.
+    const ts = [...types, instanceType({ name: 'big.64x', cpu: 64, price: 64 * 0.045 })];
+    const nodes = ['a', 'b'].map((n) => node({ name: n, type: 'c.32x', pods: [pod({ cpu: 20 })] }, ts));
+    const cmd = decide(view({ types: ts, nodes })).command;
+    expect(cmd?.candidates).toHaveLength(2);
+    expect(cmd?.replacements[0]?.cheapest.instanceType).toBe('big.64x');
   });
 
   it('single-node: an oversized node is replaced by a strictly cheaper one', () => {
@@ -67,10 +97,26 @@ describe('consolidation', () => {
     expect(cmd?.replacements[0]?.requirements.find((r) => r.key === Labels.instanceType)?.values).toEqual(['c.4x', 'c.8x']);
   });
 
-  it('not cheaper: reports it and leaves the node', () => {
+  it("not cheaper: leaves the node with Karpenter's Unconsolidatable message", () => {
     const v = view({ types, nodes: [full('a'), full('b')] });
     expect(decide(v).command).toBeUndefined();
-    expect(blockedOf(v, 'a')).toMatch(/cheaper/);
+    expect(blockedOf(v, 'a')).toBe("Can't replace with a cheaper node");
+    expect(reasonOf(v, 'a')).toBe('Unconsolidatable');
+  });
+
+  it('a NodePool that rules consolidation out says so on each of its nodes', () => {
+    const nodes = [node({ name: 'a', type: 'c.8x', pods: [pod({ cpu: 1 })] }, types)];
+    const whenEmpty = view({ types, nodes, pools: [pool({ policy: 'WhenEmpty' })] });
+    expect(blockedOf(whenEmpty, 'a')).toBe('NodePool "default" has non-empty consolidation disabled');
+    expect(reasonOf(whenEmpty, 'a')).toBe('Unconsolidatable');
+    const never = view({ types, nodes: [...nodes, node({ name: 'e', type: 'c.2x' }, types)], pools: [pool({ consolidateAfterMs: undefined })] });
+    expect(blockedOf(never, 'a')).toBe('NodePool "default" has consolidation disabled');
+    expect(blockedOf(never, 'e')).toBe('NodePool "default" has consolidation disabled');
+  });
+
+  it('a node that is no candidate at all is DisruptionBlocked, not Unconsolidatable', () => {
+    const v = view({ types, nodes: [{ ...node({ name: 'a', type: 'c.8x', pods: [pod({ cpu: 1 })] }, types), doNotDisrupt: true }] });
+    expect(reasonOf(v, 'a')).toBe('DisruptionBlocked');
   });
 
   it('would not fit: names the pod and the constraint', () => {
@@ -80,7 +126,8 @@ describe('consolidation', () => {
     n.labels['special'] = 'yes';
     const v = view({ types, nodes: [n, { ...full('f'), doNotDisrupt: true }] });
     expect(decide(v).command).toBeUndefined();
-    expect(blockedOf(v, 'n')).toMatch(/would not fit: pod default\/pinned/);
+    expect(blockedOf(v, 'n')).toMatch(/^not all pods would schedule, default\/pinned => /);
+    expect(reasonOf(v, 'n')).toBe('Unconsolidatable');
   });
 
   it('a zero budget for Underutilized stops consolidation and says so', () => {

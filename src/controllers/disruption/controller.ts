@@ -1,15 +1,19 @@
 /**
- * disruption: every 10 s, one pass over a fresh view of the cluster (decide.ts). Drift commands go straight to
+ * disruption: every 10 s, one pass over a fresh view of the cluster (decide.ts), skipped while the cluster is
+ * unchanged since a pass that found nothing (pass-cache.ts). Drift commands go straight to
  * the orchestration queue; emptiness and consolidation commands wait the consolidation TTL and are carried out
  * only if they still hold (validation.ts). Every pass publishes the eligible-node and allowed-disruption gauges
- * and a `DisruptionBlocked` event for each node that could not be disrupted, with the cause.
+ * and, for each node that could not be disrupted, a `DisruptionBlocked` event (not a candidate: do-not-disrupt,
+ * PDB, budget…) or an `Unconsolidatable` one (consolidation found no cheaper way), with the cause. A decision
+ * the re-validation drops is reported on each of its candidates with an `Unconsolidatable` event as well.
  */
 import { ConditionTypes } from '../../api/index.js';
 import { WorkQueue, type Reconciler, type ReconcileResult } from '../../kube/index.js';
 import { isTrue } from '../conditions.js';
 import type { ControllerContext } from '../context.js';
 import { EventReasons } from '../event-reasons.js';
-import { decide, type Decision } from './decide.js';
+import type { Decision } from './decide.js';
+import { DisruptionPasses } from './pass-cache.js';
 import type { OrchestrationQueue } from './orchestration/queue.js';
 import type { Blocked, Command } from './types.js';
 import { ConsolidationTtlMs, validate } from './validation.js';
@@ -21,6 +25,12 @@ export const disruptionKey = 'disruption';
 export const disruptionPollMs = 10_000;
 /** A blocked node's event is repeated at most this often while the cause stays the same. */
 const blockedRepeatMs = 5 * 60_000;
+/** Karpenter dedupes a node's `Unconsolidatable` events for 15 minutes. */
+const unconsolidatableRepeatMs = 15 * 60_000;
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
 
 /** The disruption controller. */
 export class DisruptionController implements Reconciler {
@@ -28,6 +38,7 @@ export class DisruptionController implements Reconciler {
   readonly queue: WorkQueue;
   private pending: { command: Command; validateAt: number } | undefined;
   private readonly lastBlocked = new Map<string, { message: string; at: number }>();
+  private readonly passes = new DisruptionPasses();
   /** Called after every pass (tests observe decisions through it). */
   onPass: ((d: Decision) => void) | undefined;
 
@@ -53,11 +64,13 @@ export class DisruptionController implements Reconciler {
       this.pending = undefined;
       const v = validate(command, view);
       if (v.ok) await this.orchestration.start(v.command);
-      else this.ctx.log.info({ controller: this.name, command: command.summary, why: v.why }, 'abandoning disruption decision: the cluster changed');
+      else await this.abandoned(command, v.why);
       return { requeueAfter: disruptionPollMs };
     }
     const started = performance.now();
-    const d = decide(view);
+    const d = this.passes.run(view);
+    // Unchanged since a pass that found nothing: Karpenter's "already consolidated".
+    if (!d) return { requeueAfter: disruptionPollMs };
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe((performance.now() - started) / 1000);
     this.record(d);
     await this.reportBlocked(d.blocked, now);
@@ -79,18 +92,31 @@ export class DisruptionController implements Reconciler {
     }
   }
 
+  /** A decision the re-validation dropped: said on every candidate, so a user sees why the node stayed. */
+  private async abandoned(command: Command, why: string): Promise<void> {
+    this.ctx.log.info({ controller: this.name, command: command.summary, why }, 'abandoning disruption decision: the cluster changed');
+    const message = `Abandoned ${command.summary} after re-validation: ${why}`;
+    for (const c of command.candidates) await this.publish({ node: c.node, message, reason: EventReasons.unconsolidatable });
+  }
+
   private async reportBlocked(blocked: readonly Blocked[], now: number): Promise<void> {
     const current = new Set(blocked.map((b) => b.node.name));
     for (const name of this.lastBlocked.keys()) if (!current.has(name)) this.lastBlocked.delete(name);
     for (const b of blocked) {
       const last = this.lastBlocked.get(b.node.name);
-      if (last && last.message === b.message && now - last.at < blockedRepeatMs) continue;
+      const repeat = b.reason === EventReasons.unconsolidatable ? unconsolidatableRepeatMs : blockedRepeatMs;
+      if (last && last.message === b.message && now - last.at < repeat) continue;
       this.lastBlocked.set(b.node.name, { message: b.message, at: now });
-      const message = `Cannot disrupt Node: ${b.message}`;
-      const node = this.ctx.informers.nodes.cache.get(b.node.name);
-      if (node) await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
-      const nc = b.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(b.node.nodeClaim) : undefined;
-      if (nc) await this.ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
+      // Karpenter v1 publishes the cause itself, capitalized ("Pdb prevents pod evictions (PodDisruptionBudget=[…])").
+      await this.publish({ ...b, message: capitalized(b.message) });
     }
+  }
+
+  /** One event on the node and one on its NodeClaim, as Karpenter does. */
+  private async publish(b: Blocked): Promise<void> {
+    const node = this.ctx.informers.nodes.cache.get(b.node.name);
+    if (node) await this.ctx.recorder.publish(node, { type: 'Normal', reason: b.reason, message: b.message });
+    const nc = b.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(b.node.nodeClaim) : undefined;
+    if (nc) await this.ctx.recorder.publish(nc, { type: 'Normal', reason: b.reason, message: b.message });
   }
 }

@@ -55,6 +55,7 @@ export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision
   const sorted = [...candidates].sort(byDisruptionCost);
   for (const method of opts.methods ?? defaultMethods()) {
     const eligible = sorted.filter((c) => method.shouldDisrupt(c, view));
+    decision.blocked.push(...disabled(method, sorted));
     decision.eligible[method.reason] = Math.max(decision.eligible[method.reason] ?? 0, eligible.length);
     const budgets = decision.allowed[method.reason] ?? allowances(view.nodePools, view.nodes, { reason: method.reason, now: view.now });
     decision.allowed[method.reason] = budgets;
@@ -68,6 +69,16 @@ export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision
   }
   decision.blocked = firstPerNode(decision.blocked, new Set(decision.command?.candidates.map((c) => c.node.name)));
   return decision;
+}
+
+/** Candidates the method's NodePool settings keep it off, with Karpenter's message. */
+function disabled(method: Method, candidates: readonly Candidate[]): Blocked[] {
+  const out: Blocked[] = [];
+  for (const c of candidates) {
+    const message = method.disabledFor?.(c);
+    if (message) out.push({ node: c.node, message, reason: 'Unconsolidatable' });
+  }
+  return out;
 }
 
 function firstPerNode(list: readonly Blocked[], chosen: ReadonlySet<string>): Blocked[] {

@@ -82,10 +82,14 @@ export interface Candidate {
   disruptionCost: number;
 }
 
-/** Why a node cannot be disrupted now, for the `DisruptionBlocked` event. */
+/**
+ * Why a node cannot be disrupted now. `DisruptionBlocked` when it is not a candidate at all (do-not-disrupt,
+ * PDB, budget…), `Unconsolidatable` when consolidation looked at it and found no cheaper way (Karpenter's split).
+ */
 export interface Blocked {
   node: DisruptionNode;
   message: string;
+  reason: 'DisruptionBlocked' | 'Unconsolidatable';
 }
 
 /** The consolidation type label of `karpenter_voluntary_disruption_decisions_total`. */

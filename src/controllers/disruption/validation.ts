@@ -10,6 +10,7 @@ import { computeConsolidation } from './methods/consolidation.js';
 import { defaultMethods } from './methods/all.js';
 import { withinBudgets } from './methods/method.js';
 import { Pricing } from './methods/pricing.js';
+import { withoutSameType } from './methods/same-type-filter.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
 import type { Command, DisruptionView } from './types.js';
@@ -34,8 +35,11 @@ export function validate(cmd: Command, view: DisruptionView, simulator: RemovalS
   const budgets = allowances(view.nodePools, view.nodes, { reason: cmd.reason, now: view.now });
   if (withinBudgets(candidates, budgets, cmd.reason).blocked.length) return { ok: false, why: 'a disruption budget no longer allows it' };
   if (cmd.reason !== 'Underutilized') return { ok: true, command: { ...cmd, candidates } };
-  const again = computeConsolidation(candidates, { simulator, pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot }, cmd.consolidationType);
+  const pricing = new Pricing(view.instanceTypesByNodePool);
+  const again = computeConsolidation(candidates, { simulator, pricing, spotToSpot: view.spotToSpot }, cmd.consolidationType);
   if (!again.ok) return { ok: false, why: again.message };
-  if (again.command.replacements.length !== cmd.replacements.length || again.command.costAfter > cmd.costAfter + 1e-9) return { ok: false, why: 'the replacement it needs changed' };
-  return again;
+  const recomputed = cmd.consolidationType === 'multi' ? withoutSameType(again.command, pricing) : again.command;
+  if (!recomputed) return { ok: false, why: 'the only replacement left is of a type being removed and no cheaper' };
+  if (recomputed.replacements.length !== cmd.replacements.length || recomputed.costAfter > cmd.costAfter + 1e-9) return { ok: false, why: 'the replacement it needs changed' };
+  return { ok: true, command: recomputed };
 }

@@ -36,7 +36,7 @@ export class PdbLimits {
     const names = pdbs.map((p) => `${p.namespace}/${p.name}`);
     if (pdbs.length > 1) return `pod ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name} is selected by more than one PodDisruptionBudget (${names.join(', ')})`;
     const only = pdbs[0];
-    if (only && only.disruptionsAllowed <= 0) return `pdb ${names[0]} prevents pod evictions`;
+    if (only && only.disruptionsAllowed <= 0) return `pdb prevents pod evictions (PodDisruptionBudget=[${names[0] ?? ''}])`;
     return undefined;
   }
 }

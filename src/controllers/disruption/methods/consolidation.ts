@@ -8,7 +8,7 @@
 import { Labels } from '../../../api/index.js';
 import { Requirement } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
-import type { RemovalSimulator } from '../simulation/removal-simulator.js';
+import type { RemovalOutcome, RemovalSimulator } from '../simulation/removal-simulator.js';
 import type { Candidate, Command, ConsolidationType } from '../types.js';
 import { narrowed, requirementsOf, type Pricing } from './pricing.js';
 import { describe } from './summary.js';
@@ -23,8 +23,19 @@ export interface ConsolidationContext {
   spotToSpot: boolean;
 }
 
-/** A command, or why there is none (reported on the node when a single candidate was tried). */
+/** A command, or why there is none (Karpenter's Unconsolidatable message when a single candidate was tried). */
 export type Consolidation = { ok: true; command: Command } | { ok: false; message: string };
+
+/** Karpenter's Unconsolidatable message when every option that fits costs as much as the candidates or more. */
+export const CantReplaceWithCheaper = "Can't replace with a cheaper node";
+
+/** Karpenter's NonPendingPodSchedulingErrors: the first five pods that would find no place, and why. */
+function schedulingErrors(stranded: RemovalOutcome['stranded']): string {
+  const max = 5;
+  const shown = stranded.slice(0, max).map((s) => `${s.pod} => ${s.reason}`);
+  const more = stranded.length > max ? ` and ${stranded.length - max} other(s)` : '';
+  return `not all pods would schedule, ${shown.join(' ')}${more}`;
+}
 
 function reject(message: string): Consolidation {
   return { ok: false, message };
@@ -53,10 +64,9 @@ export function computeConsolidation(candidates: readonly Candidate[], ctx: Cons
   const price = candidatesPrice(candidates);
   if (price === undefined || price <= 0) return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
   const outcome = ctx.simulator.simulate(candidates, { maxNewNodePrice: price });
-  const first = outcome.stranded[0];
-  if (first) return reject(`would not fit: pod ${first.pod} could not be rescheduled (${first.reason})`);
+  if (outcome.stranded.length) return reject(schedulingErrors(outcome.stranded));
   if (outcome.newNodeClaims.length === 0) return command(candidates, undefined, type, price);
-  if (outcome.newNodeClaims.length > 1) return reject(`can't remove without creating ${outcome.newNodeClaims.length} nodeclaims`);
+  if (outcome.newNodeClaims.length > 1) return reject(`Can't remove without creating ${outcome.newNodeClaims.length} candidates`);
   return replace({ candidates, planned: outcome.newNodeClaims[0] as sched.NewNodeClaim, ctx, type, price });
 }
 
@@ -86,7 +96,7 @@ function replace(args: ReplaceArgs): Consolidation {
     const od = ctx.pricing.options(planned, asIs).filter((o) => o.price < price);
     if (od.length) return command(candidates, narrowed(planned, asIs, od), type, price);
   }
-  return reject(`can't replace with a cheaper node (now $${price.toFixed(4)}/h)`);
+  return reject(CantReplaceWithCheaper);
 }
 
 function spotToSpot(args: ReplaceArgs): Consolidation {
@@ -94,7 +104,7 @@ function spotToSpot(args: ReplaceArgs): Consolidation {
   if (!ctx.spotToSpot) return reject("SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node");
   const reqs = requirementsOf(planned).add(Requirement.of(Labels.capacityType, 'In', ['spot']));
   const options = ctx.pricing.options(planned, reqs).filter((o) => o.price < price);
-  if (options.length === 0) return reject(`can't replace with a cheaper node (now $${price.toFixed(4)}/h)`);
+  if (options.length === 0) return reject(CantReplaceWithCheaper);
   if (candidates.length > 1) return command(candidates, narrowed(planned, reqs, options), type, price);
   if (options.length < MinInstanceTypesForSpotToSpot) {
     return reject(`SpotToSpotConsolidation requires ${MinInstanceTypesForSpotToSpot} cheaper instance type options than the current candidate to consolidate, got ${options.length}`);

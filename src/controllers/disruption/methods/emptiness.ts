@@ -21,6 +21,11 @@ export class Emptiness implements Method {
     return c.reschedulable.length === 0 && consolidateAfterElapsed(c, view.now);
   }
 
+  /** Karpenter's message for an empty node whose NodePool never consolidates (`consolidateAfter: Never`). */
+  disabledFor(c: Candidate): string | undefined {
+    return c.reschedulable.length === 0 && c.nodePool.consolidateAfterMs === undefined ? `NodePool "${c.nodePool.name}" has consolidation disabled` : undefined;
+  }
+
   /** See Method. */
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     const { allowed, blocked } = withinBudgets(candidates, ctx.budgets, this.reason);

@@ -26,6 +26,8 @@ export interface Method {
   readonly consolidationType: ConsolidationType;
   /** Whether the candidate is this method's business at all (drifted, empty, consolidatable…). */
   shouldDisrupt(c: Candidate, view: DisruptionView): boolean;
+  /** Karpenter's `Unconsolidatable` message when the NodePool's settings keep this method off the candidate. */
+  disabledFor?(c: Candidate): string | undefined;
   /** At most one command from the eligible candidates (sorted cheapest to disrupt first). */
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult;
 }
@@ -38,7 +40,7 @@ export function withinBudgets(candidates: readonly Candidate[], budgets: Readonl
   for (const c of candidates) {
     const n = left.get(c.nodePool.name) ?? 0;
     if (n <= 0) {
-      blocked.push({ node: c.node, message: budgetMessage(c, budgets, reason) });
+      blocked.push({ node: c.node, message: budgetMessage(c, budgets, reason), reason: 'DisruptionBlocked' });
       continue;
     }
     left.set(c.nodePool.name, n - 1);

@@ -3,7 +3,7 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { cheapestOffering, fromResourceList, Requirement, Requirements, type InstanceTypeInfo, type Resources } from '../../../scheduling/index.js';
 import { prepared } from '../simulation/prepared-types.js';
 import type * as sched from '../../../scheduling/index.js';
 
@@ -34,6 +34,16 @@ export class Pricing {
     return m;
   }
 
+  /**
+   * How many times the replacement's price is the cheapest fractional price of what it holds (1 = a perfect
+   * fit; see fractionalPrice).
+   */
+  overpay(nc: sched.NewNodeClaim): number {
+    const reqs = Requirements.fromSelector(nc.requirements.filter((r) => r.key !== Labels.instanceType));
+    const fair = fractionalPrice(this.typesOf(nc.nodePool).values(), reqs, fromResourceList(nc.requests));
+    return fair > 0 && Number.isFinite(fair) ? nc.cheapest.price / fair : 1;
+  }
+
   /** The options of a planned NodeClaim launchable under `reqs`, cheapest first. */
   options(nc: sched.NewNodeClaim, reqs: Requirements): PricedOption[] {
     const types = this.typesOf(nc.nodePool);
@@ -45,6 +55,29 @@ export class Pricing {
     }
     return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   }
+}
+
+/**
+ * The cheapest fractional price of `requests` on one instance type allowed by `reqs` (instance-type names
+ * aside): price x the largest share of any resource it would use. No whole node of any single type holds the
+ * requests for less, so a replacement's price over this measures how well its type and size fit what it holds.
+ */
+export function fractionalPrice(types: Iterable<InstanceTypeInfo>, reqs: Requirements, requests: Resources): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const info of types) {
+    if (info.requirements.intersects(reqs)) continue;
+    const o = cheapestOffering(info, reqs);
+    if (!o) continue;
+    let share = 0;
+    for (const k in requests) {
+      const need = requests[k] ?? 0;
+      if (need <= 0) continue;
+      const has = info.allocatable[k] ?? 0;
+      share = Math.max(share, has > 0 ? need / has : Number.POSITIVE_INFINITY);
+    }
+    best = Math.min(best, o.price * share);
+  }
+  return best;
 }
 
 /** The planned NodeClaim narrowed to `options` (cheapest first) under `reqs`. */

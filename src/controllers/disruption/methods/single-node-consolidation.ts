@@ -5,7 +5,7 @@
 import type { Candidate, DisruptionView } from '../types.js';
 import { computeConsolidation } from './consolidation.js';
 import { budgetMessage, type Method, type MethodContext, type MethodResult } from './method.js';
-import { underutilizedEligible } from './multi-node-consolidation.js';
+import { underutilizedDisabled, underutilizedEligible } from './multi-node-consolidation.js';
 
 /** The single-node consolidation method. */
 export class SingleNodeConsolidation implements Method {
@@ -18,17 +18,22 @@ export class SingleNodeConsolidation implements Method {
     return underutilizedEligible(c, view);
   }
 
+  /** See underutilizedDisabled. */
+  disabledFor(c: Candidate): string | undefined {
+    return underutilizedDisabled(c);
+  }
+
   /** See Method. */
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     const blocked: MethodResult['blocked'] = [];
     for (const c of candidates) {
       if ((ctx.budgets.get(c.nodePool.name)?.remaining ?? 0) <= 0) {
-        blocked.push({ node: c.node, message: budgetMessage(c, ctx.budgets, this.reason) });
+        blocked.push({ node: c.node, message: budgetMessage(c, ctx.budgets, this.reason), reason: 'DisruptionBlocked' });
         continue;
       }
       const r = computeConsolidation([c], ctx, this.consolidationType);
       if (r.ok) return { command: r.command, blocked };
-      blocked.push({ node: c.node, message: r.message });
+      blocked.push({ node: c.node, message: r.message, reason: 'Unconsolidatable' });
     }
     return { blocked };
   }

@@ -3,6 +3,8 @@
  * the candidates are left out of the cluster, their reschedulable pods join the pending pods and the pods of
  * nodes already being deleted, and the solver places them all. A pod placed on a node or NodeClaim that is not
  * initialized yet counts as stranded: a disruption must not bet on capacity that may never come up.
+ * (Why not the engine's RemovalSimulator: it packs with the cost-minimising strategy and ignores pending pods;
+ * see docs/adr/0011-disruption.md.)
  */
 import { solve } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';

@@ -1,0 +1,79 @@
+/**
+ * Karpenter's "already consolidated" shortcut: a pass that found nothing is not repeated while the cluster stays
+ * as it was. The cluster is summed up in a fingerprint of everything a pass reads: nodes and their flags, the
+ * identity of every pod object (informers replace an object on every change), pending and in-flight capacity,
+ * NodePools, PDBs, DaemonSets, the instance type offerings, and what the clock alone changes — which nodes are
+ * past consolidateAfter and what the budgets allow now. As in Karpenter, the shortcut expires after five
+ * minutes anyway, for whatever the fingerprint cannot see (a disruption cost that shifts as nodes age).
+ */
+import { allowances } from './budgets/budgets.js';
+import { decide, type DecideOptions, type Decision } from './decide.js';
+import type { RemovalSimulator } from './simulation/removal-simulator.js';
+import type { DisruptionNode, DisruptionReason, DisruptionView } from './types.js';
+
+/** Karpenter re-checks a consolidated cluster at least this often even when nothing changed. */
+export const ConsolidatedStateMaxAgeMs = 5 * 60_000;
+
+const reasons: readonly DisruptionReason[] = ['Drifted', 'Empty', 'Underutilized'];
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+
+function idOf(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) {
+    id = ++nextId;
+    ids.set(o, id);
+  }
+  return id;
+}
+
+function nodePart(n: DisruptionNode, view: DisruptionView): string {
+  const pool = view.nodePools.find((p) => p.name === n.nodePool);
+  const after = pool?.consolidateAfterMs;
+  const settled = after !== undefined && view.now >= (n.lastPodEventTime ?? 0) + after;
+  const { pods, ...rest } = n;
+  return `${JSON.stringify(rest)}#${settled ? 1 : 0}#${(pods ?? []).map(idOf).join(',')}`;
+}
+
+/** Everything one pass depends on, as a string that changes whenever the pass could decide differently. */
+export function clusterFingerprint(view: DisruptionView): string {
+  const parts = view.nodes.map((n) => nodePart(n, view));
+  parts.push(view.pendingPods.map(idOf).join(','), JSON.stringify(view.inFlight));
+  parts.push(JSON.stringify([view.nodePools, view.schedulingNodePools, view.pdbs, view.daemonSets, view.spotToSpot]));
+  for (const [pool, types] of Object.entries(view.instanceTypesByNodePool)) parts.push(`${pool}:${types.map((t) => `${t.name}@${idOf(t.offerings)}`).join(',')}`);
+  for (const reason of reasons) {
+    const a = allowances(view.nodePools, view.nodes, { reason, now: view.now });
+    parts.push(`${reason}:${[...a].map(([k, v]) => `${k}=${v.allowed}/${v.remaining}`).join(',')}`);
+  }
+  return parts.join('\n');
+}
+
+/** Options of the pass runner. */
+export interface PassOptions extends Omit<DecideOptions, 'simulator'> {
+  /** The removal simulator for a view (decide()'s own when undefined). */
+  simulatorFor?: (view: DisruptionView) => RemovalSimulator | undefined;
+}
+
+/** Runs passes, skipping one whose cluster is unchanged since a pass that found nothing. */
+export class DisruptionPasses {
+  private fruitless: { fingerprint: string; at: number } | undefined;
+
+  /** `opts` are handed to every decide(). */
+  constructor(private readonly opts: PassOptions = {}) {}
+
+  /** decide(view), or undefined — with nothing simulated — when the last pass found nothing in this same cluster. */
+  run(view: DisruptionView): Decision | undefined {
+    const fingerprint = clusterFingerprint(view);
+    const last = this.fruitless;
+    if (last && last.fingerprint === fingerprint && view.now - last.at < ConsolidatedStateMaxAgeMs) return undefined;
+    const { simulatorFor, ...rest } = this.opts;
+    const decision = decide(view, { ...rest, simulator: simulatorFor?.(view) });
+    this.fruitless = decision.command ? undefined : { fingerprint, at: view.now };
+    return decision;
+  }
+
+  /** Forgets the last fruitless pass, so the next one runs whatever the fingerprint says. */
+  reset(): void {
+    this.fruitless = undefined;
+  }
+}

@@ -16,11 +16,11 @@ export interface Ctx {
   state: ServerState;
 }
 
-/** Writes a JSON answer; `body` may be pre-serialised text. */
+/** Writes a JSON answer; `body` may be pre-serialised text or UTF-8 bytes (a stored object). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-cache, private' });
-  res.end(text);
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+  res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, 'cache-control': 'no-cache, private' });
+  res.end(bytes);
 }
 
 /** Writes a failure as a metav1.Status. */

@@ -1,6 +1,7 @@
 /** Request context and response writing shared by every handler. */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import YAML from 'yaml';
+import { decodeProtobufBody } from './protobuf/decode.js';
 import { ApiError, badRequest } from './status.js';
 import type { ServerState } from './state.js';
 import type { Json } from './types.js';
@@ -35,7 +36,8 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 /** The request body parsed as JSON (or YAML for apply patches); 400 when it is not an object or array. */
 export function bodyJson(ctx: Ctx): unknown {
   const type = contentType(ctx);
-  // Protobuf and CBOR bodies need per-kind schemas: 415 makes clients retry with JSON.
+  // kubectl 1.32+ sends protobuf for imperative creates of built-in kinds; CBOR is only sent when offered.
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(ctx.body);
   if (type.includes('protobuf') || type.includes('cbor')) {
     throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }

@@ -62,9 +62,11 @@ function silentLogger(): Logger {
 
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
 export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
-  const seed = o.seed ?? 1;
-  // A restored cluster resumes its simulated time, so ages and timestamps stay in order.
+  // A restored cluster resumes its simulated time, so ages and timestamps stay in order, and draws from a
+  // different random sequence: the same seed would hand out the pod names and instance IDs of the saved
+  // objects again (AlreadyExists from the ReplicaSet controller, a new instance under an old NodeClaim's ID).
   const saved = o.stateFile ? readStateHeader(o.stateFile) : undefined;
+  const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
   const clock = new SimClock({ start: Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) });
   const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
   const kc = new KubeConfig();

@@ -8,5 +8,9 @@ process.on('message', (m: { type: string }) => {
     (globalThis as { gc?: () => void }).gc?.();
     process.send?.({ type: 'rss', rss: process.memoryUsage().rss });
   }
+  if (m.type === 'cpu') {
+    const used = process.cpuUsage();
+    process.send?.({ type: 'cpu', ms: (used.user + used.system) / 1000 });
+  }
   if (m.type === 'stop') void server.close().then(() => process.exit(0));
 });

@@ -36,7 +36,11 @@ function workloadDefaults(o: KObject): void {
   spec.revisionHistoryLimit ??= 10;
   if (o.kind === 'Deployment') {
     spec.progressDeadlineSeconds ??= 600;
-    spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } };
+    // kubectl create sends `strategy: {}`: an empty type defaults as a missing strategy does.
+    const strategy = isJson(spec.strategy) ? spec.strategy : {};
+    if (!strategy.type) strategy.type = 'RollingUpdate';
+    if (strategy.type === 'RollingUpdate') strategy.rollingUpdate ??= { maxSurge: '25%', maxUnavailable: '25%' };
+    spec.strategy = strategy;
   }
   if (o.kind === 'DaemonSet') spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
   const template = obj(spec, 'template');
@@ -64,6 +68,10 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
       return;
     case 'Service':
       obj(o, 'spec').type ??= 'ClusterIP';
+      return;
+    case 'Secret':
+      // An empty type (kubectl create secret generic sends "") defaults like a missing one.
+      if (!o.type) o.type = 'Opaque';
       return;
     case 'PersistentVolumeClaim':
       o.status = { phase: 'Pending' };

@@ -10,6 +10,20 @@ export function subjectOf(info: ResourceInfo, name: string): Subject {
   return { kind: info.kind, group: info.group, name, resource: info.plural };
 }
 
+// Objects just committed, mapped to the bytes stored for them: a write's response sends those bytes instead of
+// serialising the object a second time. Writers do not change an object after committing it.
+const committedBytes = new WeakMap<KObject, Buffer>();
+
+/** The stored JSON bytes of an object returned by a write, when it is exactly what was stored. */
+export function storedBytes(o: KObject): Buffer | undefined {
+  return committedBytes.get(o);
+}
+
+/** Marks an object as identical to a stored entry (an update that changed nothing returns the stored object). */
+export function markStored(o: KObject, e: Entry): void {
+  committedBytes.set(o, e.json);
+}
+
 /** Stores an object as a new version (ADDED or MODIFIED) with a fresh resourceVersion; returns its entry. */
 export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);
@@ -21,7 +35,17 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
   state.uids.set(entry.uid, { table, key: entry.key });
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
   for (const fn of state.onCommit) fn(info, previous ? 'MODIFIED' : 'ADDED', entry);
+  committedBytes.set(obj, entry.json);
   return entry;
+}
+
+/** Puts an object loaded from a saved state back with its own resourceVersion, keeping the uid and owner indexes. */
+export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObject): void {
+  const table = state.store.table(info);
+  const entry = makeEntry(info, obj);
+  table.restore(entry, state.store.currentRv());
+  state.uids.set(entry.uid, { table, key: entry.key });
+  if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
 }
 
 /** Removes an object: a DELETED event carrying a fresh resourceVersion. */

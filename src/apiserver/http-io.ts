@@ -1,6 +1,7 @@
 /** Request context and response writing shared by every handler. */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import YAML from 'yaml';
+import { decodeProtobufBody } from './protobuf/decode.js';
 import { ApiError, badRequest } from './status.js';
 import type { ServerState } from './state.js';
 import type { Json } from './types.js';
@@ -16,11 +17,11 @@ export interface Ctx {
   state: ServerState;
 }
 
-/** Writes a JSON answer; `body` may be pre-serialised text. */
+/** Writes a JSON answer; `body` may be pre-serialised text or UTF-8 bytes (a stored object). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-cache, private' });
-  res.end(text);
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+  res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, 'cache-control': 'no-cache, private' });
+  res.end(bytes);
 }
 
 /** Writes a failure as a metav1.Status. */
@@ -35,7 +36,8 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 /** The request body parsed as JSON (or YAML for apply patches); 400 when it is not an object or array. */
 export function bodyJson(ctx: Ctx): unknown {
   const type = contentType(ctx);
-  // Protobuf and CBOR bodies need per-kind schemas: 415 makes clients retry with JSON.
+  // kubectl 1.32+ sends protobuf for imperative creates of built-in kinds; CBOR is only sent when offered.
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(ctx.body);
   if (type.includes('protobuf') || type.includes('cbor')) {
     throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }

@@ -8,7 +8,8 @@ import { watchCrds } from './crds.js';
 import { onDependentRemoved } from './deletion.js';
 import { FaultInjector, type Faults } from './faults.js';
 import { kubeConfigYaml } from './kubeconfig.js';
-import { ResourceRegistry } from './resource-types.js';
+import { loadState, saveState } from './persistence.js';
+import { ResourceRegistry, type ResourceInfo } from './resource-types.js';
 import { createHttpsServer } from './server.js';
 import type { PodGrace, ServerState } from './state.js';
 import { Store, parseEntry } from './store.js';
@@ -18,6 +19,7 @@ import { createObject } from './writes.js';
 
 export type { Faults, FaultRule } from './faults.js';
 export type { PodGrace } from './state.js';
+export { readStateHeader, StateFileError, type StateHeader } from './persistence.js';
 export type { ServerClock } from './types.js';
 
 /** Options of startApiServer; all optional. */
@@ -38,6 +40,12 @@ export interface ApiServerOptions {
   watchHistory?: number;
   /** Random source of fault injection (0..1). */
   random?: () => number;
+  /** Saved state: loaded at start when the file exists, written on close and every `snapshotIntervalMs`. */
+  stateFile?: string;
+  /** How often the state is saved while running (default 60 s; 0: only on close). */
+  snapshotIntervalMs?: number;
+  /** Called when a periodic save fails (default: a line on stderr); the server keeps running. */
+  onSnapshotError?: (e: unknown) => void;
 }
 
 /** A running server. */
@@ -53,7 +61,11 @@ export interface ApiServer {
   faults: Faults;
   /** Closes every open watch stream (clients see the stream end and re-watch). */
   closeWatches(): void;
-  /** Stops the server and ends every connection. */
+  /** True when the objects were loaded from the state file. */
+  restored: boolean;
+  /** Saves the state now (a no-op without a state file, or when nothing changed since the last save). */
+  snapshot(): Promise<void>;
+  /** Stops the server, ends every connection and saves the state. */
   close(): Promise<void>;
 }
 
@@ -93,18 +105,40 @@ function newState(opts: ApiServerOptions): ServerState {
   return state;
 }
 
+// Objects a restored state already holds are kept as they were saved.
 function install(state: ServerState, crds: CustomResourceDefinition[]): void {
   const ns = state.registry.find('', 'v1', 'namespaces');
   const crdInfo = state.registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
-  for (const name of systemNamespaces) if (ns) createObject(state, ns, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
+  const missing = (info: ResourceInfo, name: string): boolean => !state.store.table(info).objects.has(name);
+  for (const name of systemNamespaces) if (ns && missing(ns, name)) createObject(state, ns, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
   // CRDs go in as plain JSON, exactly as a client would send them.
-  for (const crd of crds) if (crdInfo) createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
+  for (const crd of crds) if (crdInfo && missing(crdInfo, crd.metadata.name ?? '')) createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
+}
+
+/** Saves the state to a file when asked, one save at a time, skipping saves when nothing changed. */
+function stateSaver(state: ServerState, file: string | undefined): () => Promise<void> {
+  let last = file && state.store.currentRv();
+  let queue = Promise.resolve();
+  return () => {
+    queue = queue.then(async () => {
+      const rv = state.store.currentRv();
+      if (!file || rv === last) return;
+      await saveState(state, file);
+      last = rv;
+    });
+    return queue;
+  };
 }
 
 /** Starts the server on 127.0.0.1 with a fresh CA, serving certificate and (unless given) token. */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const state = newState(opts);
+  const restored = opts.stateFile ? loadState(state, opts.stateFile) : false;
   install(state, opts.crds ?? tenonCrds());
+  const snapshot = stateSaver(state, opts.stateFile);
+  const onSnapshotError = opts.onSnapshotError ?? ((e: unknown) => process.stderr.write(`tenon apiserver: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`));
+  const interval = opts.stateFile && opts.snapshotIntervalMs !== 0 ? setInterval(() => snapshot().catch(onSnapshotError), opts.snapshotIntervalMs ?? 60_000) : undefined;
+  interval?.unref();
   const certs = generateServingCerts();
   const token = opts.token ?? crypto.randomBytes(24).toString('base64url');
   const server = createHttpsServer(state, { token, certs, kubernetesVersion: opts.kubernetesVersion ?? 'v1.33.1' });
@@ -127,12 +161,17 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     kubeConfigYaml: kubeConfigYaml({ url, caPem: certs.caPem, token }),
     faults,
     closeWatches: () => faults.dropWatches(),
-    close: () =>
-      new Promise<void>((resolve) => {
+    restored,
+    snapshot,
+    close: async () => {
+      clearInterval(interval);
+      await new Promise<void>((resolve) => {
         faults.dropWatches();
         server.close(() => resolve());
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
-      }),
+      });
+      await snapshot();
+    },
   };
 }

@@ -1,16 +1,16 @@
 /** The REST verbs on resource paths: get, list, watch, create, update, patch, delete, deletecollection. */
-import type { ServerResponse } from 'node:http';
-import { mustGet } from './commit.js';
+import { mustGet, storedBytes } from './commit.js';
 import { deleteObject, type DeleteOptions } from './deletion.js';
 import { bodyJson, optionalBody, sendJson, wantsTable, type Ctx } from './http-io.js';
 import { filterFromQuery, listPage, matches } from './list.js';
+import { sendListBody } from './list-body.js';
 import { handlePatch, writeOptions } from './patch.js';
 import { handleBinding, handleEviction } from './pods.js';
 import { apiVersionOf } from './resource-types.js';
 import type { ResourcePath } from './resource-path.js';
 import { handleScale } from './scale.js';
 import { badRequest, methodNotAllowed } from './status.js';
-import { parseEntry, type Entry } from './store.js';
+import { parseEntry } from './store.js';
 import { renderTable } from './table.js';
 import type { KObject } from './types.js';
 import { serveWatch } from './watch.js';
@@ -30,7 +30,7 @@ export function verbOf(ctx: Ctx, rp: ResourcePath): string {
 function sendObject(ctx: Ctx, rp: ResourcePath, status: number, o: KObject): void {
   if (wantsTable(ctx)) {
     sendJson(ctx.res, status, renderTable(rp.info, [o], { now: ctx.state.clock.now(), resourceVersion: o.metadata.resourceVersion ?? '', includeObject: ctx.query.get('includeObject') === 'Object' }));
-  } else sendJson(ctx.res, status, o);
+  } else sendJson(ctx.res, status, storedBytes(o) ?? o);
 }
 
 function handleList(ctx: Ctx, rp: ResourcePath): void {
@@ -47,30 +47,7 @@ function handleList(ctx: Ctx, rp: ResourcePath): void {
   const meta: Record<string, unknown> = { resourceVersion: String(rv) };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
-  // Stored JSON is concatenated as is: a list of 150k pods is one join, not a re-serialisation.
-  const head = `{"kind":"${rp.info.listKind}","apiVersion":"${apiVersionOf(rp.info)}","metadata":${JSON.stringify(meta)},"items":[`;
-  if (page.entries.length <= listChunk) sendJson(ctx.res, 200, `${head}${page.entries.map((e: Entry) => e.json).join(',')}]}`);
-  else streamList(ctx.res, head, page.entries);
-}
-
-const listChunk = 2000;
-
-// Large lists go out in chunks as the socket drains, instead of one string of hundreds of megabytes.
-function streamList(res: ServerResponse, head: string, entries: Entry[]): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
-  let i = 0;
-  const step = (): void => {
-    while (i < entries.length) {
-      const chunk = (i === 0 ? head : ',') + entries.slice(i, i + listChunk).map((e) => e.json).join(',');
-      i += listChunk;
-      if (!res.write(chunk)) {
-        res.once('drain', step);
-        return;
-      }
-    }
-    res.end(']}');
-  };
-  step();
+  sendListBody(ctx.res, `{"kind":"${rp.info.listKind}","apiVersion":"${apiVersionOf(rp.info)}","metadata":${JSON.stringify(meta)},"items":[`, page.entries);
 }
 
 function handleGet(ctx: Ctx, rp: ResourcePath): void {

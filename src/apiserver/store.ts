@@ -1,7 +1,8 @@
 /**
- * The object store. Each object is kept as its JSON text plus the few fields queries need (labels, selectable
- * fields, owners): lists and watch fan-out then concatenate stored text instead of re-serialising, and memory
- * stays near the JSON size (the 150k-pod goal). Entries are immutable; every write stores a new one.
+ * The object store. Each object is kept as its UTF-8 JSON bytes plus the few fields queries need (labels,
+ * selectable fields, owners): lists, gets and watch fan-out copy stored bytes to the socket instead of
+ * re-serialising or re-encoding, and memory stays near the JSON size (the 150k-pod goal). Entries are
+ * immutable; every write stores a new one.
  */
 import { selectableFields } from './field-selectors.js';
 import type { ResourceInfo } from './resource-types.js';
@@ -10,7 +11,8 @@ import type { KObject } from './types.js';
 /** One stored object version. */
 export interface Entry {
   readonly key: string;
-  readonly json: string;
+  /** The object's JSON as UTF-8 bytes (never mutated). */
+  readonly json: Buffer;
   readonly rv: number;
   readonly uid: string;
   readonly labels: Record<string, string> | undefined;
@@ -34,7 +36,17 @@ export function objectKey(namespace: string | undefined, name: string): string {
 
 /** Parses an entry's object (a fresh copy the caller may change). */
 export function parseEntry(e: Entry): KObject {
-  return JSON.parse(e.json) as KObject;
+  return JSON.parse(e.json.toString('utf8')) as KObject;
+}
+
+/**
+ * UTF-8 bytes of a text in a buffer of its own. Buffer.from would slice small texts out of a shared 8 KiB
+ * pool, and one surviving object would then keep a whole slab alive after its neighbours are replaced.
+ */
+export function ownBytes(text: string): Buffer {
+  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  b.write(text, 'utf8');
+  return b;
 }
 
 /** The objects and recent history of one resource. */
@@ -92,6 +104,16 @@ export class ResourceTable {
     return () => this.watchers.delete(fn);
   }
 
+  /**
+   * Puts an entry loaded from a saved state in place: no event, no watchers told. The history starts at the
+   * saved resourceVersion, so a watch from an earlier one gets 410 Gone and its client lists again.
+   */
+  restore(entry: Entry, savedRv: number): void {
+    this.objects.set(entry.key, entry);
+    this.sortedKeys = undefined;
+    this.compactedRv = Math.max(this.compactedRv, savedRv);
+  }
+
   /** The number of open watches. */
   watcherCount(): number {
     return this.watchers.size;
@@ -107,6 +129,8 @@ export class ResourceTable {
 /** Every resource's table and the cluster-wide resourceVersion counter. */
 export class Store {
   private rv = 1;
+  /** The resourceVersion of a loaded saved state: tables made later start their watch history there too. */
+  private restoredRv = 0;
   private readonly tables = new Map<string, ResourceTable>();
 
   /** Builds an empty store keeping `historyLimit` watch events per resource. */
@@ -122,9 +146,11 @@ export class Store {
     return ++this.rv;
   }
 
-  /** Restores the counter (loading a snapshot). */
+  /** Restores the counter (loading a saved state); watches from before it get 410 Gone. */
   setRv(rv: number): void {
     this.rv = Math.max(this.rv, rv);
+    this.restoredRv = Math.max(this.restoredRv, rv);
+    for (const t of this.tables.values()) t.compactedRv = Math.max(t.compactedRv, rv);
   }
 
   /** The table of a resource, created on first use. */
@@ -133,6 +159,7 @@ export class Store {
     let t = this.tables.get(key);
     if (!t) {
       t = new ResourceTable(info, this.historyLimit);
+      t.compactedRv = this.restoredRv;
       this.tables.set(key, t);
     }
     return t;
@@ -154,7 +181,7 @@ export function makeEntry(info: ResourceInfo, obj: KObject): Entry {
   const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
   return {
     key: objectKey(obj.metadata.namespace, obj.metadata.name ?? ''),
-    json: JSON.stringify(obj),
+    json: ownBytes(JSON.stringify(obj)),
     rv: Number(obj.metadata.resourceVersion),
     uid: obj.metadata.uid ?? '',
     labels: obj.metadata.labels,

@@ -27,19 +27,19 @@ export function isJson(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A JSON deep copy. */
-export function clone<T>(v: T): T {
-  return structuredClone(v);
-}
-
 /** Time source of the server: only `now` is needed (the shape matches Tenon's Clock). */
 export interface ServerClock {
   now(): number;
 }
 
+let lastStamp = { second: Number.NaN, text: '' };
+
 /** RFC 3339 text at second precision, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  // Writes come in bursts within one second: formatting a Date each time was a visible share of a create.
+  if (second !== lastStamp.second) lastStamp = { second, text: new Date(second * 1000).toISOString().replace('.000Z', 'Z') };
+  return lastStamp.text;
 }
 
 /** Deep equality of JSON values, ignoring key order (clients reorder keys when they re-serialise). */

@@ -22,6 +22,25 @@ export function visibleType(f: Filter, ev: StoredEvent): WatchType | undefined {
 /** How often a bookmark is sent when the client allows them. */
 export const bookmarkIntervalMs = 5_000;
 
+const lineEnd = Buffer.from('}\n');
+const linePrefix: Record<WatchType, Buffer> = {
+  ADDED: Buffer.from('{"type":"ADDED","object":'),
+  MODIFIED: Buffer.from('{"type":"MODIFIED","object":'),
+  DELETED: Buffer.from('{"type":"DELETED","object":'),
+};
+
+// A live event goes to every watcher in one synchronous loop: the last line built is reused for the next
+// watcher that sees the same change the same way, so fan-out to 100 watchers encodes it once.
+let lastLine: { entry: Entry; type: WatchType; line: Buffer } | undefined;
+
+/** The watch event line `{"type":…,"object":…}\n` of a stored entry. */
+export function eventLine(type: WatchType, e: Entry): Buffer {
+  if (lastLine?.entry === e && lastLine.type === type) return lastLine.line;
+  const line = Buffer.concat([linePrefix[type], e.json, lineEnd]);
+  lastLine = { entry: e, type, line };
+  return line;
+}
+
 interface Stream {
   send(type: WatchType, e: Entry): void;
   bookmark(rv: number): void;
@@ -38,7 +57,11 @@ function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   const include = ctx.query.get('includeObject') === 'Object';
   return {
     send(type, e) {
-      const body = table ? JSON.stringify(renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include })) : e.json;
+      if (!table) {
+        res.write(eventLine(type, e));
+        return;
+      }
+      const body = JSON.stringify(renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include }));
       res.write(`{"type":"${type}","object":${body}}\n`);
     },
     bookmark(rv) {

@@ -7,11 +7,13 @@ import { registerController } from './controller.js';
 import { registerCrds } from './crds.js';
 import { registerValidate } from './validate.js';
 import { registerInstanceTypes } from './instance-types.js';
+import { registerApiServer } from './apiserver.js';
 
 /** Every CLI command, in the order `tenon --help` lists them. Add one line per new command. */
 const registrations: ReadonlyArray<(program: Command) => void> = [
   registerPlay,
   registerServe,
+  registerApiServer,
   registerScenario,
   registerCrds,
   registerValidate,

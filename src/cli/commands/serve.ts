@@ -10,6 +10,7 @@ interface ServeFlags {
   seed: string;
   zones: string;
   defaults: boolean;
+  state?: string;
 }
 
 function positive(name: string, text: string): number {
@@ -20,7 +21,8 @@ function positive(name: string, text: string): number {
 
 async function serve(flags: ServeFlags): Promise<void> {
   const speed = positive('--speed', flags.speed);
-  const pg = await startPlayground({ port: Number(flags.port), seed: positive('--seed', flags.seed), zones: positive('--zones', flags.zones), defaults: flags.defaults });
+  const stateFile = flags.state ? resolve(flags.state) : undefined;
+  const pg = await startPlayground({ port: Number(flags.port), seed: positive('--seed', flags.seed), zones: positive('--zones', flags.zones), defaults: flags.defaults, stateFile });
   const kubeconfig = resolve(flags.kubeconfig);
   writeFileSync(kubeconfig, pg.server.kubeConfigYaml, { mode: 0o600 });
   const stopClock = pg.clock.run({ speed });
@@ -28,6 +30,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     [
       `Tenon playground serving at ${pg.server.url} (simulated time runs at ${speed}x, jumping ahead when the cluster is idle)`,
       `kubeconfig: ${kubeconfig}`,
+      ...(stateFile ? [`state: ${stateFile} (${pg.server.restored ? 'loaded' : 'new'}; saved on exit and every 60s)`] : []),
       '',
       'Try:',
       `  kubectl --kubeconfig ${kubeconfig} get nodepools,ec2nodeclasses,nodeclaims,nodes`,
@@ -58,5 +61,9 @@ export function registerServe(program: Command): void {
     .option('--seed <s>', 'seed of the simulated world', '1')
     .option('--zones <n>', 'zones of the simulated region (3-6)', '3')
     .option('--no-defaults', 'do not install the default EC2NodeClass and NodePool')
+    .option(
+      '--state <file>',
+      'keep the API objects and simulated time in this file (loaded at start, saved on exit and every 60s); simulated EC2 instances are not kept, so Tenon replaces the NodeClaims whose instances are gone',
+    )
     .action(serve);
 }

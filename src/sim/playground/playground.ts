@@ -4,7 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { Writable } from 'node:stream';
-import { startApiServer, type ApiServer } from '../../apiserver/index.js';
+import { readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
 import { Discovery, KubeClient, transportFromKubeConfig } from '../../kube/index.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
@@ -34,6 +34,11 @@ export interface PlaygroundOptions {
   log?: Logger;
   /** Operator settings over the defaults. */
   options?: Partial<Options>;
+  /**
+   * The API server's saved state (see startApiServer's stateFile): the API objects and the simulated time are
+   * kept across restarts; the simulated EC2 instances are not (see `tenon serve --help`).
+   */
+  stateFile?: string;
 }
 
 /** A running playground. */
@@ -57,9 +62,13 @@ function silentLogger(): Logger {
 
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
 export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
-  const seed = o.seed ?? 1;
-  const clock = new SimClock({ start: Date.UTC(2026, 0, 1) });
-  const server = await startApiServer({ clock, port: o.port });
+  // A restored cluster resumes its simulated time, so ages and timestamps stay in order, and draws from a
+  // different random sequence: the same seed would hand out the pod names and instance IDs of the saved
+  // objects again (AlreadyExists from the ReplicaSet controller, a new instance under an old NodeClaim's ID).
+  const saved = o.stateFile ? readStateHeader(o.stateFile) : undefined;
+  const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
+  const clock = new SimClock({ start: Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) });
+  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
   const kc = new KubeConfig();
   kc.loadFromString(server.kubeConfigYaml);
   const client = new KubeClient(trackTransport(await transportFromKubeConfig(kc), clock));
@@ -80,7 +89,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, onError: (agent, error) => worldErrors.push({ agent, error }) });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
-  if (o.defaults ?? true) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
+  if ((o.defaults ?? true) && !server.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
   return {
     server,
     clock,

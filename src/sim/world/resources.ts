@@ -113,8 +113,34 @@ export interface VolumeAttachment extends KubeObject {
 
 /** batch/v1 Job. */
 export interface Job extends KubeObject {
-  spec: { completions?: number; parallelism?: number; backoffLimit?: number; template: PodTemplate; selector?: LabelSelector };
-  status?: { active?: number; succeeded?: number; failed?: number; startTime?: string; completionTime?: string };
+  spec: {
+    completions?: number;
+    parallelism?: number;
+    backoffLimit?: number;
+    activeDeadlineSeconds?: number;
+    suspend?: boolean;
+    template: PodTemplate;
+    selector?: LabelSelector;
+  };
+  status?: {
+    active?: number;
+    ready?: number;
+    succeeded?: number;
+    failed?: number;
+    startTime?: string;
+    completionTime?: string;
+    conditions?: JobCondition[];
+  };
+}
+
+/** A batch/v1 JobCondition. */
+export interface JobCondition {
+  type: 'Complete' | 'Failed' | 'Suspended' | 'FailureTarget' | 'SuccessCriteriaMet';
+  status: 'True' | 'False';
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string;
+  lastTransitionTime?: string;
 }
 
 function rt(group: string, kind: string, plural: string, namespaced: boolean): ResourceType {

@@ -97,9 +97,14 @@ export class JobController extends OwnedPodsController {
     else if (!complete && this.expectations.satisfied(key)) await this.scale(key, job, t);
     const deadline = job.spec.activeDeadlineSeconds;
     if (!failed && !complete && deadline !== undefined) this.runner?.queue.addAfter(key, Date.parse(startTime) + deadline * 1000 - now);
-    const counts = { startTime, active: failed ? 0 : t.active.length, ready: failed ? 0 : t.active.filter(isReady).length, succeeded: t.succeeded, failed: t.failed };
-    const finished = failed ? { conditions: [this.condition('Failed', failed)] } : complete ? { conditions: [this.condition('Complete')], completionTime: rfc3339(now) } : {};
-    await writeStatus(this.ctx, SimResources.jobs, job, { ...counts, ...finished });
+    await writeStatus(this.ctx, SimResources.jobs, job, { startTime, ...this.statusOf(t, failed, complete) });
+  }
+
+  private statusOf(t: Tally, failed: Failure | undefined, complete: boolean): Job['status'] {
+    const counts = { succeeded: t.succeeded, failed: t.failed };
+    if (failed) return { ...counts, active: 0, ready: 0, conditions: [this.condition('Failed', failed)] };
+    const running = { ...counts, active: t.active.length, ready: t.active.filter(isReady).length };
+    return complete ? { ...running, conditions: [this.condition('Complete')], completionTime: rfc3339(this.ctx.clock.now()) } : running;
   }
 
   private condition(type: 'Complete' | 'Failed', why?: Failure): JobCondition {

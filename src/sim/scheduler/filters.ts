@@ -1,11 +1,11 @@
 /**
- * The kube-scheduler's filter plugins that look at one node: each returns the reasons it rejects the node
- * (in kube-scheduler's words, which make up the "0/N nodes are available: …" message) or an empty list. This
- * is the module to swap for the scheduling engine's independent placement checker once it exists.
+ * The node-local predicates the kubelet's admission re-runs on a pod bound to it (GeneralPredicates and NoExecute
+ * taints), each returning its reasons in kube's words or an empty list. The kube-scheduler's own filtering goes
+ * through the placement checker (feasibility.ts).
  */
 import type { Taint } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
-import { conflictingPort, hostPortsOf, podRequests, type Resources } from '../../scheduling/index.js';
+import { conflictingPort, hostPortsOf, type Resources } from '../../scheduling/index.js';
 import { matchesNodeAffinity } from './node-affinity.js';
 import type { NodeInfo } from './node-info.js';
 import { asSchedPod } from './sched-pod.js';
@@ -21,12 +21,6 @@ function toleratesTaint(pod: Pod, taint: Taint): boolean {
     return tol.operator === 'Exists' || (tol.value ?? '') === (taint.value ?? '');
   });
 }
-
-/** NodeUnschedulable: a cordoned node takes only pods tolerating node.kubernetes.io/unschedulable. */
-export const nodeUnschedulable: NodeFilter = (pod, n) => {
-  if (!n.node.spec?.unschedulable) return [];
-  return toleratesTaint(pod, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }) ? [] : ['node(s) were unschedulable'];
-};
 
 /** TaintToleration: every NoSchedule and NoExecute taint must be tolerated. */
 export const taintToleration: NodeFilter = (pod, n) => {
@@ -52,20 +46,4 @@ export function insufficient(requests: Resources, n: NodeInfo): string[] {
     if (v + (n.requested[name] ?? 0) > (n.allocatable[name] ?? 0)) out.push(name);
   }
   return out.sort();
-}
-
-/** NodeResourcesFit: "Insufficient cpu", "Too many pods". */
-export const nodeResourcesFit: NodeFilter = (pod, n) =>
-  insufficient(podRequests(asSchedPod(pod)), n).map((name) => (name === 'pods' ? 'Too many pods' : `Insufficient ${name}`));
-
-/** The node-local filters in kube-scheduler's default order. */
-export const nodeFilters: readonly NodeFilter[] = [nodeUnschedulable, taintToleration, nodeAffinity, nodePorts, nodeResourcesFit];
-
-/** The reasons the node-local filters reject a node: the first failing filter's, as the framework stops there. */
-export function filterNode(pod: Pod, n: NodeInfo, extra: readonly NodeFilter[] = []): string[] {
-  for (const f of [...nodeFilters, ...extra]) {
-    const reasons = f(pod, n);
-    if (reasons.length > 0) return reasons;
-  }
-  return [];
 }

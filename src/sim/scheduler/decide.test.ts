@@ -42,7 +42,7 @@ describe('the simulated kube-scheduler\'s filtering (through the placement check
       { node: node('small', { cpu: '2' }) },
     ]);
     expect(message(d)).toBe(
-      '0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+      '0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..',
     );
   });
 
@@ -60,7 +60,7 @@ describe('the simulated kube-scheduler\'s filtering (through the placement check
     const spread = pod('p', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] });
     const d = cycle(spread, [{ node: node('a1'), pods: [pod('w1')] }, { node: node('b1', { zone: 'b', cpu: '0' }) }]);
     expect(message(d)).toBe(
-      "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+      "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..",
     );
   });
 });

@@ -1,14 +1,14 @@
 /** One scheduling cycle for one pod, pure: filter every node, score the feasible ones, pick the best. */
 import type { Pod } from '../../kube/index.js';
 import type { Rng } from '../world/random.js';
-import { infeasibility } from './feasibility.js';
+import { infeasibility, type NodeVerdict } from './feasibility.js';
 import type { Diagnosis } from './fit-error.js';
 import type { NodeInfo } from './node-info.js';
 import { scoreNode } from './scoring.js';
 import { volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
 
 /** The outcome of a cycle: a node, or why none fits. */
-export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis };
+export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis; verdicts: ReadonlyMap<string, NodeVerdict> };
 
 /** Everything a cycle reads. */
 export interface CycleInput {
@@ -24,14 +24,14 @@ export function decide(input: CycleInput): Decision {
   const { pod, nodes, volumes } = input;
   const info = volumeInfo(volumes);
   const preFilter = volumePreFilter(pod, info);
-  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter } };
+  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter }, verdicts: new Map() };
   const verdicts = infeasibility(pod, nodes, { volumes: info, csiNodes: volumes.csiNodes });
   const nominated = pod.status?.nominatedNodeName;
-  if (nominated && verdicts.get(nominated)?.length === 0) return { kind: 'bind', node: nominated };
+  if (nominated && verdicts.get(nominated)?.reasons.length === 0) return { kind: 'bind', node: nominated };
   const reasons = new Map<string, string[]>();
   let best: { name: string; score: number; ties: number } | undefined;
   for (const n of nodes) {
-    const why = verdicts.get(n.name) ?? [];
+    const why = verdicts.get(n.name)?.reasons ?? [];
     if (why.length > 0) {
       reasons.set(n.name, why);
       continue;
@@ -45,5 +45,5 @@ export function decide(input: CycleInput): Decision {
     }
   }
   if (best) return { kind: 'bind', node: best.name };
-  return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons } };
+  return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons }, verdicts };
 }

@@ -10,6 +10,8 @@ import type { Taint } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import {
   checkPlacement,
+  podRequests,
+  toResourceList,
   untoleratedTaint,
   type CheckFamily,
   type ExistingNode,
@@ -46,14 +48,45 @@ function csiLimits(csiNodes: readonly CsiNode[], name: string): Record<string, n
   return drivers.length > 0 ? out : undefined;
 }
 
+function hasHostPort(containers: SchedPod['spec']['containers'] | undefined): boolean {
+  for (const c of containers ?? []) for (const p of c.ports ?? []) if (p.hostPort) return true;
+  return false;
+}
+
+const aloneCache = new WeakMap<SchedPod, boolean>();
+
+/** True when the checker must see the pod itself (host ports, volumes), not only what it requests; cached per object. */
+function seenAlone(pod: SchedPod): boolean {
+  let v = aloneCache.get(pod);
+  if (v === undefined) aloneCache.set(pod, (v = (pod.spec.volumes ?? []).length > 0 || hasHostPort(pod.spec.containers) || hasHostPort(pod.spec.initContainers)));
+  return v;
+}
+
+/**
+ * The node's pods as the checker needs them when copies are independent: only per-node rules apply then, and they
+ * read nothing of a pod without host ports or volumes but its requests, so those pods become one pod requesting
+ * their sum (slots included). This keeps a cycle from re-reading every pod of the cluster.
+ */
+function condensed(info: NodeInfo): SchedPod[] {
+  const pods = info.pods.map(asSchedPod);
+  const alone = pods.filter(seenAlone);
+  const load: Record<string, number> = { ...info.requested };
+  for (const p of alone) for (const [k, v] of Object.entries(podRequests(p))) load[k] = (load[k] ?? 0) - v;
+  const count = load['pods'] ?? 0;
+  if (count <= 1) return pods;
+  const requests = toResourceList({ ...load, pods: count - 1 });
+  const filler: SchedPod = { metadata: { name: `~load-${info.name}`, namespace: '~' }, spec: { containers: [{ name: 'load', resources: { requests } }] } };
+  return [...alone, filler];
+}
+
 /** The checker's view of a NodeInfo: the node as kube-scheduler sees it (every taint counts, no daemon overhead). */
-function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[]): ExistingNode {
+function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
   return {
     name: info.name,
     labels: info.labels,
     taints: taintsOf(info),
     allocatable: info.node.status?.allocatable ?? {},
-    pods: info.pods.map(asSchedPod),
+    pods: condense ? condensed(info) : info.pods.map(asSchedPod),
     initialized: true,
     csiAttachLimits: csiLimits(csiNodes, info.name),
   };
@@ -111,22 +144,35 @@ function reasonText(pod: Pod, info: NodeInfo, v: Violation): string {
   return v.message;
 }
 
-/** The reasons of the first failing plugin, worded as kube-scheduler's. */
-function reasonsOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): string[] {
-  const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
-  const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
-  return [...new Set(texts)].sort();
+/** Families kube-scheduler reports as Unschedulable (evicting pods may help), not UnschedulableAndUnresolvable. */
+const resolvableFamilies: ReadonlySet<CheckFamily> = new Set(['host-ports', 'resources', 'csi-limits', 'pod-anti-affinity', 'topology-spread']);
+
+/** Why a pod may not go on one node: kube-scheduler's reasons, and whether removing pods could change that. */
+export interface NodeVerdict {
+  reasons: string[];
+  resolvable: boolean;
 }
 
-/** For each node, why `pod` may not go there (empty when it may), judged by the placement checker. */
-export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext): Map<string, string[]> {
-  const all = { nodes: nodes.map((n) => existingNode(n, ctx.csiNodes)), ctx };
+/** The reasons of the first failing plugin, worded as kube-scheduler's. */
+function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): NodeVerdict {
+  const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
+  const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
+  return { reasons: [...new Set(texts)].sort(), resolvable: family !== undefined && resolvableFamilies.has(family) };
+}
+
+/**
+ * For each of `targets` (default: every node), why `pod` may not go there (no reasons when it may), judged by the
+ * placement checker with `nodes` as the whole cluster.
+ */
+export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
+  const independent = copiesIndependent(pod, nodes);
+  const all = { nodes: nodes.map((n) => existingNode(n, ctx.csiNodes, independent)), ctx };
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
-  if (copiesIndependent(pod, nodes)) {
-    for (const [k, v] of judge(sched, nodes, all)) verdicts.set(k, v);
+  if (targets.length === 1 || independent) {
+    for (const [k, v] of judge(sched, targets, all)) verdicts.set(k, v);
   } else {
-    for (const n of nodes) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
+    for (const n of targets) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(nodes.map((n) => [n.name, reasonsOf(pod, n, verdicts.get(n.name) ?? [])]));
+  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, verdicts.get(n.name) ?? [])]));
 }

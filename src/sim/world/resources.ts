@@ -111,6 +111,12 @@ export interface VolumeAttachment extends KubeObject {
   status?: { attached: boolean; attachmentMetadata?: Record<string, string> };
 }
 
+/** policy/v1 PodDisruptionBudget, as far as preemption reads it. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec: { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+  status?: { disruptionsAllowed?: number };
+}
+
 /** batch/v1 Job. */
 export interface Job extends KubeObject {
   spec: {

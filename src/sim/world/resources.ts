@@ -153,11 +153,12 @@ function rt(group: string, kind: string, plural: string, namespaced: boolean): R
   return { group, version: 'v1', kind, plural, namespaced };
 }
 
-/** Every kind the world uses: the kube registry plus StatefulSets and Jobs. */
+/** Every kind the world uses: the kube registry plus StatefulSets, Jobs and PriorityClasses. */
 export const SimResources = {
   ...Resources,
   statefulSets: rt('apps', 'StatefulSet', 'statefulsets', true),
   jobs: rt('batch', 'Job', 'jobs', true),
+  priorityClasses: rt('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false),
 } as const;
 
 /** A controller owner reference to `owner`. */

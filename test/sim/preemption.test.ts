@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, Node, Pod } from '../../src/kube/index.js';
-import { SimResources, type Deployment } from '../../src/sim/world/resources.js';
+import { SimResources, type Deployment, type PodDisruptionBudget } from '../../src/sim/world/resources.js';
 import { machine, pods, startWorld, until, type SimHarness } from './harness.js';
 
 let h: SimHarness | undefined;
@@ -40,7 +40,8 @@ describe('simulated kube-scheduler preemption', () => {
     await world.client.create(SimResources.priorityClasses, priorityClass('urgent', 1000));
     await world.client.create(SimResources.priorityClasses, priorityClass('polite', 1000, 'Never'));
     await world.client.create(SimResources.deployments, deployment('guarded', 1));
-    await world.client.create(SimResources.podDisruptionBudgets, { metadata: { name: 'guarded', namespace: 'default' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } });
+    const budget: PodDisruptionBudget = { metadata: { name: 'guarded', namespace: 'default' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } };
+    await world.client.create(SimResources.podDisruptionBudgets, budget);
     await until(world, async () => (await pods(world)).filter((p) => p.status?.phase === 'Running').length === 1, 60_000);
     await world.client.create(SimResources.deployments, deployment('plain', 2));
     await until(world, async () => (await pods(world)).filter((p) => p.status?.phase === 'Running').length === 3, 60_000);

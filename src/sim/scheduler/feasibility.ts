@@ -176,3 +176,14 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   }
   return new Map(targets.map((n) => [n.name, verdictOf(pod, n, verdicts.get(n.name) ?? [])]));
 }
+
+/**
+ * The checker's violations of `pod` placed on `info` by the rules of that node alone (with `taints` in place of the
+ * node's, if given): for the kubelet's admission and the DaemonSet controller, which each read some of the families.
+ */
+export function nodeLocalViolations(pod: Pod, info: NodeInfo, taints?: Taint[]): Violation[] {
+  const node = existingNode(info, [], true);
+  if (taints) node.taints = taints;
+  const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
+  return judge(sched, [info], { nodes: [node], ctx: { volumes: {}, csiNodes: [] } }).get(info.name) ?? [];
+}

@@ -98,6 +98,28 @@ function lastSeen(o: KObject, now: number): string {
   return typeof t === 'string' ? humanDuration(now - Date.parse(t)) : '<unknown>';
 }
 
+function jobStatus(o: KObject): string {
+  if (o.metadata.deletionTimestamp) return 'Terminating';
+  const conds = arr(get(o, 'status', 'conditions')).filter((c) => c.status === 'True');
+  for (const type of ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet', 'Suspended']) if (conds.some((c) => c.type === type)) return type;
+  return 'Running';
+}
+
+function jobCompletions(o: KObject): string {
+  const succeeded = num(get(o, 'status', 'succeeded'));
+  const completions = get(o, 'spec', 'completions');
+  if (typeof completions === 'number') return `${succeeded}/${completions}`;
+  const parallelism = num(get(o, 'spec', 'parallelism'));
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+function jobDuration(o: KObject, now: number): string {
+  const start = get(o, 'status', 'startTime');
+  if (typeof start !== 'string') return '';
+  const end = get(o, 'status', 'completionTime');
+  return humanDuration((typeof end === 'string' ? Date.parse(end) : now) - Date.parse(start));
+}
+
 const byKind: Record<string, Column[]> = {
   Pod: [
     nameCol,
@@ -153,6 +175,7 @@ const byKind: Record<string, Column[]> = {
     ageCol,
     ...workloadWide,
   ],
+  Job: [nameCol, col('Status', jobStatus), col('Completions', jobCompletions), col('Duration', jobDuration), ageCol, ...workloadWide],
   Event: [
     col('Last Seen', lastSeen),
     col('Type', (o) => String(get(o, 'type') ?? '')),

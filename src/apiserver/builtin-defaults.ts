@@ -48,6 +48,26 @@ function workloadDefaults(o: KObject): void {
   if (isJson(tspec)) podDefaults({ metadata: {}, spec: tspec });
 }
 
+/** Job defaults; without manualSelector the selector and template labels name the Job's uid, as upstream. */
+function jobDefaults(o: KObject): void {
+  const spec = obj(o, 'spec');
+  if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  spec.podReplacementPolicy ??= 'TerminatingOrFailed';
+  const template = obj(spec, 'template');
+  if (spec.manualSelector !== true) {
+    const uid = o.metadata.uid ?? '';
+    const name = o.metadata.name ?? '';
+    spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+    const meta = obj(template, 'metadata');
+    meta.labels = { ...(isJson(meta.labels) ? meta.labels : {}), 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+  }
+  if (isJson(template.spec)) podDefaults({ metadata: {}, spec: template.spec });
+}
+
 /** Applies create-time defaults and resets (Pod and workload status start empty; a Pod starts Pending). */
 export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
   switch (o.kind) {
@@ -64,6 +84,10 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
     case 'StatefulSet':
     case 'DaemonSet':
       workloadDefaults(o);
+      o.status = {};
+      return;
+    case 'Job':
+      jobDefaults(o);
       o.status = {};
       return;
     case 'Service':

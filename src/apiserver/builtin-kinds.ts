@@ -38,6 +38,7 @@ const specs: BuiltinSpec[] = [
   { gv: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [statusSub, scaleSub] },
   { gv: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: [statusSub] },
   { gv: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [statusSub, scaleSub] },
+  { gv: 'batch/v1', kind: 'Job', plural: 'jobs', namespaced: true, categories: ['all'], subresources: [statusSub] },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true, status: false },
   { gv: 'events.k8s.io/v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], status: false },
   { gv: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: [statusSub] },

@@ -22,7 +22,14 @@ function nameErrors(info: ResourceInfo, name: string): FieldError[] {
   return [fieldError('metadata.name', name, what)];
 }
 
+function jobErrors(o: KObject): FieldError[] {
+  const policy = isJson(o.spec) && isJson(o.spec.template) && isJson(o.spec.template.spec) ? o.spec.template.spec.restartPolicy : undefined;
+  if (policy === 'Never' || policy === 'OnFailure') return [];
+  return [{ ...fieldError('spec.template.spec.restartPolicy', policy, ''), type: 'FieldValueNotSupported', message: `spec.template.spec.restartPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "OnFailure", "Never"` }];
+}
+
 function builtinErrors(o: KObject): FieldError[] {
+  if (o.kind === 'Job') return jobErrors(o);
   if (o.kind !== 'Pod') return [];
   const spec = isJson(o.spec) ? o.spec : {};
   const containers = Array.isArray(spec.containers) ? spec.containers : [];

@@ -4,6 +4,7 @@ import { commitDelete, commitWrite, findObject, markStored, mustGet, subjectOf }
 import { generatedName, managedEntry, newUid, recordManager, specChanged, stampType } from './metadata.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { ServerState } from './state.js';
+import { admitPodPriority } from './priority.js';
 import { parseEntry } from './store.js';
 import { alreadyExists, badRequest, conflict, notFound, staleObjectText } from './status.js';
 import { admit, throwInvalid } from './validation.js';
@@ -58,6 +59,7 @@ export function createObject(state: ServerState, info: ResourceInfo, input: KObj
   const name = o.metadata.name ?? '';
   const now = state.clock.now();
   initMetadata(info, o, now);
+  if (!info.custom && info.kind === 'Pod') admitPodPriority(state, o);
   o = admit(info, o, { strict: opts.strict });
   if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name)) throw alreadyExists(subjectOf(info, name));
   recordManager(o.metadata, managedEntry(o, { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', now }));

@@ -54,6 +54,8 @@ export interface Pod extends KubeObject {
     volumes?: Array<Record<string, unknown> & { name: string }>;
     priority?: number;
     priorityClassName?: string;
+    preemptionPolicy?: 'PreemptLowerPriority' | 'Never';
+    restartPolicy?: 'Always' | 'OnFailure' | 'Never';
     schedulerName?: string;
     overhead?: Record<string, string>;
     terminationGracePeriodSeconds?: number;

@@ -7,5 +7,5 @@ export { SimEc2Machines, familyOfImage } from './machines/sim-ec2-machines.js';
 export { World, type WorldOptions, type AgentName } from './world/world.js';
 export { KubeletFleet, type MachineMatch } from './kubelet/fleet.js';
 export { defaultKubeletTimings, type KubeletTimings } from './kubelet/timings.js';
-export { RunSecondsAnnotation } from './kubelet/pod-status.js';
+export { ExitCodeAnnotation, JobDefaultRunSeconds, RunSecondsAnnotation } from './kubelet/pod-status.js';
 export { SimResources } from './world/resources.js';

@@ -50,7 +50,7 @@ describe('simulated world', () => {
     await until(world, async () => (await pods(world)).some((p) => p.status?.conditions?.some((c) => c.reason === 'Unschedulable')), 60_000);
     const pending = (await pods(world)).find((p) => p.status?.conditions?.some((c) => c.reason === 'Unschedulable'));
     expect(pending?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message).toBe(
-      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..',
     );
   });
 

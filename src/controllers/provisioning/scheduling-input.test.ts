@@ -52,6 +52,19 @@ describe('the provisioner\'s view of the cluster', () => {
     expect([...view.pods.keys()]).toEqual(['default/wants-node']);
   });
 
+  it('ignores terminal pods, as Karpenter does: finished Job pods neither need capacity nor hold a node\'s', () => {
+    const s = state();
+    const unschedulable = [{ type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable' }];
+    s.informers.pods.cache.set(pendingPod('failed-pending', '1', { status: { phase: 'Failed', conditions: unschedulable } }));
+    s.informers.pods.cache.set(pendingPod('wants-node', '1'));
+    s.informers.nodes.cache.set({ metadata: { name: 'n1', labels: { 'karpenter.sh/nodepool': 'default' } }, spec: {}, status: { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } } } as Node);
+    s.informers.pods.cache.set({ metadata: { name: 'done', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { requests: { cpu: '2' } } }] }, status: { phase: 'Succeeded' } });
+    const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
+    expect([...view.pods.keys()]).toEqual(['default/wants-node']);
+    expect(view.input.nodes?.[0]?.pods ?? []).toEqual([]);
+    expect(solve(view.input).existingNodes).toEqual([{ pod: 'default/wants-node', node: 'n1' }]);
+  });
+
   it('counts an in-flight NodeClaim at the capacity any of its instance types guarantees, so its pods are not launched twice', () => {
     const s = state();
     const inFlight = { metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } }, spec: { nodeClassRef: pool.spec.template.spec.nodeClassRef, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small', 'large'] }], resources: { requests: { cpu: '1' } } } } as StoredNodeClaim;

@@ -1,8 +1,15 @@
 /** The pod statuses a kubelet posts as a pod moves from admitted to running, succeeded or rejected. */
 import type { Pod, PodCondition } from '../../kube/index.js';
 
-/** Annotation: how long a pod's containers run before exiting 0 (the playground's stand-in for a Job's work). */
+/**
+ * Annotation (on a pod or its template): how many seconds its containers run before they exit, the playground's
+ * stand-in for a Job's work. Without it, pods owned by a Job run `JobDefaultRunSeconds`; others run forever.
+ */
 export const RunSecondsAnnotation = 'sim.tenon.dev/run-seconds';
+/** Annotation: the exit code the containers exit with after their run time (default 0). */
+export const ExitCodeAnnotation = 'sim.tenon.dev/exit-code';
+/** How long a Job's pod runs when it carries no run-seconds annotation. */
+export const JobDefaultRunSeconds = 30;
 
 type Status = NonNullable<Pod['status']> & Record<string, unknown>;
 
@@ -10,8 +17,10 @@ function condition(type: string, ok: boolean, now: string, reason?: string): Pod
   return { type, status: ok ? 'True' : 'False', lastTransitionTime: now, ...(reason ? { reason } : {}) };
 }
 
-function containerStatuses(pod: Pod, state: Record<string, unknown>, ready: boolean): Array<Record<string, unknown>> {
-  return pod.spec.containers.map((c) => ({ name: c.name, image: c.image ?? '', ready, restartCount: 0, started: ready, state }));
+function containerStatuses(pod: Pod, state: Record<string, unknown>, ready: boolean, restarts?: { count: number; last: Record<string, unknown> }): Array<Record<string, unknown>> {
+  return pod.spec.containers.map((c) => ({
+    name: c.name, image: c.image ?? '', ready, restartCount: restarts?.count ?? 0, started: ready, state, ...(restarts ? { lastState: restarts.last } : {}),
+  }));
 }
 
 /** Admitted; containers being created. */
@@ -39,6 +48,21 @@ export function runningStatus(pod: Pod, now: string): Status {
   };
 }
 
+/** All containers started again after exiting `exitCode` (restartPolicy OnFailure or Always); restart number `count`. */
+export function restartedStatus(pod: Pod, now: string, r: { count: number; exitCode: number; finishedAt: string }): Status {
+  const last = { terminated: { exitCode: r.exitCode, reason: r.exitCode === 0 ? 'Completed' : 'Error', finishedAt: r.finishedAt } };
+  return { ...runningStatus(pod, now), containerStatuses: containerStatuses(pod, { running: { startedAt: now } }, true, { count: r.count, last }) };
+}
+
+/** All containers exited non-zero and will not restart (restartPolicy Never). */
+export function failedStatus(pod: Pod, now: string, exitCode: number): Status {
+  return {
+    phase: 'Failed',
+    conditions: [condition('PodScheduled', true, now), condition('Initialized', true, now), condition('ContainersReady', false, now, 'PodFailed'), condition('Ready', false, now, 'PodFailed')],
+    containerStatuses: containerStatuses(pod, { terminated: { exitCode, reason: 'Error', finishedAt: now } }, false),
+  };
+}
+
 /** All containers exited 0. */
 export function succeededStatus(pod: Pod, now: string): Status {
   return {
@@ -53,9 +77,22 @@ export function rejectedStatus(reason: string, message: string): Status {
   return { phase: 'Failed', reason, message };
 }
 
-/** How long the pod's containers run before succeeding, if it is a run-to-completion pod. */
+/** How long the pod's containers run before exiting, if they exit at all. */
 export function runSeconds(pod: Pod): number | undefined {
   const text = pod.metadata.annotations?.[RunSecondsAnnotation];
   const n = text === undefined ? NaN : Number(text);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
+  if (Number.isFinite(n) && n >= 0) return n;
+  return pod.metadata.ownerReferences?.some((o) => o.controller && o.kind === 'Job') ? JobDefaultRunSeconds : undefined;
+}
+
+/** The exit code the pod's containers exit with. */
+export function exitCode(pod: Pod): number {
+  const n = Number(pod.metadata.annotations?.[ExitCodeAnnotation] ?? 0);
+  return Number.isInteger(n) ? n : 1;
+}
+
+/** Whether a container that exited with `code` is restarted in place, by the pod's restartPolicy. */
+export function restartsAfter(pod: Pod, code: number): boolean {
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  return policy === 'Always' || (policy === 'OnFailure' && code !== 0);
 }

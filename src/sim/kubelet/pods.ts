@@ -9,7 +9,7 @@ import { nodeInfo } from '../scheduler/node-info.js';
 import { SimResources } from '../world/resources.js';
 import type { Rng } from '../world/random.js';
 import { admit } from './admission.js';
-import { creatingStatus, rejectedStatus, runningStatus, runSeconds, succeededStatus } from './pod-status.js';
+import { creatingStatus, exitCode, failedStatus, rejectedStatus, restartedStatus, restartsAfter, runningStatus, runSeconds, succeededStatus } from './pod-status.js';
 import type { KubeletTimings } from './timings.js';
 
 /** What the pod workers need from their kubelet. */
@@ -31,9 +31,12 @@ interface Tracked {
   pod: Pod;
   phase: Phase;
   cancel?: () => void;
+  restarts?: number;
 }
 
 const volumeRetryMs = 2_000;
+/** CrashLoopBackOff: 10 s doubling per restart, capped at 5 min, as the kubelet's. */
+const backOffMs = (restarts: number): number => Math.min(300_000, 10_000 * 2 ** Math.max(0, restarts - 1));
 
 /** The kubelet's PLEG relists containers once a second, so it sees a container start or stop on that tick. */
 const relistMs = 1_000;
@@ -121,12 +124,26 @@ export class PodWorkers {
     });
   }
 
+  /** The containers exit after `ms`: the pod finishes, or (by its restartPolicy) its containers restart after a back-off. */
   private scheduleCompletion(t: Tracked, ms: number): void {
     t.cancel = this.host.clock.setTimer(untilRelist(this.host.clock.now(), ms), () => {
       t.cancel = undefined;
       if (t.phase !== 'running') return;
-      t.phase = 'done';
-      void this.postStatus(t.pod, succeededStatus(t.pod, rfc3339(this.host.clock.now())));
+      const code = exitCode(t.pod);
+      const finishedAt = rfc3339(this.host.clock.now());
+      if (!restartsAfter(t.pod, code)) {
+        t.phase = 'done';
+        void this.postStatus(t.pod, code === 0 ? succeededStatus(t.pod, finishedAt) : failedStatus(t.pod, finishedAt, code));
+        return;
+      }
+      const count = (t.restarts ?? 0) + 1;
+      t.restarts = count;
+      t.cancel = this.host.clock.setTimer(backOffMs(count), () => {
+        t.cancel = undefined;
+        if (t.phase !== 'running') return;
+        void this.postStatus(t.pod, restartedStatus(t.pod, rfc3339(this.host.clock.now()), { count, exitCode: code, finishedAt }));
+        this.scheduleCompletion(t, (runSeconds(t.pod) ?? 0) * 1000);
+      });
     });
   }
 

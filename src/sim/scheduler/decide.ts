@@ -1,15 +1,14 @@
 /** One scheduling cycle for one pod, pure: filter every node, score the feasible ones, pick the best. */
 import type { Pod } from '../../kube/index.js';
 import type { Rng } from '../world/random.js';
+import { infeasibility, type NodeVerdict } from './feasibility.js';
 import type { Diagnosis } from './fit-error.js';
-import { filterNode, type NodeFilter } from './filters.js';
-import { interPodAffinity, topologySpread } from './inter-pod.js';
 import type { NodeInfo } from './node-info.js';
 import { scoreNode } from './scoring.js';
-import { volumeFilter, volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
+import { volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
 
 /** The outcome of a cycle: a node, or why none fits. */
-export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis };
+export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis; verdicts: ReadonlyMap<string, NodeVerdict> };
 
 /** Everything a cycle reads. */
 export interface CycleInput {
@@ -20,23 +19,19 @@ export interface CycleInput {
   rng: Rng;
 }
 
-function feasible(pod: Pod, n: NodeInfo, extra: readonly NodeFilter[]): string[] {
-  return filterNode(pod, n, extra);
-}
-
 /** Decides where `pod` goes. A feasible nominated node is taken first, as kube-scheduler evaluates it first. */
 export function decide(input: CycleInput): Decision {
   const { pod, nodes, volumes } = input;
-  const preFilter = volumePreFilter(pod, volumeInfo(volumes));
-  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter } };
-  const extra: NodeFilter[] = [volumeFilter(volumes), topologySpread(nodes), interPodAffinity(nodes)];
+  const info = volumeInfo(volumes);
+  const preFilter = volumePreFilter(pod, info);
+  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter }, verdicts: new Map() };
+  const verdicts = infeasibility(pod, nodes, { volumes: info, csiNodes: volumes.csiNodes });
   const nominated = pod.status?.nominatedNodeName;
-  const nominatedInfo = nominated ? nodes.find((n) => n.name === nominated) : undefined;
-  if (nominatedInfo && feasible(pod, nominatedInfo, extra).length === 0) return { kind: 'bind', node: nominatedInfo.name };
+  if (nominated && verdicts.get(nominated)?.reasons.length === 0) return { kind: 'bind', node: nominated };
   const reasons = new Map<string, string[]>();
   let best: { name: string; score: number; ties: number } | undefined;
   for (const n of nodes) {
-    const why = feasible(pod, n, extra);
+    const why = verdicts.get(n.name)?.reasons ?? [];
     if (why.length > 0) {
       reasons.set(n.name, why);
       continue;
@@ -50,5 +45,5 @@ export function decide(input: CycleInput): Decision {
     }
   }
   if (best) return { kind: 'bind', node: best.name };
-  return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons } };
+  return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons }, verdicts };
 }

@@ -1,7 +1,9 @@
 /**
  * The simulated kube-scheduler: takes pending pods of the default scheduler one at a time, binds each to the
  * best feasible node through the pods/binding subresource, or marks it PodScheduled=False (Unschedulable) with
- * kube-scheduler's message and a FailedScheduling event. Unschedulable pods are retried when the cluster
+ * kube-scheduler's message and a FailedScheduling event. A pod that fits nowhere may preempt lower-priority pods:
+ * it is nominated to the node (status.nominatedNodeName, which keeps its room from lower-priority pods) and the
+ * victims are deleted gracefully; it binds there once they are gone. Unschedulable pods are retried when the cluster
  * changes (a node, a pod deletion, a volume) and at least every 5 minutes, as kube-scheduler flushes them.
  */
 import { rfc3339 } from '../../clock/index.js';
@@ -9,11 +11,13 @@ import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry
 import type { Agent, AgentContext } from '../world/agent.js';
 import { ByNode } from '../world/informers.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
-import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../world/resources.js';
-import { decide } from './decide.js';
+import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type PodDisruptionBudget, type StorageClass } from '../world/resources.js';
+import { decide, type Decision } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
 import { addPod, nodeInfo, type NodeInfo } from './node-info.js';
+import { preempt, priorityOf, type Candidate } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
+import { volumeInfo, type VolumeObjects } from './volume-filter.js';
 import { selectNodeForClaims } from './volume-binding.js';
 
 /** Options of the scheduler. */
@@ -29,6 +33,23 @@ export function isPendingForScheduler(pod: Pod): boolean {
   return !pod.spec.nodeName && !pod.metadata.deletionTimestamp && occupiesNode(pod) && (pod.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler';
 }
 
+function nominationAfter(status: Pod['status'], nominate: string | null | undefined): string | undefined {
+  return nominate === undefined ? status?.nominatedNodeName : (nominate ?? undefined);
+}
+
+/** The pod status with PodScheduled=False/Unschedulable and the nomination decided; undefined when nothing changes. */
+function unschedulableStatus(status: Pod['status'], change: { message: string; nominate: string | null | undefined; now: string }): Pod['status'] | undefined {
+  const conditions = status?.conditions ?? [];
+  const old = conditions.find((c) => c.type === 'PodScheduled');
+  const nominated = nominationAfter(status, change.nominate);
+  const wasUnschedulable = old?.status === 'False' && old.reason === 'Unschedulable';
+  if (wasUnschedulable && old.message === change.message && nominated === status?.nominatedNodeName) return undefined;
+  const next = { type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable', message: change.message, lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : change.now };
+  const { nominatedNodeName: _dropped, ...rest } = status ?? {};
+  const scheduled = [...conditions.filter((c) => c.type !== 'PodScheduled'), next];
+  return { ...rest, phase: rest.phase ?? 'Pending', conditions: scheduled, ...(nominated ? { nominatedNodeName: nominated } : {}) };
+}
+
 /** The simulated kube-scheduler agent. */
 export class KubeScheduler implements Agent {
   readonly name = 'kube-scheduler';
@@ -36,6 +57,8 @@ export class KubeScheduler implements Agent {
   private readonly unschedulable = new Set<string>();
   /** Pods bound by this scheduler whose binding the informer has not shown yet. */
   private readonly assumed = new Map<string, { pod: Pod; node: string }>();
+  /** Pending pods nominated to a node by preemption: their room is kept from pods of lower priority. */
+  private readonly nominated = new Map<string, Pod>();
   private readonly events: EventRecorder;
   private cancelFlush: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
@@ -55,8 +78,12 @@ export class KubeScheduler implements Agent {
     inf.get<Pod>(SimResources.pods).on({
       add: (p) => this.enqueue(p),
       update: (_o, p) => this.podUpdated(p),
-      delete: () => this.retryUnschedulable(),
+      delete: (p) => {
+        this.nominated.delete(keyOf(p));
+        this.retryUnschedulable();
+      },
     });
+    inf.get(SimResources.podDisruptionBudgets);
     inf.get<Node>(SimResources.nodes).on({ add: () => this.retryUnschedulable(), update: (o, n) => this.nodeUpdated(o, n), delete: () => this.retryUnschedulable() });
     for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
       inf.get(rt).on({ add: () => this.retryUnschedulable(), update: () => this.retryUnschedulable() });
@@ -84,6 +111,8 @@ export class KubeScheduler implements Agent {
 
   private podUpdated(p: Pod): void {
     const key = keyOf(p);
+    if (!p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp) this.nominated.set(key, p);
+    else this.nominated.delete(key);
     if (p.spec.nodeName) {
       this.assumed.delete(key);
       this.unschedulable.delete(key);
@@ -109,7 +138,8 @@ export class KubeScheduler implements Agent {
     });
   }
 
-  private nodeInfos(): NodeInfo[] {
+  /** The nodes as `pod` sees them: bound and assumed pods, and pods nominated there with at least its priority. */
+  private nodeInfos(pod: Pod): NodeInfo[] {
     const inf = this.ctx.informers;
     const pods = inf.get<Pod>(SimResources.pods).cache;
     const infos = inf.get<Node>(SimResources.nodes).cache.list()
@@ -117,9 +147,13 @@ export class KubeScheduler implements Agent {
       .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
       .map((n) => nodeInfo(n, pods.byIndex(ByNode, n.metadata.name ?? '').filter(occupiesNode)));
     const byName = new Map(infos.map((i) => [i.name, i]));
-    for (const { pod, node } of this.assumed.values()) {
-      const info = byName.get(node);
-      if (info) addPod(info, pod);
+    for (const a of this.assumed.values()) {
+      const info = byName.get(a.node);
+      if (info) addPod(info, a.pod);
+    }
+    for (const [k, p] of this.nominated) {
+      const info = byName.get(p.status?.nominatedNodeName ?? '');
+      if (info && k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod)) addPod(info, p);
     }
     return infos;
   }
@@ -137,13 +171,52 @@ export class KubeScheduler implements Agent {
       storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
       csiNodes: inf.get<CsiNode>(SimResources.csiNodes).cache.list(),
     };
-    const decision = decide({ pod, nodes: this.nodeInfos(), volumes, rng: this.ctx.rng });
+    const nodes = this.nodeInfos(pod);
+    const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng });
     if (decision.kind === 'bind') {
       await this.bind(pod, decision.node, volumes.claims);
       return;
     }
     this.unschedulable.add(key);
-    await this.markUnschedulable(pod, fitErrorMessage(decision.diagnosis));
+    await this.postFilter(pod, { nodes, volumes, decision });
+  }
+
+  /** Preemption for a pod no node took, then its Unschedulable condition (with the nomination, if any). */
+  private async postFilter(pod: Pod, cycle: { nodes: NodeInfo[]; volumes: VolumeObjects; decision: Extract<Decision, { kind: 'unschedulable' }> }): Promise<void> {
+    const { nodes, volumes, decision } = cycle;
+    if (decision.diagnosis.preFilter) {
+      // Removing pods cannot fix what PreFilter rejects; kube still tries every node and finds no victims.
+      const preemption = `0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`;
+      await this.markUnschedulable(pod, fitErrorMessage({ ...decision.diagnosis, preemption }), undefined);
+      return;
+    }
+    const budgets = this.ctx.informers.get<PodDisruptionBudget>(SimResources.podDisruptionBudgets).cache.list();
+    const outcome = preempt({ pod, nodes, verdicts: decision.verdicts, ctx: { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, budgets });
+    if (outcome.kind === 'none') {
+      const message = fitErrorMessage({ ...decision.diagnosis, preemption: outcome.message });
+      await this.markUnschedulable(pod, message, outcome.clearNomination ? null : undefined);
+      return;
+    }
+    const message = fitErrorMessage(decision.diagnosis);
+    await this.markUnschedulable(pod, message, outcome.candidate.node);
+    await this.evict(pod, outcome.candidate);
+  }
+
+  /** Deletes the victims gracefully, each marked DisruptionTarget and told who preempted it, as kube-scheduler does. */
+  private async evict(preemptor: Pod, c: Candidate): Promise<void> {
+    const now = rfc3339(this.ctx.clock.now());
+    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod', lastTransitionTime: now };
+    for (const v of c.victims) {
+      const ref = { name: v.metadata.name ?? '', namespace: v.metadata.namespace };
+      try {
+        const conditions = [...(v.status?.conditions ?? []).filter((x) => x.type !== 'DisruptionTarget'), condition];
+        await this.ctx.client.patch(SimResources.pods, ref, { status: { conditions } }, { subresource: 'status' });
+        await this.ctx.client.delete(SimResources.pods, ref);
+        await this.events.publish(v, { type: 'Normal', reason: 'Preempted', message: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.node}` });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
   }
 
   private async bind(pod: Pod, node: string, claims: readonly PersistentVolumeClaim[]): Promise<void> {
@@ -167,7 +240,8 @@ export class KubeScheduler implements Agent {
     }
   }
 
-  private async markUnschedulable(pod: Pod, message: string): Promise<void> {
+  /** Marks the pod Unschedulable; `nominate` sets (a node), clears (null) or keeps (undefined) its nominated node. */
+  private async markUnschedulable(pod: Pod, message: string, nominate: string | null | undefined): Promise<void> {
     const now = rfc3339(this.ctx.clock.now());
     try {
       await updateWithRetry<Pod>({
@@ -178,12 +252,8 @@ export class KubeScheduler implements Agent {
         subresource: 'status',
         mutate: (fresh) => {
           if (fresh.spec.nodeName) return undefined;
-          const conditions = fresh.status?.conditions ?? [];
-          const old = conditions.find((c) => c.type === 'PodScheduled');
-          if (old?.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return undefined;
-          const next = { type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable', message, lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : now };
-          fresh.status = { ...fresh.status, phase: fresh.status?.phase ?? 'Pending', conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), next] };
-          return fresh;
+          const status = unschedulableStatus(fresh.status, { message, nominate, now });
+          return status ? { ...fresh, status } : undefined;
         },
       });
     } catch (e) {

@@ -5,8 +5,7 @@
  */
 import type { Toleration } from '../../api/index.js';
 import { isNotFound, keyOf, type Node, type Pod } from '../../kube/index.js';
-import { matchesNodeAffinity } from '../scheduler/node-affinity.js';
-import { taintToleration } from '../scheduler/filters.js';
+import { nodeLocalViolations } from '../scheduler/feasibility.js';
 import { nodeInfo } from '../scheduler/node-info.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
@@ -41,7 +40,8 @@ export function shouldRun(ds: DaemonSet, node: Node): boolean {
   if (node.metadata.deletionTimestamp) return false;
   const probe = podFromTemplate(ds.spec.template, { namespace: 'x', name: 'probe', owner: controllerRef(ds, 'DaemonSet') });
   probe.spec.tolerations = [...(probe.spec.tolerations ?? []), ...DaemonSetTolerations];
-  return matchesNodeAffinity(probe, node) && taintToleration(probe, nodeInfo(node, [])).length === 0;
+  // Node affinity and taints decide; resources do not (the scheduler, or preemption, makes room).
+  return !nodeLocalViolations(probe, nodeInfo(node, [])).some((v) => v.family === 'requirements' || v.family === 'taints');
 }
 
 /** The node a DaemonSet pod is for: its binding, else its metadata.name affinity. */

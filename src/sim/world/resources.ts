@@ -111,21 +111,54 @@ export interface VolumeAttachment extends KubeObject {
   status?: { attached: boolean; attachmentMetadata?: Record<string, string> };
 }
 
+/** policy/v1 PodDisruptionBudget, as far as preemption reads it. */
+export interface PodDisruptionBudget extends KubeObject {
+  spec: { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+  status?: { disruptionsAllowed?: number };
+}
+
 /** batch/v1 Job. */
 export interface Job extends KubeObject {
-  spec: { completions?: number; parallelism?: number; backoffLimit?: number; template: PodTemplate; selector?: LabelSelector };
-  status?: { active?: number; succeeded?: number; failed?: number; startTime?: string; completionTime?: string };
+  spec: {
+    completions?: number;
+    parallelism?: number;
+    backoffLimit?: number;
+    activeDeadlineSeconds?: number;
+    suspend?: boolean;
+    template: PodTemplate;
+    selector?: LabelSelector;
+  };
+  status?: {
+    active?: number;
+    ready?: number;
+    succeeded?: number;
+    failed?: number;
+    startTime?: string;
+    completionTime?: string;
+    conditions?: JobCondition[];
+  };
+}
+
+/** A batch/v1 JobCondition. */
+export interface JobCondition {
+  type: 'Complete' | 'Failed' | 'Suspended' | 'FailureTarget' | 'SuccessCriteriaMet';
+  status: 'True' | 'False';
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string;
+  lastTransitionTime?: string;
 }
 
 function rt(group: string, kind: string, plural: string, namespaced: boolean): ResourceType {
   return { group, version: 'v1', kind, plural, namespaced };
 }
 
-/** Every kind the world uses: the kube registry plus StatefulSets and Jobs. */
+/** Every kind the world uses: the kube registry plus StatefulSets, Jobs and PriorityClasses. */
 export const SimResources = {
   ...Resources,
   statefulSets: rt('apps', 'StatefulSet', 'statefulsets', true),
   jobs: rt('batch', 'Job', 'jobs', true),
+  priorityClasses: rt('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false),
 } as const;
 
 /** A controller owner reference to `owner`. */

@@ -16,6 +16,7 @@ import { PersistentVolumeController, type PvControllerOptions } from '../volumes
 import { volumesReady } from '../volumes/readiness.js';
 import { DaemonSetController } from '../workloads/daemonset.js';
 import { DeploymentController } from '../workloads/deployment.js';
+import { JobController } from '../workloads/job.js';
 import { ReplicaSetController } from '../workloads/replicaset.js';
 import { StatefulSetController } from '../workloads/statefulset.js';
 import type { Agent, AgentContext } from './agent.js';
@@ -24,7 +25,7 @@ import { Rng } from './random.js';
 
 /** The agents a World can run; each can be turned off. */
 export type AgentName =
-  | 'kubelets' | 'nodeLifecycle' | 'ccm' | 'scheduler' | 'deployments' | 'replicaSets' | 'daemonSets' | 'statefulSets' | 'volumes' | 'attachDetach';
+  | 'kubelets' | 'nodeLifecycle' | 'ccm' | 'scheduler' | 'deployments' | 'replicaSets' | 'daemonSets' | 'statefulSets' | 'jobs' | 'volumes' | 'attachDetach';
 
 /** Construction options of a World. */
 export interface WorldOptions {
@@ -79,6 +80,7 @@ export class World {
       replicaSets: new ReplicaSetController(ctx('replicaSets')),
       daemonSets: new DaemonSetController(ctx('daemonSets')),
       statefulSets: new StatefulSetController(ctx('statefulSets')),
+      jobs: new JobController(ctx('jobs')),
       volumes: this.volumes,
       attachDetach: new AttachDetachController(ctx('attachDetach')),
     };

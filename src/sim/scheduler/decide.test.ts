@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { Taint } from '../../api/index.js';
+import type { Node, Pod } from '../../kube/index.js';
+import { Rng } from '../world/random.js';
+import { decide, type CycleInput } from './decide.js';
+import { fitErrorMessage } from './fit-error.js';
+import { nodeInfo } from './node-info.js';
+
+function node(name: string, extra: { zone?: string; taints?: Taint[]; unschedulable?: boolean; cpu?: string } = {}): Node {
+  return {
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': extra.zone ?? 'a' } },
+    spec: { taints: extra.taints, unschedulable: extra.unschedulable },
+    status: { allocatable: { cpu: extra.cpu ?? '4', memory: '16Gi', pods: '110' } },
+  };
+}
+
+function pod(name: string, extra: Partial<Pod['spec']> & { labels?: Record<string, string>; cpu?: string } = {}): Pod {
+  const { labels, cpu, ...spec } = extra;
+  return {
+    metadata: { name, namespace: 'default', labels: labels ?? { app: 'web' } },
+    spec: { containers: [{ name: 'c', resources: { requests: { cpu: cpu ?? '1' } } }], ...spec },
+  };
+}
+
+const noVolumes = { claims: [], volumes: [], storageClasses: [], csiNodes: [] };
+
+function cycle(p: Pod, nodes: Array<{ node: Node; pods?: Pod[] }>): ReturnType<typeof decide> {
+  const input: CycleInput = { pod: p, nodes: nodes.map((n) => nodeInfo(n.node, (n.pods ?? []).map((q) => ({ ...q, spec: { ...q.spec, nodeName: n.node.metadata.name } })))), volumes: noVolumes, rng: new Rng(1) };
+  return decide(input);
+}
+
+function message(d: ReturnType<typeof decide>): string {
+  return d.kind === 'unschedulable' ? fitErrorMessage(d.diagnosis) : `bind ${d.node}`;
+}
+
+describe('the simulated kube-scheduler\'s filtering (through the placement checker)', () => {
+  it('words each node\'s first failing filter as kube-scheduler does', () => {
+    const d = cycle(pod('p', { cpu: '3' }), [
+      { node: node('cordoned', { unschedulable: true }) },
+      { node: node('tainted', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }) },
+      { node: node('full'), pods: [pod('big', { cpu: '2' })] },
+      { node: node('small', { cpu: '2' }) },
+    ]);
+    expect(message(d)).toBe(
+      '0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..',
+    );
+  });
+
+  it('binds where every rule holds, taking node affinity, tolerations and host ports into account', () => {
+    const web = pod('p', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' }, tolerations: [{ key: 'dedicated', operator: 'Exists' }] });
+    const d = cycle(web, [{ node: node('in-a') }, { node: node('in-b', { zone: 'b', taints: [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }] }) }]);
+    expect(d).toEqual({ kind: 'bind', node: 'in-b' });
+    const ported = (name: string): Pod => pod(name, { containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }] }] as Pod['spec']['containers'] });
+    expect(message(cycle(ported('p'), [{ node: node('n'), pods: [ported('other')] }]))).toContain("1 node(s) didn't have free ports for the requested pod ports");
+  });
+
+  it('judges inter-pod rules per node: anti-affinity of a running pod and the pod\'s own spread', () => {
+    const guard = pod('guard', { labels: { app: 'db' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } } });
+    expect(cycle(pod('p'), [{ node: node('guarded'), pods: [guard] }, { node: node('free') }])).toEqual({ kind: 'bind', node: 'free' });
+    const spread = pod('p', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] });
+    const d = cycle(spread, [{ node: node('a1'), pods: [pod('w1')] }, { node: node('b1', { zone: 'b', cpu: '0' }) }]);
+    expect(message(d)).toBe(
+      "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..",
+    );
+  });
+});

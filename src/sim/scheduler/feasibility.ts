@@ -1,0 +1,189 @@
+/**
+ * The kube-scheduler's feasibility filter, decided by the scheduling engine's independent placement checker: a
+ * node is feasible for a pod when placing the pod there breaks no rule. The checker judges whole placements, so
+ * this adapter asks it once per cycle with one copy of the pod on every node (copies cannot see each other when
+ * the pod has no inter-pod rule and no running pod has anti-affinity), or once per node otherwise. The violations
+ * are then worded as kube-scheduler's filter plugins word their reasons, in the framework's order, keeping only
+ * the first failing plugin per node, as the framework stops there.
+ */
+import type { Taint } from '../../api/index.js';
+import type { Pod } from '../../kube/index.js';
+import {
+  checkPlacement,
+  podRequests,
+  toResourceList,
+  untoleratedTaint,
+  type CheckFamily,
+  type ExistingNode,
+  type Pod as SchedPod,
+  type SchedulingInput,
+  type Violation,
+  type VolumeInfo,
+} from '../../scheduling/index.js';
+import type { CsiNode } from '../world/resources.js';
+import type { NodeInfo } from './node-info.js';
+import { asSchedPod, podKeyOf } from './sched-pod.js';
+
+/** What the filter reads besides the pod and the nodes. */
+export interface FeasibilityContext {
+  volumes: VolumeInfo;
+  csiNodes: readonly CsiNode[];
+}
+
+/** The taint a cordoned node stands for (kube-scheduler's NodeUnschedulable plugin checks tolerations of it). */
+const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+/** The framework's filter order, by checker family. */
+const pluginOrder: readonly CheckFamily[] = ['accounting', 'taints', 'requirements', 'host-ports', 'resources', 'csi-limits', 'volume-topology', 'topology-spread', 'pod-affinity', 'pod-anti-affinity'];
+
+function taintsOf(info: NodeInfo): Taint[] {
+  const taints = [...(info.node.spec?.taints ?? [])];
+  return info.node.spec?.unschedulable ? [unschedulableTaint, ...taints] : taints;
+}
+
+function csiLimits(csiNodes: readonly CsiNode[], name: string): Record<string, number> | undefined {
+  const drivers = csiNodes.find((c) => c.metadata.name === name)?.spec.drivers ?? [];
+  const out: Record<string, number> = {};
+  for (const d of drivers) if (d.allocatable?.count !== undefined) out[d.name] = d.allocatable.count;
+  return drivers.length > 0 ? out : undefined;
+}
+
+function hasHostPort(containers: SchedPod['spec']['containers'] | undefined): boolean {
+  for (const c of containers ?? []) for (const p of c.ports ?? []) if (p.hostPort) return true;
+  return false;
+}
+
+const aloneCache = new WeakMap<SchedPod, boolean>();
+
+/** True when the checker must see the pod itself (host ports, volumes), not only what it requests; cached per object. */
+function seenAlone(pod: SchedPod): boolean {
+  let v = aloneCache.get(pod);
+  if (v === undefined) aloneCache.set(pod, (v = (pod.spec.volumes ?? []).length > 0 || hasHostPort(pod.spec.containers) || hasHostPort(pod.spec.initContainers)));
+  return v;
+}
+
+/**
+ * The node's pods as the checker needs them when copies are independent: only per-node rules apply then, and they
+ * read nothing of a pod without host ports or volumes but its requests, so those pods become one pod requesting
+ * their sum (slots included). This keeps a cycle from re-reading every pod of the cluster.
+ */
+function condensed(info: NodeInfo): SchedPod[] {
+  const pods = info.pods.map(asSchedPod);
+  const alone = pods.filter(seenAlone);
+  const load: Record<string, number> = { ...info.requested };
+  for (const p of alone) for (const [k, v] of Object.entries(podRequests(p))) load[k] = (load[k] ?? 0) - v;
+  const count = load['pods'] ?? 0;
+  if (count <= 1) return pods;
+  const requests = toResourceList({ ...load, pods: count - 1 });
+  const filler: SchedPod = { metadata: { name: `~load-${info.name}`, namespace: '~' }, spec: { containers: [{ name: 'load', resources: { requests } }] } };
+  return [...alone, filler];
+}
+
+/** The checker's view of a NodeInfo: the node as kube-scheduler sees it (every taint counts, no daemon overhead). */
+function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
+  return {
+    name: info.name,
+    labels: info.labels,
+    taints: taintsOf(info),
+    allocatable: info.node.status?.allocatable ?? {},
+    pods: condense ? condensed(info) : info.pods.map(asSchedPod),
+    initialized: true,
+    csiAttachLimits: csiLimits(csiNodes, info.name),
+  };
+}
+
+function copyOf(pod: SchedPod, i: number): SchedPod {
+  return { ...pod, metadata: { ...pod.metadata, name: `${pod.metadata.name}~${i}` } };
+}
+
+/** True when one copy of the pod per node is judged exactly as the pod alone on each node. */
+function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[]): boolean {
+  const spec = asSchedPod(pod).spec;
+  if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
+  if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
+  if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
+  return !nodes.some((n) => n.pods.some((p) => asSchedPod(p).spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length));
+}
+
+/** Checks `pod` placed on each of `targets` (a copy per target), all `nodes` being the cluster; violations by target node. */
+function judge(pod: SchedPod, targets: readonly NodeInfo[], all: { nodes: ExistingNode[]; ctx: FeasibilityContext }): Map<string, Violation[]> {
+  const copies = targets.map((_, i) => copyOf(pod, i));
+  const input: SchedulingInput = { pods: copies, nodes: all.nodes, nodePools: [], instanceTypes: [], volumes: all.ctx.volumes };
+  const byCopy = new Map(copies.map((c, i) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, targets[i]?.name ?? '']));
+  const existingNodes = copies.map((c, i) => ({ pod: `${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, node: targets[i]?.name ?? '' }));
+  const out = new Map<string, Violation[]>(targets.map((t) => [t.name, []]));
+  for (const v of checkPlacement(input, { existingNodes, nominated: [], newNodeClaims: [], unplaced: [], cost: 0 })) {
+    const node = (v.pod !== undefined ? byCopy.get(v.pod) : undefined) ?? (targets.length === 1 ? targets[0]?.name : v.target?.replace(/^node\//, ''));
+    if (node !== undefined) out.get(node)?.push(v);
+  }
+  return out;
+}
+
+/** kube-scheduler's reason for each family whose wording does not depend on the violation. */
+const fixedReasons: Partial<Record<CheckFamily, string>> = {
+  requirements: "node(s) didn't match Pod's node affinity/selector",
+  'host-ports': "node(s) didn't have free ports for the requested pod ports",
+  'csi-limits': 'node(s) exceed max volume count',
+  'topology-spread': "node(s) didn't match pod topology spread constraints",
+  'pod-affinity': "node(s) didn't match pod affinity rules",
+  'pod-anti-affinity': "node(s) didn't match pod anti-affinity rules",
+};
+
+function taintReason(pod: Pod, info: NodeInfo): string {
+  const taint = untoleratedTaint(taintsOf(info).filter((t) => t.effect !== 'PreferNoSchedule'), pod.spec.tolerations ?? []);
+  if (taint?.key === unschedulableTaint.key && info.node.spec?.unschedulable) return 'node(s) were unschedulable';
+  return `node(s) had untolerated taint {${taint?.key ?? ''}: ${taint?.value ?? ''}}`;
+}
+
+function reasonText(pod: Pod, info: NodeInfo, v: Violation): string {
+  const fixed = fixedReasons[v.family];
+  if (fixed) return fixed;
+  if (v.family === 'taints') return taintReason(pod, info);
+  if (v.family === 'resources') return v.details?.resource === 'pods' ? 'Too many pods' : `Insufficient ${String(v.details?.resource ?? '')}`;
+  if (v.family === 'volume-topology') return v.message.includes('storageclass') ? "node(s) didn't find available persistent volumes to bind" : 'node(s) had volume node affinity conflict';
+  return v.message;
+}
+
+/** Families kube-scheduler reports as Unschedulable (evicting pods may help), not UnschedulableAndUnresolvable. */
+const resolvableFamilies: ReadonlySet<CheckFamily> = new Set(['host-ports', 'resources', 'csi-limits', 'pod-anti-affinity', 'topology-spread']);
+
+/** Why a pod may not go on one node: kube-scheduler's reasons, and whether removing pods could change that. */
+export interface NodeVerdict {
+  reasons: string[];
+  resolvable: boolean;
+}
+
+/** The reasons of the first failing plugin, worded as kube-scheduler's. */
+function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): NodeVerdict {
+  const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
+  const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
+  return { reasons: [...new Set(texts)].sort(), resolvable: family !== undefined && resolvableFamilies.has(family) };
+}
+
+/**
+ * For each of `targets` (default: every node), why `pod` may not go there (no reasons when it may), judged by the
+ * placement checker with `nodes` as the whole cluster.
+ */
+export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
+  const independent = copiesIndependent(pod, nodes);
+  const all = { nodes: nodes.map((n) => existingNode(n, ctx.csiNodes, independent)), ctx };
+  const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
+  const verdicts = new Map<string, Violation[]>();
+  if (targets.length === 1 || independent) {
+    for (const [k, v] of judge(sched, targets, all)) verdicts.set(k, v);
+  } else {
+    for (const n of targets) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
+  }
+  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, verdicts.get(n.name) ?? [])]));
+}
+
+/**
+ * The checker's violations of `pod` placed on `info` by the rules of that node alone (with `taints` in place of the
+ * node's, if given): for the kubelet's admission and the DaemonSet controller, which each read some of the families.
+ */
+export function nodeLocalViolations(pod: Pod, info: NodeInfo, taints?: Taint[]): Violation[] {
+  const node = existingNode(info, [], true);
+  if (taints) node.taints = taints;
+  const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
+  return judge(sched, [info], { nodes: [node], ctx: { volumes: {}, csiNodes: [] } }).get(info.name) ?? [];
+}

@@ -29,6 +29,11 @@ export interface InformerOptions<T extends KubeObject> {
   /** Page size of the initial list. */
   pageSize?: number;
   onError?: (e: unknown) => void;
+  /**
+   * Keep `metadata.managedFields` in cached objects (default false: stripped, as controller-runtime's
+   * TransformStripManagedFields does — no controller reads them and they are often half an object's size).
+   */
+  keepManagedFields?: boolean;
 }
 
 /**
@@ -150,6 +155,7 @@ export class Informer<T extends KubeObject> {
       return;
     }
     const obj = withKind(this.opts.resource, e.object);
+    if (!this.opts.keepManagedFields && obj.metadata.managedFields) delete obj.metadata.managedFields;
     const old = this.cache.get(keyOf(obj));
     if (e.type === 'DELETED') {
       if (old) {

@@ -55,6 +55,21 @@ describe('watch', () => {
     await eventually(() => inf.cache.list().length === 60 && !inf.cache.list().some((o: KubeObject) => o.metadata.name === 'a'));
     inf.stop();
   });
+
+  it('caches objects without managedFields unless asked to keep them', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'mf' } } });
+    const stored = await h.core.createNamespacedConfigMap({ namespace: 'mf', body: { metadata: { name: 'm' }, data: { a: 'b' } } });
+    expect(stored.metadata?.managedFields?.length).toBeGreaterThan(0);
+    const lean = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'mf' });
+    const full = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'mf', keepManagedFields: true });
+    for (const i of [lean, full]) i.start();
+    await Promise.all([lean.waitForSync(), full.waitForSync()]);
+    await h.core.patchNamespacedConfigMap({ name: 'm', namespace: 'mf', body: { data: { a: 'c' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await eventually(() => lean.cache.get('mf/m')?.metadata.resourceVersion === full.cache.get('mf/m')?.metadata.resourceVersion && full.cache.get('mf/m')?.metadata.resourceVersion !== stored.metadata?.resourceVersion);
+    expect(lean.cache.get('mf/m')?.metadata.managedFields).toBeUndefined();
+    expect(full.cache.get('mf/m')?.metadata.managedFields?.length).toBeGreaterThan(0);
+    for (const i of [lean, full]) i.stop();
+  });
 });
 
 describe('deletion', () => {

@@ -22,6 +22,8 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   finalizers?: string[];
   ownerReferences?: OwnerReference[];
+  /** Server-side apply's field ownership; informers strip it (see InformerOptions.keepManagedFields). */
+  managedFields?: unknown[];
 }
 
 /** metav1.OwnerReference. */

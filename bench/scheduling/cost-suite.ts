@@ -33,7 +33,7 @@ Columns: cost = Tenon's solve (default strategy), ffdCost = strategy karpenter-f
 NodeClaims at their cheapest offering; violations = what checkPlacement finds in Tenon's result; seconds = Tenon's
 solve time.
 
-lowerBound = the largest of three valid bounds (none can exceed the cheapest valid placement):
+lowerBound = the largest of four valid bounds (none can exceed the cheapest valid placement):
  1. Configuration LP, solved by column generation (HiGHS WebAssembly for the master LP, branch and bound for pricing).
     Pods are grouped into classes (same requests, node constraints, tolerations, hostname anti-affinity group). A
     variant is NodePool x instance type x capacity type, priced at its cheapest allowed offering, with allocatable
@@ -55,6 +55,10 @@ lowerBound = the largest of three valid bounds (none can exceed the cheapest val
     alpha.capacity + beta, the new nodes must hold the demand beyond the existing nodes' free capacity and number at
     least the nodes bound 2 needs, so cost >= alpha.max(0, demand - free) + beta.nodes. It needs no convergence, so it
     carries the mixes with many pod classes (diverse) where column generation stalls.
+ 4. Class cover: when no variant can hold pods of two classes (one class, or e.g. arm64 and amd64 pods), every node
+    serves one class, and n identical pods beyond what the existing nodes' free room takes cost at least their
+    cheapest cover by whole nodes (each variant holding at most its per-node count), found exactly by dynamic
+    programming over the pod count. Limits are relaxed away.
 Topology spread and pod affinity are relaxed away in every bound: the checker (kube-scheduler's rules) counts only
 domains where nodes exist, so a placement in one zone is valid and no per-zone share of the pods can be assumed. On
 zone-spread the gap to the bound is the price of spreading over every zone the NodePool offers, as Karpenter does.

@@ -108,6 +108,19 @@ describe('lowerBound', () => {
     );
   });
 
+  it('prices identical pods at their exact cheapest cover, and only when no node can mix classes', async () => {
+    const solveLp = await loadHighs();
+    const types = [makeInstanceType({ name: 'c3', cpu: 3, memGi: 64, price: 0.3, zones: ['z1'] }), makeInstanceType({ name: 'c5', cpu: 5, memGi: 64, price: 0.45, zones: ['z1'] })];
+    const pods = Array.from({ length: 4 }, (_, i) => makePod({ name: `p${i}`, cpu: '1', memory: '1Gi' }));
+    const lb = lowerBound({ pods, nodePools: [makeNodePool()], instanceTypes: types }, { solveLp });
+    // The LP may buy 4/3 of a c3 (0.40); whole nodes cost at least one c5.
+    expect(lb.lpBound).toBeCloseTo(0.4, 6);
+    expect(lb.classCoverBound).toBeCloseTo(0.45, 9);
+    expect(lb.lowerBound).toBeCloseTo(0.45, 9);
+    const mixed = [...pods, makePod({ name: 'big', cpu: '2', memory: '1Gi' })];
+    expect(lowerBound({ pods: mixed, nodePools: [makeNodePool()], instanceTypes: types }, { solveLp }).classCoverBound).toBe(0);
+  });
+
   it('is tight on a uniform workload where whole nodes fill exactly', async () => {
     const solveLp = await loadHighs();
     const types = [makeInstanceType({ name: 'big', cpu: 4, memGi: 16, price: 0.4, zones: ['z1'] })];

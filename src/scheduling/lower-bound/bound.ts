@@ -13,12 +13,14 @@
  *    nodes that could take one, each costs at least the cheapest variant that can hold a member.
  *
  * 3. The aggregate bound (aggregate.ts): prices per unit of resource and per node that no new node undercuts.
+ * 4. Class cover (class-cover.ts): when no node can mix pod classes, the exact cheapest cover of each class.
  *
- * The result is the largest of the three. Pods no variant can hold are left out (no placement holds them either).
+ * The result is the largest of the four. Pods no variant can hold are left out (no placement holds them either).
  */
 import { nanoOf, type Amounts } from '../check/amounts.js';
 import type { SchedulingInput } from '../model.js';
 import { aggregateBound, type Aggregate } from './aggregate.js';
+import { classCoverBound } from './class-cover.js';
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';
@@ -29,6 +31,8 @@ export interface LowerBound {
   lpBound: number;
   antiAffinityBound: number;
   aggregateBound: number;
+  /** The class cover bound (0 when classes may share nodes). */
+  classCoverBound: number;
   /** Restricted master LP objective at the end (an upper estimate of the LP optimum). */
   masterObjective: number;
   iterations: number;
@@ -310,6 +314,7 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
   const p = buildProblem(input);
   const anti = antiAffinityBound(p);
   const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
+  const cover = classCoverBound({ counts: p.classes.map((c) => c.count), variants: p.variants, perNode: p.variants.map((v) => p.bound[v.id] ?? []) }) ?? 0;
   const columns = initialColumns(p);
   const seen = new Set<string>();
   let lp = 0;
@@ -336,5 +341,5 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
     if (round.added.length === 0) mips *= 2;
   }
   if (last && !converged) lp = Math.max(lp, blended(p, last, agg.alpha));
-  return { lowerBound: Math.max(lp, anti, agg.bound), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, masterObjective: master, iterations, converged, excludedPods: p.excluded };
+  return { lowerBound: Math.max(lp, anti, agg.bound, cover), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, classCoverBound: cover, masterObjective: master, iterations, converged, excludedPods: p.excluded };
 }

@@ -38,6 +38,8 @@ export interface CoverProblem {
 const RolloutKinds = 6;
 /** The tail: simulate completions once the remaining weight is at most this many fills of the best kind. */
 const TailFills = 3;
+/** Kinds kept after the first step (the best by price per weight on the whole class): large catalogs have hundreds. */
+const KeptKinds = 24;
 
 function keysOf(pods: readonly PodInfo[]): string[] {
   const keys = new Set<string>();
@@ -233,6 +235,7 @@ export function cover(p: CoverProblem): CoverBin[] | undefined {
   const w = weights(p.pods, kinds);
   if (!w) return undefined;
   const order = p.pods.map((_, i) => i).sort((a, b) => (w[b] ?? 0) - (w[a] ?? 0) || a - b);
-  const result = greedy(order, { p, w, kinds }, true);
+  const kept = rankedFills(order, { p, w, kinds }).slice(0, KeptKinds).map((f) => f.kind);
+  const result = greedy(order, { p, w, kinds: kept }, true);
   return result?.fills.map((f) => ({ kind: f.kind, pods: f.taken.map((i) => p.pods[i] as PodInfo) }));
 }

@@ -18,8 +18,8 @@ import type { Packing } from './packing.js';
 import { binPrice } from './result.js';
 import type { Template } from './template.js';
 
-/** Pods examined by one pass at most (about 30 ms); a class that would need more keeps its greedy packing. */
-const Budget = 3_000_000;
+/** Pods examined by one pass at most (tens of milliseconds); a class that would need more keeps its greedy packing. */
+const Budget = 1_500_000;
 
 interface Group {
   template: Template;

@@ -123,7 +123,7 @@ export class Topology {
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
       if (domain === undefined) continue;
-      for (const pod of n.pods) if (g.selects(pod.metadata.namespace ?? 'default', pod.metadata.labels ?? {})) g.record(domain);
+      for (let c = matchingPods(n.pods, g); c > 0; c--) g.record(domain);
     }
     return g;
   }
@@ -292,6 +292,28 @@ export class Topology {
     }
   }
 
+}
+
+const matchingByPods = new WeakMap<readonly Pod[], Map<string, number>>();
+
+/**
+ * How many of a node's pods `g` selects, cached per pod list and group definition: disruption's removal
+ * simulations build the same groups over the same nodes for every candidate (node objects are not mutated while
+ * in use, as existing-bin.ts assumes too).
+ */
+function matchingPods(pods: readonly Pod[], g: TopologyGroup): number {
+  if (pods.length === 0) return 0;
+  let byGroup = matchingByPods.get(pods);
+  if (!byGroup) {
+    byGroup = new Map();
+    matchingByPods.set(pods, byGroup);
+  }
+  const cached = byGroup.get(g.spec.hash);
+  if (cached !== undefined) return cached;
+  let n = 0;
+  for (const pod of pods) if (g.selects(pod.metadata.namespace ?? 'default', pod.metadata.labels ?? {})) n++;
+  byGroup.set(g.spec.hash, n);
+  return n;
 }
 
 /** The values `key` may take on a node, when finite. */

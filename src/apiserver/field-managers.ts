@@ -125,11 +125,12 @@ function changedFields(old: KObject, next: KObject, withStatus: boolean, custom:
   return { changed, removed };
 }
 
-// Top-level fields, plus each label, annotation and finalizer: kubectl finds the client-side-apply manager to
-// migrate to server-side apply by its ownership of the last-applied-configuration annotation.
+// Top-level fields, plus each annotation: kubectl finds the client-side-apply manager to migrate to
+// server-side apply by its ownership of the last-applied-configuration annotation. (Labels stay out: every
+// pod has some, and each byte here is stored and listed 150k times.)
 function coarseFields(obj: KObject, opts: { custom: boolean; withStatus: boolean }): Set<string> {
-  const { labels, annotations, finalizers } = obj.metadata;
-  const out = opts.withStatus ? new Set<string>() : fieldsOf({ metadata: { labels, annotations, finalizers } }, { ...opts, withStatus: false });
+  const { annotations } = obj.metadata;
+  const out = opts.withStatus ? new Set<string>() : fieldsOf({ metadata: { annotations } }, { ...opts, withStatus: false });
   for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && (k === 'status') === opts.withStatus) out.add(`f:${k}`);
   return out;
 }

@@ -109,6 +109,14 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
   }
 }
 
+/**
+ * Defaults kube-apiserver applies on every write (it defaults each decoded request): a workload whose
+ * replicas a server-side apply dropped gets 1 again. Only the idempotent workload defaults run here.
+ */
+export function applyUpdateDefaults(o: KObject): void {
+  if (o.kind === 'Deployment' || o.kind === 'ReplicaSet' || o.kind === 'StatefulSet' || o.kind === 'DaemonSet') workloadDefaults(o);
+}
+
 /** Fields of a kind that may not change after create: `path` and the upstream message. */
 export function immutableChange(oldObj: KObject, newObj: KObject): { field: string; detail: string } | undefined {
   if (oldObj.kind === 'Pod') {

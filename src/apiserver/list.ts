@@ -30,6 +30,8 @@ export function matches(f: Filter, e: Entry): boolean {
 /** One page of a list. */
 export interface Page {
   entries: Entry[];
+  /** The resourceVersion the page shows the table at (the first page's, for continued lists). */
+  rv: number;
   continueToken?: string;
   remaining?: number;
 }
@@ -61,11 +63,29 @@ function after(keys: string[], key: string): number {
   return lo;
 }
 
-function collect(table: ResourceTable, f: Filter, opts: { keys: string[]; from: number; limit: number }): { entries: Entry[]; next: number } {
+// The table as it was at `rv`: entries changed since then are swapped for the version they replaced (from
+// the watch history), and entries created since are left out. Continue pages read this view, so a paginated
+// list is one consistent snapshot, as etcd serves it.
+interface View {
+  keys: string[];
+  get(key: string): Entry | undefined;
+}
+
+function viewAt(table: ResourceTable, rv: number): View {
+  const since = table.eventsSince(rv) ?? [];
+  if (since.length === 0) return { keys: table.keys(), get: (k) => table.objects.get(k) };
+  const before = new Map<string, Entry | undefined>();
+  for (const ev of since) if (!before.has(ev.entry.key)) before.set(ev.entry.key, ev.type === 'ADDED' ? undefined : ev.prev);
+  const gone = [...before].filter(([k, e]) => e && !table.objects.has(k)).map(([k]) => k);
+  const keys = gone.length > 0 ? [...table.keys(), ...gone].sort() : table.keys();
+  return { keys, get: (k) => (before.has(k) ? before.get(k) : table.objects.get(k)) };
+}
+
+function collect(view: View, f: Filter, opts: { from: number; limit: number }): { entries: Entry[]; next: number } {
   const entries: Entry[] = [];
   let i = opts.from;
-  for (; i < opts.keys.length; i++) {
-    const e = table.objects.get(opts.keys[i] ?? '');
+  for (; i < view.keys.length; i++) {
+    const e = view.get(view.keys[i] ?? '');
     if (!e || !matches(f, e)) continue;
     if (opts.limit > 0 && entries.length >= opts.limit) break;
     entries.push(e);
@@ -73,17 +93,20 @@ function collect(table: ResourceTable, f: Filter, opts: { keys: string[]; from: 
   return { entries, next: i };
 }
 
-/** Selects a page: at most `limit` entries (0 = all) after the continue token's key, in key order. */
+/**
+ * Selects a page: at most `limit` entries (0 = all) after the continue token's key, in key order. Pages after
+ * the first show the table as of the first page's resourceVersion (`rv` of the result).
+ */
 export function listPage(table: ResourceTable, f: Filter, opts: { limit: number; continueToken?: string | null; rv: number }): Page {
   const state = opts.continueToken ? decodeContinue(opts.continueToken) : undefined;
   if (state && state.rv < table.compactedRv) {
     throw new ApiError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
   }
-  const keys = table.keys();
-  const { entries, next } = collect(table, f, { keys, from: state ? after(keys, state.start) : 0, limit: opts.limit });
-  const i = next;
-  if (i >= keys.length) return { entries };
+  const rv = state?.rv ?? opts.rv;
+  const view = state ? viewAt(table, state.rv) : { keys: table.keys(), get: (k: string) => table.objects.get(k) };
+  const { entries, next } = collect(view, f, { from: state ? after(view.keys, state.start) : 0, limit: opts.limit });
+  if (next >= view.keys.length) return { entries, rv };
   const last = entries[entries.length - 1]?.key ?? '';
-  const token = Buffer.from(JSON.stringify({ rv: state?.rv ?? opts.rv, start: last })).toString('base64url');
-  return { entries, continueToken: token, remaining: keys.length - i };
+  const token = Buffer.from(JSON.stringify({ rv, start: last })).toString('base64url');
+  return { entries, continueToken: token, remaining: view.keys.length - next, rv };
 }

@@ -1,7 +1,7 @@
 /** Server-maintained metadata: names from generateName, uids, timestamps, generation and managedFields. */
 import crypto from 'node:crypto';
 import { apiVersionOf, type ResourceInfo } from './resource-types.js';
-import { deepEqual, timestamp, type KObject, type Meta } from './types.js';
+import { deepEqual, type KObject } from './types.js';
 
 // The alphabet upstream's generateName suffix uses (no vowels, no confusable digits).
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -24,25 +24,6 @@ export function specChanged(a: KObject, b: KObject): boolean {
   const { metadata: _ma, status: _sa, ...ra } = a;
   const { metadata: _mb, status: _sb, ...rb } = b;
   return !deepEqual(ra, rb);
-}
-
-/** One managedFields entry as kube-apiserver records it (field sets are kept coarse: `f:` of top-level keys). */
-export function managedEntry(o: KObject, by: { manager: string; operation: 'Apply' | 'Update'; now: number; subresource?: string }): Record<string, unknown> {
-  const { manager, operation, now, subresource } = by;
-  const fields: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && (subresource === 'status') === (k === 'status')) fields[`f:${k}`] = {};
-  const entry: Record<string, unknown> = { manager, operation, apiVersion: o.apiVersion, time: timestamp(now), fieldsType: 'FieldsV1', fieldsV1: fields };
-  if (subresource) entry.subresource = subresource;
-  return entry;
-}
-
-/** Records a manager in metadata.managedFields, replacing its earlier entry for the same operation. */
-export function recordManager(meta: Meta, entry: Record<string, unknown>): void {
-  const others = (meta.managedFields ?? []).filter((m) => {
-    const r = m as Record<string, unknown>;
-    return !(r.manager === entry.manager && r.operation === entry.operation && r.subresource === entry.subresource);
-  });
-  meta.managedFields = [...others, entry];
 }
 
 /** Sets apiVersion and kind to the served ones. */

@@ -4,6 +4,7 @@
  * and `/openapi/v2` in gnostic protobuf, which kubectl 1.27/1.28 fetch before client-side validation.
  */
 import crypto from 'node:crypto';
+import { builtinSchemas } from './builtin-schemas.js';
 import { sendJson, type Ctx } from './http-io.js';
 import type { ResourceInfo } from './resource-types.js';
 
@@ -47,9 +48,11 @@ function resourcePaths(r: ResourceInfo): Record<string, unknown> {
   };
 }
 
-// Built-in kinds carry no schema here: an open object, so kubectl validates nothing client-side for them.
-function schemaOf(r: ResourceInfo): Record<string, unknown> {
-  const base = r.schema ? { ...r.schema } : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+// CRDs carry their own schema; built-in kinds get one derived from client-node's models (builtin-schemas.ts).
+function schemaOf(r: ResourceInfo, schemas: Record<string, unknown>): Record<string, unknown> {
+  const builtin = r.schema ? undefined : builtinSchemas(r);
+  for (const [key, s] of builtin?.refs ?? []) schemas[key] = s;
+  const base = r.schema ? { ...r.schema } : (builtin?.root ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   return { ...base, 'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }] };
 }
 
@@ -58,7 +61,7 @@ function groupVersionDocument(resources: ResourceInfo[], version: string): Recor
   const schemas: Record<string, unknown> = {};
   for (const r of resources) {
     Object.assign(paths, resourcePaths(r));
-    schemas[schemaName(r)] = schemaOf(r);
+    schemas[schemaName(r)] = schemaOf(r, schemas);
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version }, paths, components: { schemas } };
 }

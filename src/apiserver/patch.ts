@@ -1,5 +1,6 @@
 /** PATCH: JSON merge, JSON patch, strategic merge (built-ins only) and server-side apply. */
 import { findObject } from './commit.js';
+import { applyOwnership, createdByApply } from './field-managers.js';
 import { bodyJson, contentType, isDryRun, type Ctx } from './http-io.js';
 import { jsonPatch } from './json-patch.js';
 import { mergePatch } from './merge-patch.js';
@@ -8,7 +9,7 @@ import type { ResourcePath } from './resource-path.js';
 import { ApiError, badRequest, unsupportedMediaType } from './status.js';
 import { strategicMerge } from './strategic-merge.js';
 import { isJson, type KObject } from './types.js';
-import { createObject, updateObject, type WriteOptions } from './writes.js';
+import { createObject, updateObject, writerOf, type WriteOptions } from './writes.js';
 
 /** The write options a request carries in its query. */
 export function writeOptions(ctx: Ctx, defaultManager?: string): WriteOptions {
@@ -39,16 +40,20 @@ function serverSideApply(ctx: Ctx, rp: ResourcePath, name: string): { status: nu
   if (!isJson(config) || !isJson(config.metadata)) throw badRequest('apply configuration has no metadata');
   if (!ctx.query.get('fieldManager')) throw badRequest('PATCH /apply requires a fieldManager');
   const opts: WriteOptions = { ...writeOptions(ctx), operation: 'Apply', subresource: rp.subresource };
+  const writer = writerOf(ctx.state, info, opts);
   const current = findObject(ctx.state, info, rp.namespace, name);
   const cfg = config as KObject;
   if (!current) {
     if (rp.subresource) throw new ApiError(404, 'NotFound', `${info.plural} "${name}" not found`);
-    return { status: 201, object: createObject(ctx.state, info, { ...cfg, metadata: { ...cfg.metadata, name } }, { ...opts, namespace: rp.namespace }) };
+    const created = { ...cfg, metadata: { ...cfg.metadata, name } };
+    return { status: 201, object: createObject(ctx.state, info, created, { ...opts, namespace: rp.namespace, managedFields: createdByApply(created, writer) }) };
   }
-  // Basic apply: the configuration is merged over the live object (strategically for built-ins).
-  const { resourceVersion: _rv, ...meta } = cfg.metadata;
+  // The configuration is merged over the live object (strategically for built-ins); field ownership then
+  // decides conflicts and which fields this manager no longer applies.
+  const { resourceVersion: _rv, managedFields: _mf, ...meta } = cfg.metadata;
   const merged = (info.custom ? mergePatch(current, { ...cfg, metadata: meta }) : strategicMerge(current, { ...cfg, metadata: meta })) as KObject;
-  return { status: 200, object: updateObject(ctx.state, info, merged, { ...opts, namespace: rp.namespace, name }) };
+  const owned = applyOwnership({ live: current, config: cfg, merged, writer, force: ctx.query.get('force') === 'true' });
+  return { status: 200, object: updateObject(ctx.state, info, owned, { ...opts, namespace: rp.namespace, name, managedFields: owned.metadata.managedFields }) };
 }
 
 /** Handles PATCH on an object or its status subresource. */

@@ -37,8 +37,8 @@ function handleList(ctx: Ctx, rp: ResourcePath): void {
   const { state, query } = ctx;
   const table = state.store.table(rp.info);
   const filter = filterFromQuery(query, rp.namespace, table);
-  const rv = state.store.currentRv();
-  const page = listPage(table, filter, { limit: Number(query.get('limit') ?? 0), continueToken: query.get('continue'), rv });
+  const page = listPage(table, filter, { limit: Number(query.get('limit') ?? 0), continueToken: query.get('continue'), rv: state.store.currentRv() });
+  const rv = page.rv;
   if (wantsTable(ctx)) {
     const objects = page.entries.map(parseEntry);
     sendJson(ctx.res, 200, renderTable(rp.info, objects, { now: state.clock.now(), resourceVersion: String(rv), continueToken: page.continueToken, remaining: page.remaining, includeObject: query.get('includeObject') === 'Object' }));

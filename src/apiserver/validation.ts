@@ -1,5 +1,6 @@
 /** Admission checks: object names, built-in required fields, and CRD schemas with CEL rules. */
 import { invalidMessage, validateAndDefault, type FieldError } from '../api/index.js';
+import { unknownBuiltinFields } from './builtin-schemas.js';
 import type { ResourceInfo } from './resource-types.js';
 import { ApiError, invalidError, type StatusCause } from './status.js';
 import { isJson, type KObject } from './types.js';
@@ -66,23 +67,25 @@ export function prunedPaths(before: unknown, after: unknown, path = ''): string[
   return out;
 }
 
+// fieldValidation=Strict: fields the kind does not have are a 400, as kube-apiserver's strict decoding.
+function rejectUnknown(info: ResourceInfo, unknown: string[]): void {
+  if (unknown.length === 0) return;
+  const list = unknown.map((p) => `unknown field "${p}"`).join(', ');
+  throw new ApiError(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${list}`);
+}
+
 /** Validates (and for custom resources prunes and defaults) an object; returns the object to store. */
 export function admit(info: ResourceInfo, o: KObject, opts: { old?: KObject; strict?: boolean }): KObject {
   const name = o.metadata.name ?? '';
   const errs = opts.old ? [] : nameErrors(info, name);
   if (!info.custom || !info.schema) {
+    if (opts.strict) rejectUnknown(info, unknownBuiltinFields(info, o));
     errs.push(...builtinErrors(o));
     if (errs.length > 0) throwInvalid(info, name, errs);
     return o;
   }
   const result = validateAndDefault({ schema: info.schema, object: o, oldObject: opts.old });
-  if (opts.strict) {
-    const unknown = prunedPaths(o, result.object);
-    if (unknown.length > 0) {
-      const list = unknown.map((p) => `unknown field "${p}"`).join(', ');
-      throw new ApiError(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${list}`);
-    }
-  }
+  if (opts.strict) rejectUnknown(info, prunedPaths(o, result.object));
   errs.push(...result.errors);
   if (errs.length > 0) throwInvalid(info, name, errs);
   return result.object as KObject;

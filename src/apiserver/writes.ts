@@ -1,8 +1,9 @@
 /** Create and update with kube-apiserver's semantics: metadata upkeep, validation, conflicts, no-op updates. */
-import { applyCreateDefaults, immutableChange } from './builtin-defaults.js';
+import { applyCreateDefaults, applyUpdateDefaults, immutableChange } from './builtin-defaults.js';
 import { commitDelete, commitWrite, findObject, markStored, mustGet, subjectOf } from './commit.js';
-import { generatedName, managedEntry, newUid, recordManager, specChanged, stampType } from './metadata.js';
-import type { ResourceInfo } from './resource-types.js';
+import { updateOwnership, type Writer } from './field-managers.js';
+import { generatedName, newUid, specChanged, stampType } from './metadata.js';
+import { apiVersionOf, type ResourceInfo } from './resource-types.js';
 import type { ServerState } from './state.js';
 import { admitPodPriority } from './priority.js';
 import { parseEntry } from './store.js';
@@ -18,6 +19,13 @@ export interface WriteOptions {
   strict?: boolean;
   subresource?: string;
   operation?: 'Apply' | 'Update';
+  /** managedFields already worked out (server-side apply); otherwise derived from the change. */
+  managedFields?: unknown[];
+}
+
+/** The writer of a request, for managedFields. */
+export function writerOf(state: ServerState, info: ResourceInfo, opts: WriteOptions): Writer {
+  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now: state.clock.now(), custom: info.custom };
 }
 
 function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, namespace: string | undefined): void {
@@ -62,7 +70,7 @@ export function createObject(state: ServerState, info: ResourceInfo, input: KObj
   if (!info.custom && info.kind === 'Pod') admitPodPriority(state, o);
   o = admit(info, o, { strict: opts.strict });
   if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name)) throw alreadyExists(subjectOf(info, name));
-  recordManager(o.metadata, managedEntry(o, { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', now }));
+  o.metadata.managedFields = opts.managedFields ?? updateOwnership({ old: undefined, next: o, writer: writerOf(state, info, opts) });
   if (opts.dryRun) return { ...o, metadata: { ...o.metadata, resourceVersion: String(state.store.currentRv()) } };
   commitWrite(state, info, o);
   return o;
@@ -103,6 +111,10 @@ function preserveServerMeta(old: KObject, next: KObject): void {
   m.managedFields ??= old.metadata.managedFields;
 }
 
+function withoutTimes(entries: unknown[] | undefined): unknown[] {
+  return (entries ?? []).map((e) => (isJson(e) ? { ...e, time: undefined } : e));
+}
+
 function sameContent(a: KObject, b: KObject): boolean {
   const strip = (o: KObject): KObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
   return deepEqual(strip(a), strip(b));
@@ -136,18 +148,25 @@ export function updateObject(state: ServerState, info: ResourceInfo, input: KObj
   stampType(info, next);
   preserveServerMeta(old, next);
   checkPodImmutables(info, old, next);
+  if (!info.custom) applyUpdateDefaults(next);
   next = admit(info, next, { old, strict: opts.strict });
   if ((info.hasStatus || info.custom) && specChanged(old, next)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   next.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (sameContent(old, next)) {
+  // managedFields a client writes itself (kubectl moving client-side-apply ownership to server-side apply)
+  // are stored as given.
+  const ownFields = opts.managedFields === undefined && !deepEqual(next.metadata.managedFields, old.metadata.managedFields);
+  // An apply that changes no field may still change who owns them (a new manager co-owning a value).
+  const newOwners = opts.managedFields !== undefined && !deepEqual(withoutTimes(opts.managedFields), withoutTimes(old.metadata.managedFields));
+  if (!ownFields && !newOwners && sameContent(old, next)) {
     markStored(old, mustGet(state, info, opts.namespace, opts.name));
     return old;
   }
-  return store(state, info, next, opts);
+  return store(state, info, { old, next }, ownFields ? { ...opts, managedFields: next.metadata.managedFields } : opts);
 }
 
-function store(state: ServerState, info: ResourceInfo, next: KObject, opts: WriteOptions): KObject {
-  recordManager(next.metadata, managedEntry(next, { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', now: state.clock.now(), subresource: opts.subresource }));
+function store(state: ServerState, info: ResourceInfo, change: { old: KObject; next: KObject }, opts: WriteOptions): KObject {
+  const { old, next } = change;
+  next.metadata.managedFields = opts.managedFields ?? updateOwnership({ old, next, writer: writerOf(state, info, opts) });
   if (opts.dryRun) return next;
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) return parseEntry(commitDelete(state, info, next));
   commitWrite(state, info, next);

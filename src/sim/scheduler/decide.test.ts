@@ -54,6 +54,13 @@ describe('the simulated kube-scheduler\'s filtering (through the placement check
     expect(message(cycle(ported('p'), [{ node: node('n'), pods: [ported('other')] }]))).toContain("1 node(s) didn't have free ports for the requested pod ports");
   });
 
+  it('reads quantities the API delivers as JSON numbers (a manifest\'s `cpu: 3`)', () => {
+    const numeric = { cpu: 3 } as unknown as Record<string, string>;
+    const p = pod('p', { containers: [{ name: 'c', resources: { requests: numeric } }] });
+    const d = cycle(p, [{ node: node('busy'), pods: [pod('q', { containers: [{ name: 'c', resources: { requests: { cpu: '2' } } }] })] }, { node: node('idle') }]);
+    expect(d).toEqual({ kind: 'bind', node: 'idle' });
+  });
+
   it('judges inter-pod rules per node: anti-affinity of a running pod and the pod\'s own spread', () => {
     const guard = pod('guard', { labels: { app: 'db' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } } });
     expect(cycle(pod('p'), [{ node: node('guarded'), pods: [guard] }, { node: node('free') }])).toEqual({ kind: 'bind', node: 'free' });

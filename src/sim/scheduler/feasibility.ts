@@ -85,7 +85,8 @@ function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: bo
     name: info.name,
     labels: info.labels,
     taints: taintsOf(info),
-    allocatable: info.node.status?.allocatable ?? {},
+    // A hand-written Node may carry numbers; the checker reads quantity strings.
+    allocatable: Object.fromEntries(Object.entries(info.node.status?.allocatable ?? {}).map(([k, v]) => [k, String(v)])),
     pods: condense ? condensed(info) : info.pods.map(asSchedPod),
     initialized: true,
     csiAttachLimits: csiLimits(csiNodes, info.name),

@@ -10,6 +10,9 @@ export interface EventSpec {
   message: string;
 }
 
+/** Events remembered for de-duplication (client-go's event correlator keeps an LRU cache of this size). */
+const maxRecent = 4096;
+
 interface Recorded {
   name: string;
   namespace: string;
@@ -55,6 +58,9 @@ export class EventRecorder {
     if (prev && now - prev.at < window) {
       prev.count++;
       prev.at = now;
+      // Re-inserted so the map stays in least-recently-used order for prune().
+      this.recent.delete(dedupeKey);
+      this.recent.set(dedupeKey, prev);
       try {
         await this.opts.client.patch(Resources.events, { name: prev.name, namespace: prev.namespace }, { count: prev.count, lastTimestamp: rfc3339(now) });
         return;
@@ -63,15 +69,22 @@ export class EventRecorder {
       }
     }
     this.prune(now, window);
+    this.recent.delete(dedupeKey);
     const namespace = obj.metadata.namespace ?? 'default';
     const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
     await this.opts.client.create(Resources.events, eventObject({ obj, e, name, namespace, now, component: this.opts.component }));
     this.recent.set(dedupeKey, { name, namespace, count: 1, at: now });
   }
 
+  /**
+   * Drops expired entries and, past client-go's 4096-entry LRU size, the least recently used: the map is kept in
+   * use order, so this stops at the first live entry instead of scanning them all on every event.
+   */
   private prune(now: number, window: number): void {
-    if (this.recent.size < 4096) return;
-    for (const [k, v] of this.recent) if (now - v.at >= window) this.recent.delete(k);
+    for (const [k, v] of this.recent) {
+      if (now - v.at < window && this.recent.size < maxRecent) return;
+      this.recent.delete(k);
+    }
   }
 }
 

@@ -10,7 +10,6 @@ import type { Taint } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import {
   checkPlacement,
-  podRequests,
   toResourceList,
   untoleratedTaint,
   type CheckFamily,
@@ -21,7 +20,7 @@ import {
   type VolumeInfo,
 } from '../../scheduling/index.js';
 import type { CsiNode } from '../world/resources.js';
-import type { NodeInfo } from './node-info.js';
+import { requestsOf, type NodeInfo } from './node-info.js';
 import { asSchedPod, podKeyOf } from './sched-pod.js';
 
 /** What the filter reads besides the pod and the nodes. */
@@ -68,15 +67,14 @@ function seenAlone(pod: SchedPod): boolean {
  * their sum (slots included). This keeps a cycle from re-reading every pod of the cluster.
  */
 function condensed(info: NodeInfo): SchedPod[] {
-  const pods = info.pods.map(asSchedPod);
-  const alone = pods.filter(seenAlone);
+  const alone = info.pods.filter((p) => seenAlone(asSchedPod(p)));
   const load: Record<string, number> = { ...info.requested };
-  for (const p of alone) for (const [k, v] of Object.entries(podRequests(p))) load[k] = (load[k] ?? 0) - v;
+  for (const p of alone) for (const [k, v] of Object.entries(requestsOf(p))) load[k] = (load[k] ?? 0) - v;
   const count = load['pods'] ?? 0;
-  if (count <= 1) return pods;
+  if (count <= 1) return info.pods.map(asSchedPod);
   const requests = toResourceList({ ...load, pods: count - 1 });
   const filler: SchedPod = { metadata: { name: `~load-${info.name}`, namespace: '~' }, spec: { containers: [{ name: 'load', resources: { requests } }] } };
-  return [...alone, filler];
+  return [...alone.map(asSchedPod), filler];
 }
 
 /** The checker's view of a NodeInfo: the node as kube-scheduler sees it (every taint counts, no daemon overhead). */

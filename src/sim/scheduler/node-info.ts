@@ -1,6 +1,6 @@
 /** A node with the pods on it, precomputed for filtering and scoring (kube-scheduler's NodeInfo). */
 import type { Node, Pod } from '../../kube/index.js';
-import { addResources, fromResourceList, hostPortsOf, podRequests, type HostPort, type Resources } from '../../scheduling/index.js';
+import { fromResourceList, podRequests, type Resources } from '../../scheduling/index.js';
 import { asSchedPod } from './sched-pod.js';
 
 /** A node and what its pods use. */
@@ -11,31 +11,27 @@ export interface NodeInfo {
   allocatable: Resources;
   requested: Resources;
   pods: Pod[];
-  ports: HostPort[];
 }
 
-/** What a pod object asks of its node; informer objects are replaced on update, so the object is the key. */
-const usage = new WeakMap<Pod, { requests: Resources; ports: HostPort[] }>();
+// A NodeInfo is rebuilt every cycle from the informer's pod objects, which stay the same objects until the pod
+// changes: parsing each pod's quantities once, not once per cycle, keeps a cycle cheap.
+const requests = new WeakMap<Pod, Resources>();
 
-function usageOf(pod: Pod): { requests: Resources; ports: HostPort[] } {
-  let u = usage.get(pod);
-  if (!u) {
-    const sp = asSchedPod(pod);
-    u = { requests: podRequests(sp), ports: hostPortsOf(sp) };
-    usage.set(pod, u);
-  }
-  return u;
+/** The pod's requests as the scheduler charges them, parsed once per pod object. */
+export function requestsOf(pod: Pod): Resources {
+  let r = requests.get(pod);
+  if (!r) requests.set(pod, (r = podRequests(asSchedPod(pod))));
+  return r;
+}
+
+function addInto(total: Resources, r: Resources): void {
+  for (const [k, v] of Object.entries(r)) total[k] = (total[k] ?? 0) + v;
 }
 
 /** Builds the NodeInfo of `node` hosting `pods`. */
 export function nodeInfo(node: Node, pods: readonly Pod[]): NodeInfo {
-  let requested: Resources = {};
-  const ports: HostPort[] = [];
-  for (const p of pods) {
-    const u = usageOf(p);
-    requested = addResources(requested, u.requests);
-    ports.push(...u.ports);
-  }
+  const requested: Resources = {};
+  for (const p of pods) addInto(requested, requestsOf(p));
   return {
     node,
     name: node.metadata.name ?? '',
@@ -43,14 +39,11 @@ export function nodeInfo(node: Node, pods: readonly Pod[]): NodeInfo {
     allocatable: fromResourceList(node.status?.allocatable),
     requested,
     pods: [...pods],
-    ports,
   };
 }
 
 /** Adds a pod to a NodeInfo in place (an assumed binding). */
 export function addPod(info: NodeInfo, pod: Pod): void {
-  const u = usageOf(pod);
   info.pods.push(pod);
-  info.requested = addResources(info.requested, u.requests);
-  info.ports.push(...u.ports);
+  addInto(info.requested, requestsOf(pod));
 }

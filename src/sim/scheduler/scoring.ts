@@ -5,12 +5,12 @@
  */
 import { Labels } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
-import { podRequests, Requirements } from '../../scheduling/index.js';
-import type { NodeInfo } from './node-info.js';
+import { Requirements } from '../../scheduling/index.js';
+import { requestsOf, type NodeInfo } from './node-info.js';
 import { asSchedPod } from './sched-pod.js';
 
 function leastAllocated(pod: Pod, n: NodeInfo): number {
-  const req = podRequests(asSchedPod(pod));
+  const req = requestsOf(pod);
   let sum = 0;
   for (const r of ['cpu', 'memory']) {
     const alloc = n.allocatable[r] ?? 0;

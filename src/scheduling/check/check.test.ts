@@ -61,6 +61,8 @@ const antiPod = (name: string): Pod =>
   });
 const affinityPod = (name: string, labels: Record<string, string>, sel: Record<string, string>): Pod =>
   makePod({ name, cpu: '100m', labels, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: zone, labelSelector: { matchLabels: sel } }] } } });
+const hostAffinityPod = (name: string, labels: Record<string, string>, sel: Record<string, string>): Pod =>
+  makePod({ name, cpu: '100m', labels, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: sel } }] } } });
 const spreadPod = (name: string, extra: { minDomains?: number; labels?: Record<string, string> } = {}): Pod =>
   makePod({
     name,
@@ -187,6 +189,16 @@ const cases: Case[] = [
     build: () => {
       const a = affinityPod('a', { g: '1' }, { g: '2' });
       return { input: input([a]), result: result([claim([a], { host: 'h1' })]) };
+    },
+  },
+  {
+    // The group on h1 could only start with a (nothing selected anywhere), but b, selected and free of affinity, binds first.
+    name: 'pod affinity: a hostname group that cannot start because a selected pod without affinity runs elsewhere',
+    family: 'pod-affinity',
+    build: () => {
+      const [a, c] = [hostAffinityPod('a', { g: 'a' }, { g: 'a' }), hostAffinityPod('c', { g: 'f' }, { g: 'a' })];
+      const b = makePod({ name: 'b', cpu: '100m', labels: { g: 'a' } });
+      return { input: input([a, b, c]), result: result([claim([a, c], { host: 'h1' }), claim([b], { host: 'h2' })]) };
     },
   },
   {
@@ -343,6 +355,16 @@ describe('checkPlacement accepts valid placements', () => {
     const c = affinityPod('c', { g: '2' }, { g: '1' });
     const claims = [claim([a], { host: 'h1', inZone: 'zone-a' }), claim([b, c], { host: 'h2', inZone: 'zone-a' })];
     expect(checkPlacement(input([a, b, c]), result(claims))).toEqual([]);
+  });
+
+  it('a hostname affinity cycle started by a self-affine pod before a selected pod elsewhere binds', () => {
+    // Valid order: a (first of its group: nothing selects g=a yet), c, d, then x and b on h2. A replay that binds b
+    // (its own term met by x) before starting the group on h1 wrongly finds a, c and d stuck.
+    const [a, c, d] = [hostAffinityPod('a', { g: 'a' }, { g: 'a' }), hostAffinityPod('c', { g: 'f' }, { g: 'a' }), hostAffinityPod('d', { g: 'a' }, { g: 'f' })];
+    const x = makePod({ name: 'x', cpu: '100m', labels: { g: 'x' } });
+    const b = hostAffinityPod('b', { g: 'a' }, { g: 'x' });
+    const claims = [claim([a, c, d], { host: 'h1' }), claim([x, b], { host: 'h2' })];
+    expect(checkPlacement(input([a, b, c, d, x]), result(claims))).toEqual([]);
   });
 
   it('an ephemeral or startup taint on a node not yet initialized does not block (S1)', () => {

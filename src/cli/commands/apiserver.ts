@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StateFileError, startApiServer } from '../../apiserver/index.js';
+import { untilInterrupted } from './until-interrupted.js';
 
 interface ApiServerFlags {
   port: string;
@@ -34,17 +35,8 @@ async function run(flags: ApiServerFlags): Promise<void> {
   writeFileSync(kubeconfig, server.kubeConfigYaml, { mode: 0o600 });
   const state = stateFile ? `state: ${stateFile} (${server.restored ? 'loaded' : 'new'}; saved on exit and every ${flags.snapshotInterval}s)` : 'state: in memory only (--state FILE keeps it)';
   process.stdout.write([`Tenon API server serving at ${server.url}`, `kubeconfig: ${kubeconfig}`, state, 'Ctrl-C stops it.', ''].join('\n'));
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      void server.close().then(done, (e: unknown) => {
-        process.stderr.write(`saving state failed: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 1;
-        done();
-      });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  // Closing saves the state file (when there is one), so a failure here is a failed save.
+  await untilInterrupted(() => server.close());
 }
 
 /** `tenon apiserver`: the embedded API server alone, with Tenon's CRDs installed, until Ctrl-C. */

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startPlayground } from '../../sim/playground/playground.js';
+import { untilInterrupted } from './until-interrupted.js';
 
 interface ServeFlags {
   port: string;
@@ -40,13 +41,9 @@ async function serve(flags: ServeFlags): Promise<void> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      stopClock();
-      void pg.stop().then(done);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  await untilInterrupted(() => {
+    stopClock();
+    return pg.stop();
   });
 }
 

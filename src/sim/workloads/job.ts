@@ -5,7 +5,7 @@
  * deleting the pods still running. Failed pods are replaced after kube's back-off (10 s doubling, 6 min cap).
  */
 import { rfc3339 } from '../../clock/index.js';
-import { isNotFound, type Pod } from '../../kube/index.js';
+import type { Pod } from '../../kube/index.js';
 import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type Job, type JobCondition } from '../world/resources.js';
 import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
@@ -127,26 +127,11 @@ export class JobController extends OwnedPodsController {
       return;
     }
     this.expectations.expect(key, diff, 0);
-    for (let i = 0; i < diff; i++) await this.createPod(key, job);
+    for (let i = 0; i < diff; i++) await this.createPod(key, this.newPod(job));
   }
 
-  private async createPod(key: string, job: Job): Promise<void> {
+  private newPod(job: Job): Pod {
     const namespace = job.metadata.namespace ?? 'default';
-    const pod = podFromTemplate(job.spec.template, { namespace, name: `${job.metadata.name ?? 'job'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(job, 'Job', 'batch/v1') });
-    try {
-      await this.ctx.client.create(SimResources.pods, pod);
-    } catch (e) {
-      this.expectations.created(key);
-      throw e;
-    }
-  }
-
-  private async deletePod(p: Pod, key?: string): Promise<void> {
-    try {
-      await this.ctx.client.delete(SimResources.pods, { name: p.metadata.name ?? '', namespace: p.metadata.namespace });
-    } catch (e) {
-      if (key) this.expectations.deleted(key);
-      if (!isNotFound(e)) throw e;
-    }
+    return podFromTemplate(job.spec.template, { namespace, name: `${job.metadata.name ?? 'job'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(job, 'Job', 'batch/v1') });
   }
 }

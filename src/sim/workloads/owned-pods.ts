@@ -1,5 +1,5 @@
 /** Wiring shared by the workload controllers: queue the owner on its own changes and on its pods' changes. */
-import { keyOf, type KubeObject, type Pod, type ResourceType } from '../../kube/index.js';
+import { isNotFound, keyOf, type KubeObject, type Pod, type ResourceType } from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { ByOwner } from '../world/informers.js';
@@ -86,4 +86,24 @@ export abstract class OwnedPodsController implements Agent {
 
   /** Brings one owner's pods toward its spec. */
   protected abstract reconcile(key: string): Promise<void>;
+
+  /** Creates one pod for the owner under `key`; a failed create releases the expectation it was counted in. */
+  protected async createPod(key: string, pod: Pod): Promise<void> {
+    try {
+      await this.ctx.client.create(SimResources.pods, pod);
+    } catch (e) {
+      this.expectations.created(key);
+      throw e;
+    }
+  }
+
+  /** Deletes one pod (gone already is fine); with `key`, a failed delete releases its expectation. */
+  protected async deletePod(p: Pod, key?: string): Promise<void> {
+    try {
+      await this.ctx.client.delete(SimResources.pods, { name: p.metadata.name ?? '', namespace: p.metadata.namespace });
+    } catch (e) {
+      if (key) this.expectations.deleted(key);
+      if (!isNotFound(e)) throw e;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /** The ReplicaSet controller: keeps `replicas` active pods from the template, deleting surplus in ReplicaSet's order. */
-import { isNotFound, type Pod } from '../../kube/index.js';
+import type { Pod } from '../../kube/index.js';
 import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type ReplicaSet } from '../world/resources.js';
 import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
@@ -40,7 +40,7 @@ export class ReplicaSetController extends OwnedPodsController {
     if (diff > 0) {
       const n = Math.min(diff, burst);
       this.expectations.expect(key, n, 0);
-      for (let i = 0; i < n; i++) await this.createPod(key, rs);
+      for (let i = 0; i < n; i++) await this.createPod(key, this.newPod(rs));
     } else if (diff < 0) {
       const victims = [...active].sort(deletionOrder).slice(0, Math.min(-diff, burst));
       this.expectations.expect(key, 0, victims.length);
@@ -48,23 +48,8 @@ export class ReplicaSetController extends OwnedPodsController {
     }
   }
 
-  private async createPod(key: string, rs: ReplicaSet): Promise<void> {
+  private newPod(rs: ReplicaSet): Pod {
     const namespace = rs.metadata.namespace ?? 'default';
-    const pod = podFromTemplate(rs.spec.template, { namespace, name: `${rs.metadata.name ?? 'rs'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(rs, 'ReplicaSet') });
-    try {
-      await this.ctx.client.create(SimResources.pods, pod);
-    } catch (e) {
-      this.expectations.created(key);
-      throw e;
-    }
-  }
-
-  private async deletePod(p: Pod, key?: string): Promise<void> {
-    try {
-      await this.ctx.client.delete(SimResources.pods, { name: p.metadata.name ?? '', namespace: p.metadata.namespace });
-    } catch (e) {
-      if (key) this.expectations.deleted(key);
-      if (!isNotFound(e)) throw e;
-    }
+    return podFromTemplate(rs.spec.template, { namespace, name: `${rs.metadata.name ?? 'rs'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(rs, 'ReplicaSet') });
   }
 }

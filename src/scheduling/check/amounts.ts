@@ -12,9 +12,12 @@ const shape = /^([+-]?)(\d*)(?:\.(\d*))?(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u
 const binaryPow: Record<string, bigint> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi: 50n, Ei: 60n };
 const decimalExp: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
-/** Parses a Kubernetes quantity into nano-units, rounding a sub-nano remainder up; throws on malformed text. */
-export function nanoOf(text: string): bigint {
-  const m = shape.exec(text.trim());
+/**
+ * Parses a Kubernetes quantity into nano-units, rounding a sub-nano remainder up; throws on malformed text. A
+ * JSON number (`cpu: 1` in YAML reaches the API as one) is read as its decimal text, as the API server does.
+ */
+export function nanoOf(text: string | number): bigint {
+  const m = shape.exec(String(text).trim());
   const intPart = m?.[2] ?? '';
   const fracPart = m?.[3] ?? '';
   if (!m || (intPart === '' && fracPart === '')) throw new Error(`malformed quantity ${JSON.stringify(text)}`);

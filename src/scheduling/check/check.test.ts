@@ -396,4 +396,17 @@ describe('checkPlacement accepts valid placements', () => {
     const types = [makeInstanceType({ name: 'm.4x', cpu: 4, memGi: 16, price: 0.2, zones })];
     expect(checkPlacement(input([a, b, c], { instanceTypes: types }), result([claim([a, b, c], { host: 'h1' })]))).toEqual([]);
   });
+
+  it('reads quantities that arrive as JSON numbers (cpu: 1 in YAML), as the API server stores them', () => {
+    const asNumbers = (p: Pod, cpu: number, memory: number): Pod => {
+      const requests: Record<string, unknown> = { cpu, memory };
+      return { ...p, spec: { ...p.spec, containers: [{ name: 'main', resources: { requests: requests as Record<string, string> } }] } };
+    };
+    const a = asNumbers(makePod({ name: 'a' }), 2, 4 * 2 ** 30);
+    const b = asNumbers(makePod({ name: 'b' }), 3, 2 ** 30);
+    const types = [makeInstanceType({ name: 'm.4x', cpu: 4, memGi: 16, price: 0.2, zones })];
+    // Five cores on a four-core type: the checker must parse the numbers to see it.
+    expect(families(input([a, b], { instanceTypes: types }), result([claim([a, b], { host: 'h1' })]))).toEqual(['resources']);
+    expect(checkPlacement(input([a], { instanceTypes: types }), result([claim([a], { host: 'h1' })]))).toEqual([]);
+  });
 });

@@ -75,7 +75,22 @@ export function deleteObject(state: ServerState, info: ResourceInfo, ref: { name
   if (opts.dryRun) return { object: o, removed: true };
   const removed = parseEntry(commitDelete(state, info, o));
   state.defer(() => collectDependents(state, removed));
+  if (info.group === '' && info.plural === 'namespaces') state.defer(() => deleteNamespaceContents(state, ref.name));
   return { object: removed, removed: true };
+}
+
+/**
+ * The namespace controller's work, done at once: everything in a deleted namespace goes with it (pods on a node
+ * still get their grace period), so recreating the namespace does not bring old objects back.
+ */
+function deleteNamespaceContents(state: ServerState, namespace: string): void {
+  const prefix = `${namespace}/`;
+  for (const table of state.store.allTables()) {
+    if (!table.info.namespaced) continue;
+    for (const [key, entry] of [...table.objects]) {
+      if (key.startsWith(prefix)) deleteQuietly(state, table.info, parseEntry(entry), 'Background');
+    }
+  }
 }
 
 function dependentsOf(state: ServerState, uid: string): Array<{ info: ResourceInfo; obj: KObject }> {

@@ -73,6 +73,18 @@ describe('watch', () => {
 });
 
 describe('deletion', () => {
+  it('deletes what is in a namespace with it, so recreating the namespace starts empty', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'gone' } } });
+    await h.core.createNamespacedConfigMap({ namespace: 'gone', body: { metadata: { name: 'cm' } } });
+    await h.core.createNamespacedPod({ namespace: 'gone', body: pod('p') });
+    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'stays-in-default' } } });
+    await h.core.deleteNamespace({ name: 'gone' });
+    await h.core.createNamespace({ body: { metadata: { name: 'gone' } } });
+    expect((await h.core.listNamespacedConfigMap({ namespace: 'gone' })).items).toEqual([]);
+    expect((await h.core.listNamespacedPod({ namespace: 'gone' })).items).toEqual([]);
+    expect((await h.core.readNamespacedConfigMap({ name: 'stays-in-default', namespace: 'default' })).metadata?.name).toBe('stays-in-default');
+  });
+
   it('waits for finalizers: deletionTimestamp first, removal when the last one goes', async () => {
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'fin', finalizers: ['tenon.sh/hold'] } } });
     await h.core.deleteNamespacedConfigMap({ name: 'fin', namespace: 'default' });

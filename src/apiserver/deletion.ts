@@ -44,6 +44,11 @@ function podGraceSeconds(state: ServerState, o: KObject, opts: DeleteOptions): n
   return current !== undefined ? Math.min(current, grace) : grace;
 }
 
+/** batch/v1 Jobs orphan their pods when the client names no policy (kube keeps that default for compatibility). */
+function defaultPolicy(info: ResourceInfo): DeleteOptions['propagationPolicy'] {
+  return info.group === 'batch' && info.plural === 'jobs' ? 'Orphan' : undefined;
+}
+
 function finalizersFor(o: KObject, policy: DeleteOptions['propagationPolicy']): string[] {
   const f = [...(o.metadata.finalizers ?? [])];
   if (policy === 'Foreground' && !f.includes(foreground) && !o.metadata.deletionTimestamp) f.push(foreground);
@@ -60,7 +65,7 @@ export function deleteObject(state: ServerState, info: ResourceInfo, ref: { name
   if (!o) throw notFound(subjectOf(info, ref.name));
   checkPreconditions(info, o, opts.preconditions);
   const grace = podGraceSeconds(state, o, opts);
-  const finalizers = finalizersFor(o, opts.propagationPolicy);
+  const finalizers = finalizersFor(o, opts.propagationPolicy ?? defaultPolicy(info));
   if (grace > 0 || finalizers.length > 0) {
     const unchanged = o.metadata.deletionTimestamp && finalizers.length === (o.metadata.finalizers ?? []).length && o.metadata.deletionGracePeriodSeconds === grace;
     if (unchanged) return { object: o, removed: false };
@@ -74,9 +79,14 @@ export function deleteObject(state: ServerState, info: ResourceInfo, ref: { name
   }
   if (opts.dryRun) return { object: o, removed: true };
   const removed = parseEntry(commitDelete(state, info, o));
-  state.defer(() => collectDependents(state, removed));
-  if (info.group === '' && info.plural === 'namespaces') state.defer(() => deleteNamespaceContents(state, ref.name));
+  afterRemoval(state, info, removed);
   return { object: removed, removed: true };
+}
+
+/** What follows an object's removal: its dependents are collected, and a namespace's contents go with it. */
+function afterRemoval(state: ServerState, info: ResourceInfo, removed: KObject): void {
+  state.defer(() => collectDependents(state, removed));
+  if (info.group === '' && info.plural === 'namespaces') state.defer(() => deleteNamespaceContents(state, removed.metadata.name ?? ''));
 }
 
 /**

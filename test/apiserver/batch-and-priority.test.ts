@@ -30,6 +30,24 @@ const job = (name: string, restartPolicy?: string): k8s.V1Job => ({
 });
 
 describe('batch/v1 Jobs', () => {
+  it('orphans a Job\'s pods when the delete names no policy, as kube does for batch/v1, and cascades with Background', async () => {
+    const batch = h.kc.makeApiClient(k8s.BatchV1Api);
+    const owned = async (jobName: string): Promise<string> => {
+      const j = await batch.createNamespacedJob({ namespace: 'default', body: job(jobName, 'Never') });
+      const owner = { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: j.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true };
+      const p = pod(`${jobName}-pod`);
+      await h.core.createNamespacedPod({ namespace: 'default', body: { ...p, metadata: { ...p.metadata, ownerReferences: [owner] } } });
+      return `${jobName}-pod`;
+    };
+    const kept = await owned('orphaning');
+    await batch.deleteNamespacedJob({ name: 'orphaning', namespace: 'default' });
+    const survivor = await h.core.readNamespacedPod({ name: kept, namespace: 'default' });
+    expect(survivor.metadata?.ownerReferences ?? []).toEqual([]);
+    const cascaded = await owned('cascading');
+    await batch.deleteNamespacedJob({ name: 'cascading', namespace: 'default', propagationPolicy: 'Background' });
+    expect(statusOf(await failure(() => h.core.readNamespacedPod({ name: cascaded, namespace: 'default' })))).toBe(404);
+  });
+
   it('serves Jobs with kube defaults, a generated selector and the kubectl columns', async () => {
     const batch = h.kc.makeApiClient(k8s.BatchV1Api);
     const created = await batch.createNamespacedJob({ namespace: 'default', body: job('pi', 'Never') });

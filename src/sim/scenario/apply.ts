@@ -54,10 +54,10 @@ async function resourceOf(discovery: Discovery, ref: ObjectRef): Promise<Awaited
   return discovery.resourceFor(apiVersion, ref.kind);
 }
 
-/** Deletes one object. */
+/** Deletes one object as `kubectl delete` does: dependents go in the background (a Job's pods too). */
 export async function deleteObject(client: KubeClient, discovery: Discovery, ref: ObjectRef): Promise<void> {
   const rt = await resourceOf(discovery, ref);
-  await client.delete(rt, { name: ref.name, namespace: rt.namespaced ? (ref.namespace ?? 'default') : undefined });
+  await client.delete(rt, { name: ref.name, namespace: rt.namespaced ? (ref.namespace ?? 'default') : undefined }, { propagationPolicy: 'Background' });
 }
 
 /** Sets a workload's `spec.replicas`. */

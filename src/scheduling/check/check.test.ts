@@ -202,6 +202,18 @@ const cases: Case[] = [
     },
   },
   {
+    // b and c may only run in zone-a; a, which may run anywhere, sees zone-b (a node is there) holding none.
+    name: 'topology spread: an owner with no node filter joins pods other filters confine to one zone',
+    family: 'topology-spread',
+    build: () => {
+      const a = spreadPod('a');
+      const b = makePod({ name: 'b', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' }, topologySpreadConstraints: a.spec.topologySpreadConstraints });
+      const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' } });
+      const d = makePod({ name: 'd', cpu: '100m' });
+      return { input: input([a, b, c, d]), result: result([claim([a, b, c], { host: 'h1', inZone: 'zone-a' }), claim([d], { host: 'h2', inZone: 'zone-b' })]) };
+    },
+  },
+  {
     name: 'pod anti-affinity: two anti-affine pods on one node',
     family: 'pod-anti-affinity',
     build: () => {
@@ -365,6 +377,16 @@ describe('checkPlacement accepts valid placements', () => {
     const b = hostAffinityPod('b', { g: 'a' }, { g: 'x' });
     const claims = [claim([a, c, d], { host: 'h1' }), claim([x, b], { host: 'h2' })];
     expect(checkPlacement(input([a, b, c, d, x]), result(claims))).toEqual([]);
+  });
+
+  it('spread counts only nodes passing the owner node filter: a node that may be in another zone is no eligible domain', () => {
+    // nodeAffinityPolicy Honor: b only sees zone-a nodes. The open node may launch in zone-a (then it holds no
+    // matching pod) or elsewhere (then it is not eligible), so zone-b and zone-c offer b no minimum of 0.
+    const b = makePod({ name: 'b', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' }, topologySpreadConstraints: spreadPod('x').spec.topologySpreadConstraints });
+    const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' } });
+    const d = makePod({ name: 'd', cpu: '100m' });
+    const claims = [claim([b, c], { host: 'h1', inZone: 'zone-a' }), claim([d], { host: 'h2', inZone: null })];
+    expect(checkPlacement(input([b, c, d]), result(claims))).toEqual([]);
   });
 
   it('an ephemeral or startup taint on a node not yet initialized does not block (S1)', () => {

@@ -389,6 +389,22 @@ describe('checkPlacement accepts valid placements', () => {
     expect(checkPlacement(input([b, c, d]), result(claims))).toEqual([]);
   });
 
+  it('a pod that may or may not pass the owner filter raises its domain in the count and the minimum alike', () => {
+    // Arm owners, one per zone; c (no arch) shares zone-a on a node that may launch arm64 or amd64. Either way a's
+    // skew is 1: zone-a holds 2 of 1, 1, 1 or 1 of 0, 1, 1 (kube-scheduler counts both without a itself).
+    const arm = makeInstanceType({ name: 'a.4x', cpu: 4, memGi: 16, price: 0.2, zones, arch: 'arm64' });
+    const owner = (name: string): Pod => makePod({ name, cpu: '100m', labels: { app: 's' }, nodeSelector: { 'kubernetes.io/arch': 'arm64' }, topologySpreadConstraints: spreadPod('x').spec.topologySpreadConstraints });
+    const [a, b, d] = [owner('a'), owner('b'), owner('d')];
+    const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' } });
+    const claims = [
+      claim([a], { host: 'h1', inZone: 'zone-a', options: ['a.4x'] }),
+      claim([c], { host: 'h2', inZone: 'zone-a', options: ['m.4x', 'a.4x'] }),
+      claim([b], { host: 'h3', inZone: 'zone-b', options: ['a.4x'] }),
+      claim([d], { host: 'h4', inZone: 'zone-c', options: ['a.4x'] }),
+    ];
+    expect(checkPlacement(input([a, b, c, d], { instanceTypes: [...catalog, arm] }), result(claims))).toEqual([]);
+  });
+
   it('an ephemeral or startup taint on a node not yet initialized does not block (S1)', () => {
     const a = makePod({ name: 'a' });
     const node = {

@@ -75,7 +75,9 @@ function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violati
   const self = selectorMatches(resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys), owner.labels) ? 1 : 0;
   const count = (s.certain.get(d) ?? 0) + (s.maybe.get(d) ?? 0);
   let min = Number.POSITIVE_INFINITY;
-  for (const e of new Set([...s.domains, d])) min = Math.min(min, (s.certain.get(e) ?? 0) - (e === d ? self : 0));
+  // The pod's own domain enters the minimum as it enters the count (kube-scheduler counts both without the pod): a
+  // pod that may or may not count there raises both alike, so it can never make the pod's own domain the culprit.
+  for (const e of new Set([...s.domains, d])) min = Math.min(min, e === d ? count - self : (s.certain.get(e) ?? 0));
   if (c.minDomains !== undefined && s.domains.size < c.minDomains) min = 0;
   if (count - min <= c.maxSkew) return undefined;
   return {

@@ -253,8 +253,8 @@ export class Topology {
   /**
    * The topology keys whose domain of `pod` some constraint depends on (its own groups, groups counting it,
    * anti-affinity against it), or undefined when its very node matters: a hostname-keyed group involves it, or a
-   * spread group whose owners filter nodes by node affinity counts it (moving it between two nodes of one zone
-   * could change their count). A pod with keys may move to another planned node settled to the same domains.
+   * spread group whose owners filter nodes by a label other than its key counts it (moving it between two nodes of
+   * one zone could change their count). A pod with keys may move to another planned node settled to the same domains.
    */
   movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
     const keys = new Set<string>();
@@ -269,13 +269,16 @@ export class Topology {
 
   private filtered: Set<TopologyGroup> | undefined;
 
-  /** Spread groups that count pods only on nodes matching an owner's node affinity (computed once, at the end). */
+  /**
+   * Spread groups whose count on a domain depends on more than the domain: their owners' node filter involves
+   * another label (arch, say), so moving a counted pod between two nodes of one zone could change the count.
+   */
   private nodeFilteredGroups(): Set<TopologyGroup> {
     if (this.filtered) return this.filtered;
     const out = new Set<TopologyGroup>();
-    for (const p of this.opts.pending) {
-      if (p.requirements.size === 0) continue;
-      for (const g of this.ownedGroups(p)) if (g.spec.type === 'spread' && g.spec.honorNodeAffinity) out.add(g);
+    for (const g of this.groups.values()) {
+      const terms = g.spec.nodeFilter?.terms ?? [];
+      if (terms.some((t) => [...t.keys()].some((k) => k !== g.spec.key))) out.add(g);
     }
     this.filtered = out;
     return out;

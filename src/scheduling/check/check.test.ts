@@ -202,6 +202,18 @@ const cases: Case[] = [
     },
   },
   {
+    // b and c may only run in zone-a; a, which may run anywhere, sees zone-b (a node is there) holding none.
+    name: 'topology spread: an owner with no node filter joins pods other filters confine to one zone',
+    family: 'topology-spread',
+    build: () => {
+      const a = spreadPod('a');
+      const b = makePod({ name: 'b', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' }, topologySpreadConstraints: a.spec.topologySpreadConstraints });
+      const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' } });
+      const d = makePod({ name: 'd', cpu: '100m' });
+      return { input: input([a, b, c, d]), result: result([claim([a, b, c], { host: 'h1', inZone: 'zone-a' }), claim([d], { host: 'h2', inZone: 'zone-b' })]) };
+    },
+  },
+  {
     name: 'pod anti-affinity: two anti-affine pods on one node',
     family: 'pod-anti-affinity',
     build: () => {
@@ -365,6 +377,32 @@ describe('checkPlacement accepts valid placements', () => {
     const b = hostAffinityPod('b', { g: 'a' }, { g: 'x' });
     const claims = [claim([a, c, d], { host: 'h1' }), claim([x, b], { host: 'h2' })];
     expect(checkPlacement(input([a, b, c, d, x]), result(claims))).toEqual([]);
+  });
+
+  it('spread counts only nodes passing the owner node filter: a node that may be in another zone is no eligible domain', () => {
+    // nodeAffinityPolicy Honor: b only sees zone-a nodes. The open node may launch in zone-a (then it holds no
+    // matching pod) or elsewhere (then it is not eligible), so zone-b and zone-c offer b no minimum of 0.
+    const b = makePod({ name: 'b', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' }, topologySpreadConstraints: spreadPod('x').spec.topologySpreadConstraints });
+    const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' }, nodeSelector: { [zone]: 'zone-a' } });
+    const d = makePod({ name: 'd', cpu: '100m' });
+    const claims = [claim([b, c], { host: 'h1', inZone: 'zone-a' }), claim([d], { host: 'h2', inZone: null })];
+    expect(checkPlacement(input([b, c, d]), result(claims))).toEqual([]);
+  });
+
+  it('a pod that may or may not pass the owner filter raises its domain in the count and the minimum alike', () => {
+    // Arm owners, one per zone; c (no arch) shares zone-a on a node that may launch arm64 or amd64. Either way a's
+    // skew is 1: zone-a holds 2 of 1, 1, 1 or 1 of 0, 1, 1 (kube-scheduler counts both without a itself).
+    const arm = makeInstanceType({ name: 'a.4x', cpu: 4, memGi: 16, price: 0.2, zones, arch: 'arm64' });
+    const owner = (name: string): Pod => makePod({ name, cpu: '100m', labels: { app: 's' }, nodeSelector: { 'kubernetes.io/arch': 'arm64' }, topologySpreadConstraints: spreadPod('x').spec.topologySpreadConstraints });
+    const [a, b, d] = [owner('a'), owner('b'), owner('d')];
+    const c = makePod({ name: 'c', cpu: '100m', labels: { app: 's' } });
+    const claims = [
+      claim([a], { host: 'h1', inZone: 'zone-a', options: ['a.4x'] }),
+      claim([c], { host: 'h2', inZone: 'zone-a', options: ['m.4x', 'a.4x'] }),
+      claim([b], { host: 'h3', inZone: 'zone-b', options: ['a.4x'] }),
+      claim([d], { host: 'h4', inZone: 'zone-c', options: ['a.4x'] }),
+    ];
+    expect(checkPlacement(input([a, b, c, d], { instanceTypes: [...catalog, arm] }), result(claims))).toEqual([]);
   });
 
   it('an ephemeral or startup taint on a node not yet initialized does not block (S1)', () => {

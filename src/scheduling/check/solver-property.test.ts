@@ -11,6 +11,7 @@ const types = [
   makeInstanceType({ name: 'm', cpu: 4, memGi: 16, price: 0.22, zones }),
   makeInstanceType({ name: 'l', cpu: 16, memGi: 64, price: 0.8, zones, spotPrice: 0.3 }),
 ];
+const armTypes = [...types, makeInstanceType({ name: 'g', cpu: 4, memGi: 16, price: 0.18, zones, arch: 'arm64' })];
 
 const podArb = fc.record({
   cpu: fc.constantFrom('100m', '500m', '1', '3'),
@@ -28,7 +29,32 @@ function build(specs: { cpu: string; mem: string; zone: string | undefined; tole
   });
 }
 
+/** How a pod sharing one zone spread group filters nodes (nodeAffinityPolicy Honor counts only nodes it allows). */
+const filterArb = fc.oneof(
+  fc.constant({}),
+  fc.constantFrom(...zones).map((z): Partial<Pod['spec']> => ({ nodeSelector: { 'topology.kubernetes.io/zone': z } })),
+  fc.subarray(zones, { minLength: 1, maxLength: 2 }).map(
+    (zs): Partial<Pod['spec']> => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: zs }] }] } } } }),
+  ),
+  fc.constantFrom('amd64', 'arm64').map((a): Partial<Pod['spec']> => ({ nodeSelector: { 'kubernetes.io/arch': a } })),
+);
+const spreadArb = fc.record({ cpu: fc.constantFrom('500m', '1', '3'), filter: filterArb, owner: fc.boolean() });
+
 describe('the current solver, judged by the independent checker', () => {
+  it('one zone spread shared by pods with different node filters, and pods it merely counts: no violations', () => {
+    const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } };
+    fc.assert(
+      fc.property(fc.array(spreadArb, { minLength: 1, maxLength: 20 }), fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, strategy) => {
+        const pods = specs.map((s, i) => makePod({ name: `w${i}`, cpu: s.cpu, labels: { app: 'web' }, ...s.filter, ...(s.owner ? { topologySpreadConstraints: [spread] } : {}) }));
+        const input = { pods, nodePools: [makeNodePool()], instanceTypes: armTypes, strategy };
+        const r = solve(input);
+        expect(checkPlacement(input, r)).toEqual([]);
+      }),
+      { numRuns: 150, seed: 17 },
+    );
+  });
+
+
   it('random pods with resources, zone selectors, taints and host ports: no violations', () => {
     fc.assert(
       fc.property(fc.array(podArb, { minLength: 1, maxLength: 25 }), fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, strategy) => {

@@ -5,10 +5,10 @@
  * passing nodeAffinityPolicy / nodeTaintsPolicy, and min is 0 when there are fewer eligible domains than
  * minDomains. Each pod is judged against all the others wherever they end up, so the result does not depend on
  * binding order. A node whose domain is still open may add to any domain it may take (counted at its worst) but never
- * raises a minimum.
+ * raises a minimum; so may a node that may or may not pass the owner's node filter (labels still open).
  */
-import type { TopologySpreadConstraint } from '../model.js';
-import { blockingTaint, possiblyMatches, selectorMatches } from './labels.js';
+import type { NodeSelectorRequirement, TopologySpreadConstraint } from '../model.js';
+import { blockingTaint, firstNotAlways, possiblyMatches, selectorMatches, valueSatisfies } from './labels.js';
 import { domainValues, resolveSpreadSelector } from './terms.js';
 import type { Violation } from './violation.js';
 import type { CheckNode, PlacedPod, World } from './world.js';
@@ -19,24 +19,39 @@ interface Stats {
   domains: Set<string>;
 }
 
-function eligible(node: CheckNode, owner: PlacedPod, c: TopologySpreadConstraint): boolean {
-  if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(node.taints, owner.pod.spec.tolerations ?? [])) return false;
-  if ((c.nodeAffinityPolicy ?? 'Honor') === 'Ignore') return true;
+/** The owner's node filter under nodeAffinityPolicy Honor: nodeSelector and required terms (any one holds). */
+function filterTerms(owner: PlacedPod, c: TopologySpreadConstraint): NodeSelectorRequirement[][] | undefined {
+  if ((c.nodeAffinityPolicy ?? 'Honor') === 'Ignore') return undefined;
   const sel = Object.entries(owner.pod.spec.nodeSelector ?? {}).map(([key, v]) => ({ key, operator: 'In' as const, values: [v] }));
-  if (!possiblyMatches(node.labels, sel)) return false;
-  const terms = owner.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  return !terms?.length || terms.some((t) => possiblyMatches(node.labels, t.matchExpressions ?? []));
+  const terms = owner.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  if (sel.length === 0 && terms.length === 0) return undefined;
+  return terms.length === 0 ? [sel] : terms.map((t) => [...sel, ...(t.matchExpressions ?? [])]);
+}
+
+/**
+ * The domains through which `node` may count for the owner, and whether it surely does: a node whose labels are
+ * still open may turn out to fail the owner's node filter (its pods then raise a count but no minimum), and a value
+ * of the topology key the filter rules out is no eligible domain at all.
+ */
+function eligibleDomains(node: CheckNode, owner: PlacedPod, c: TopologySpreadConstraint): { values: string[]; sure: boolean } {
+  const values = domainValues(node, c.topologyKey);
+  if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(node.taints, owner.pod.spec.tolerations ?? [])) return { values: [], sure: false };
+  const terms = filterTerms(owner, c);
+  if (!terms) return { values, sure: true };
+  const ok = terms.filter((t) => possiblyMatches(node.labels, t));
+  const keep = values.filter((v) => ok.some((t) => t.every((r) => r.key !== c.topologyKey || valueSatisfies(r, v))));
+  return { values: keep, sure: ok.some((t) => !firstNotAlways(node.labels, t)) };
 }
 
 function stats(world: World, owner: PlacedPod, c: TopologySpreadConstraint): Stats {
   const selector = resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys);
   const s: Stats = { certain: new Map(), maybe: new Map(), domains: new Set() };
   for (const node of world.nodes) {
-    const values = domainValues(node, c.topologyKey);
-    if (values.length === 0 || !eligible(node, owner, c)) continue;
+    const { values, sure } = eligibleDomains(node, owner, c);
+    if (values.length === 0) continue;
     for (const v of values) s.domains.add(v);
     const n = node.pods.filter((p) => p.namespace === owner.namespace && selectorMatches(selector, p.labels)).length;
-    const into = values.length === 1 ? s.certain : s.maybe;
+    const into = values.length === 1 && sure ? s.certain : s.maybe;
     for (const v of values) into.set(v, (into.get(v) ?? 0) + n);
   }
   return s;
@@ -60,7 +75,9 @@ function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violati
   const self = selectorMatches(resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys), owner.labels) ? 1 : 0;
   const count = (s.certain.get(d) ?? 0) + (s.maybe.get(d) ?? 0);
   let min = Number.POSITIVE_INFINITY;
-  for (const e of new Set([...s.domains, d])) min = Math.min(min, (s.certain.get(e) ?? 0) - (e === d ? self : 0));
+  // The pod's own domain enters the minimum as it enters the count (kube-scheduler counts both without the pod): a
+  // pod that may or may not count there raises both alike, so it can never make the pod's own domain the culprit.
+  for (const e of new Set([...s.domains, d])) min = Math.min(min, e === d ? count - self : (s.certain.get(e) ?? 0));
   if (c.minDomains !== undefined && s.domains.size < c.minDomains) min = 0;
   if (count - min <= c.maxSkew) return undefined;
   return {

@@ -67,9 +67,7 @@ describe('repack', () => {
             name: `q${i}`,
             cpu: s.cpu,
             labels: { app: s.anti ? 'anti' : 'web' },
-            // (Spread pods get no zone selector: a spread group whose owners differ in node affinity is a known
-            // limit of the greedy packing itself, see the solver README.)
-            ...(s.zone && !s.spread ? { nodeSelector: { 'topology.kubernetes.io/zone': s.zone } } : {}),
+            ...(s.zone ? { nodeSelector: { 'topology.kubernetes.io/zone': s.zone } } : {}),
             ...(s.anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'anti' } } }] } } } : {}),
             ...(s.spread ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } }] } : {}),
           }),

@@ -28,7 +28,7 @@ export type Variant = {
  * Up to this many pending pods, Tenon packs the batch three ways (bin targets, marginal price, Karpenter's FFD)
  * and keeps the best (fewest unplaced pods, then lowest price): neither greedy rule wins everywhere (targets win
  * on real catalogs with per-node overhead, marginal price where topology keeps bins small), and a small batch
- * then never costs more than FFD would. Larger batches pick one Tenon variant by packing a sample
+ * then never costs more than FFD would; pods still left over are tried first once more. Larger batches pick one Tenon variant by packing a sample
  * both ways (ProbePods of them), then pack the whole batch once (again, with the leftovers first or the other
  * way, if pods were left unplaced).
  */
@@ -74,6 +74,12 @@ export function solve(input: SchedulingInput): SchedulingResult {
   let best = pack(input, targets);
   for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
     const r = pack(input, v);
+    if (better(r, best)) best = r;
+  }
+  // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
+  // them first, as large batches do.
+  if (best.unplaced.length > 0) {
+    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) });
     if (better(r, best)) best = r;
   }
   return best;

@@ -82,6 +82,31 @@ describe('topology spread', () => {
     expect(run(ignore, { nodes: existing }).unplaced).toHaveLength(2);
   });
 
+  it('one spread shared by pods with different node filters holds for each: each owner counts only its own nodes', () => {
+    // The large owner goes first and may use any zone; two pods confined to zone a (one carrying the constraint, one
+    // merely counted) must go there. The large owner may not sit in zone a with them, or zone a would hold 3 to 0.
+    const big = makePod({ name: 'big', labels, cpu: '3', topologySpreadConstraints: [spread()] });
+    const inA = { nodeSelector: { [zone]: 'test-zone-a' } };
+    const owner = makePod({ name: 'owner-a', labels, cpu: '500m', topologySpreadConstraints: [spread()], ...inA });
+    const counted = makePod({ name: 'counted-a', labels, cpu: '500m', ...inA });
+    const r = run([big, owner, counted]);
+    expect(r.unplaced).toEqual([]);
+    const at = landings(r);
+    expect(at.get('default/owner-a')?.labels[zone]).toBe('test-zone-a');
+    expect(at.get('default/counted-a')?.labels[zone]).toBe('test-zone-a');
+    expect(at.get('default/big')?.labels[zone]).not.toBe('test-zone-a');
+  });
+
+  it('an owner filtering by a label other than the key counts only matching nodes (arch)', () => {
+    // The arm64 owners see only arm64 nodes: amd64 pods of the same app in zone b do not fill zone b for them.
+    const amd = Array.from({ length: 4 }, (_, i) => makePod({ name: `amd${i}`, labels, cpu: '100m', nodeSelector: { [zone]: 'test-zone-b', 'kubernetes.io/arch': 'amd64' } }));
+    const arm = spreadPods(3, spread(), { nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
+    const catalog = [...smallCatalog(), ...smallCatalog().map((it) => ({ ...it, name: `${it.name}-arm`, labels: { ...it.labels, 'kubernetes.io/arch': 'arm64' } }))];
+    const r = solve({ pods: [...amd, ...arm], nodePools: [makeNodePool()], instanceTypes: catalog });
+    expect(r.unplaced).toEqual([]);
+    expect(sortedCounts(countBy(r, keys(arm), zone))).toEqual([1, 1, 1]);
+  });
+
   it('nodeTaintsPolicy Honor skips domains of nodes whose taints the pod does not tolerate', () => {
     const tainted = { ...nodeIn('c1', 'test-zone-c'), taints: [{ key: 'x', effect: 'NoSchedule' as const }] };
     const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }] });

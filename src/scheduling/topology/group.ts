@@ -3,6 +3,7 @@
  * by every pod that has the same one, with the count of matching pods per domain kept incrementally.
  */
 import type { LabelMatcher } from '../label-selector.js';
+import type { NodeFilter } from './node-filter.js';
 
 /** What kind of constraint a group enforces. */
 export type GroupType = 'spread' | 'affinity' | 'anti-affinity' | 'inverse-anti-affinity';
@@ -18,6 +19,11 @@ export interface GroupSpec {
   minDomains: number | undefined;
   honorNodeAffinity: boolean;
   honorNodeTaints: boolean;
+  /**
+   * Spread with nodeAffinityPolicy Honor on a key other than hostname: the owners' node filter. Only pods on nodes
+   * passing it are counted, and only domains it allows are eligible for the minimum.
+   */
+  nodeFilter: NodeFilter | undefined;
   /** Spread only: DoNotSchedule (a hard constraint the final placement must satisfy). */
   required: boolean;
   /** Hash of the definition, for de-duplication. */
@@ -27,6 +33,8 @@ export interface GroupSpec {
 /** A group with its per-domain counts. */
 export class TopologyGroup {
   readonly counts = new Map<string, number>();
+  /** Of `counts`, pods on nodes that may or may not pass the node filter: they raise a domain, never its minimum. */
+  readonly uncertain = new Map<string, number>();
   /** Domains with a count above zero. */
   nonEmpty = 0;
   /**
@@ -43,13 +51,13 @@ export class TopologyGroup {
     return (ns === undefined || ns.has(namespace)) && this.spec.selector(labels);
   }
 
-  /** Adds one matching pod to `domain`. */
-  record(domain: string): void {
+  /** Adds one matching pod to `domain`; `certain` false when its node may not pass the node filter. */
+  record(domain: string, certain = true): void {
     const c = this.counts.get(domain) ?? 0;
     if (c === 0) this.nonEmpty++;
     this.counts.set(domain, c + 1);
+    if (!certain) this.uncertain.set(domain, (this.uncertain.get(domain) ?? 0) + 1);
   }
-
 
   /** Notes one pod carrying this constraint in `domain`. */
   recordConstrained(domain: string): void {
@@ -59,5 +67,10 @@ export class TopologyGroup {
   /** Matching pods in `domain`. */
   count(domain: string): number {
     return this.counts.get(domain) ?? 0;
+  }
+
+  /** Matching pods surely counted in `domain` (what a minimum may rely on). */
+  floor(domain: string): number {
+    return this.count(domain) - (this.uncertain.get(domain) ?? 0);
   }
 }

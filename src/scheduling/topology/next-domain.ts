@@ -8,7 +8,9 @@
 import { Labels } from '../../api/index.js';
 import type { Constraint } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
+import type { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
+import { filterAllowsDomain } from './node-filter.js';
 import type { Domains } from './domains.js';
 import type { TopologyGroup } from './group.js';
 
@@ -55,36 +57,54 @@ function candidates(a: Args): string[] {
   return out;
 }
 
-/** Domains the pod could be in anywhere (nodeAffinityPolicy / nodeTaintsPolicy), for the spread minimum. */
-function minCount(a: Args): number {
+/** Which domains count for a minimum: the owner's own requirement on the key, and whether its tolerations apply. */
+interface Eligibility {
+  podReq: Requirement | undefined;
+  taints: boolean;
+}
+
+/** True when `domain` is eligible for the minimum (nodeAffinityPolicy / nodeTaintsPolicy). */
+function eligibleDomain(a: Args, domain: string, e: Eligibility): boolean {
+  const { spec } = a.group;
+  if (spec.nodeFilter && !filterAllowsDomain(spec.nodeFilter, spec.key, domain)) return false;
+  if (e.podReq && !e.podReq.has(domain)) return false;
+  return !e.taints || a.domains.tolerated(spec.key, domain, a.pod.tolerations);
+}
+
+/**
+ * The smallest count of matching pods over the eligible domains (those the group's node filter allows, narrowed by
+ * `e`), zero for hostnames or below minDomains. Only pods surely counted count towards it.
+ */
+function eligibleMin(a: Args, e: Eligibility): number {
   const { spec } = a.group;
   // Karpenter: a hostname domain can always be a new, empty node, so its minimum is zero.
   if (spec.key === hostnameKey) return 0;
-  const podReq = spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined;
   const all = a.domains.of(spec.key);
   // Fast path: every known domain is eligible; if some holds no matching pod the minimum is 0.
-  if (!podReq && !spec.honorNodeTaints && a.group.nonEmpty < all.size) return 0;
+  if (!e.podReq && !spec.nodeFilter && !e.taints && a.group.nonEmpty < all.size) return 0;
   let min = Number.POSITIVE_INFINITY;
   let eligible = 0;
   for (const d of all.keys()) {
-    if (podReq && !podReq.has(d)) continue;
-    if (spec.honorNodeTaints && !a.domains.tolerated(spec.key, d, a.pod.tolerations)) continue;
+    if (!eligibleDomain(a, d, e)) continue;
     eligible++;
-    min = Math.min(min, a.group.count(d));
+    min = Math.min(min, a.group.floor(d));
   }
   if (eligible === 0 || (spec.minDomains !== undefined && eligible < spec.minDomains)) return 0;
   return min;
 }
 
-/** The smallest count over every known domain of the group's key (zero for hostnames, or below minDomains). */
-function globalMin(a: Args): number {
+/** The spread minimum the pod itself sees as an owner of the group. */
+function minCount(a: Args): number {
   const { spec } = a.group;
-  if (spec.key === hostnameKey) return 0;
-  const all = a.domains.of(spec.key);
-  if (a.group.nonEmpty < all.size || (spec.minDomains !== undefined && all.size < spec.minDomains)) return 0;
-  let min = Number.POSITIVE_INFINITY;
-  for (const d of all.keys()) min = Math.min(min, a.group.count(d));
-  return Number.isFinite(min) ? min : 0;
+  return eligibleMin(a, { podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined, taints: spec.honorNodeTaints });
+}
+
+/**
+ * The smallest minimum any owner of the group may see: over every domain the group's node filter allows, ignoring
+ * an owner's own narrower requirement and tolerations (either can only raise its minimum).
+ */
+function globalMin(a: Args): number {
+  return eligibleMin(a, { podReq: undefined, taints: false });
 }
 
 /** A refusal naming the group and a few of its counts. */

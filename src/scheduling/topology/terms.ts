@@ -4,6 +4,7 @@
 import { compileSelector, selectorKey } from '../label-selector.js';
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
+import type { NodeFilter } from './node-filter.js';
 
 /** Namespace labels by namespace, for namespaceSelector. */
 export type NamespaceLabels = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -41,11 +42,17 @@ export function termNamespaces(term: PodAffinityTerm, ownNamespace: string, nsLa
   return out;
 }
 
-/** A group definition for a spread constraint of a pod in `namespace` with `labels`. */
-export function spreadSpec(c: TopologySpreadConstraint, namespace: string, labels: Readonly<Record<string, string>>): GroupSpec {
+/**
+ * A group definition for a spread constraint of a pod in `namespace` with `labels` and node filter `filter`
+ * (ignored under nodeAffinityPolicy Ignore and for hostname, where an owner is never on a node it filters out and
+ * the minimum is zero anyway).
+ */
+export function spreadSpec(c: TopologySpreadConstraint, owner: { namespace: string; labels: Readonly<Record<string, string>>; filter: NodeFilter | undefined }): GroupSpec {
+  const { namespace, labels } = owner;
   const selector = withLabelKeys(c.labelSelector, labels, { match: c.matchLabelKeys });
   const honorNodeAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
   const honorNodeTaints = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor';
+  const nodeFilter = honorNodeAffinity && c.topologyKey !== 'kubernetes.io/hostname' ? owner.filter : undefined;
   return {
     type: 'spread',
     key: c.topologyKey,
@@ -55,9 +62,10 @@ export function spreadSpec(c: TopologySpreadConstraint, namespace: string, label
     minDomains: c.minDomains,
     honorNodeAffinity,
     honorNodeTaints,
+    nodeFilter,
     required: c.whenUnsatisfiable === 'DoNotSchedule',
     hash: JSON.stringify([
-      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable,
+      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null,
     ]),
   };
 }
@@ -80,6 +88,7 @@ export function affinitySpec(
     minDomains: undefined,
     honorNodeAffinity: true,
     honorNodeTaints: false,
+    nodeFilter: undefined,
     required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };

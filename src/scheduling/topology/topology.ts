@@ -13,6 +13,7 @@ import type { Constraint } from '../model.js';
 import { Labels } from '../../api/index.js';
 import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
 import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
+import { filterMatch, filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
@@ -77,6 +78,7 @@ interface Owned {
 export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly owned = new WeakMap<PodInfo, Owned>();
+  private readonly filters = new WeakMap<PodInfo, NodeFilter | undefined>();
   private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
@@ -122,7 +124,7 @@ export class Topology {
     }
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
-      if (domain === undefined) continue;
+      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels))) continue;
       for (let c = matchingPods(n.pods, g); c > 0; c--) g.record(domain);
     }
     return g;
@@ -141,8 +143,10 @@ export class Topology {
     const cached = this.owned.get(pod);
     if (cached && cached.version === version) return cached.groups;
     const owner = { namespace: pod.namespace, labels: pod.labels };
+    if (!this.filters.has(pod)) this.filters.set(pod, nodeFilterOf(pod.pod));
+    const filter = this.filters.get(pod);
     const groups = [
-      ...s.spread.map((c) => this.group(spreadSpec(c, pod.namespace, pod.labels))),
+      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter }))),
       ...s.affinity.map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
     ];
@@ -249,8 +253,8 @@ export class Topology {
   /**
    * The topology keys whose domain of `pod` some constraint depends on (its own groups, groups counting it,
    * anti-affinity against it), or undefined when its very node matters: a hostname-keyed group involves it, or a
-   * spread group whose owners filter nodes by node affinity counts it (moving it between two nodes of one zone
-   * could change their count). A pod with keys may move to another planned node settled to the same domains.
+   * spread group whose owners filter nodes by a label other than its key counts it (moving it between two nodes of
+   * one zone could change their count). A pod with keys may move to another planned node settled to the same domains.
    */
   movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
     const keys = new Set<string>();
@@ -265,13 +269,16 @@ export class Topology {
 
   private filtered: Set<TopologyGroup> | undefined;
 
-  /** Spread groups that count pods only on nodes matching an owner's node affinity (computed once, at the end). */
+  /**
+   * Spread groups whose count on a domain depends on more than the domain: their owners' node filter involves
+   * another label (arch, say), so moving a counted pod between two nodes of one zone could change the count.
+   */
   private nodeFilteredGroups(): Set<TopologyGroup> {
     if (this.filtered) return this.filtered;
     const out = new Set<TopologyGroup>();
-    for (const p of this.opts.pending) {
-      if (p.requirements.size === 0) continue;
-      for (const g of this.ownedGroups(p)) if (g.spec.type === 'spread' && g.spec.honorNodeAffinity) out.add(g);
+    for (const g of this.groups.values()) {
+      const terms = g.spec.nodeFilter?.terms ?? [];
+      if (terms.some((t) => [...t.keys()].some((k) => k !== g.spec.key))) out.add(g);
     }
     this.filtered = out;
     return out;
@@ -282,6 +289,7 @@ export class Topology {
     for (const g of this.selecting.get(pod) ?? []) {
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
       if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+      else if (g.spec.nodeFilter) recordFiltered(g, g.spec.nodeFilter, nodeReqs);
       else recordDomain(g, knownDomain(nodeReqs, g.spec.key));
     }
     for (const g of this.inverseOwned.get(pod) ?? []) for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
@@ -326,6 +334,14 @@ function finiteValues(reqs: Requirements, key: string): Iterable<string> {
 function knownDomain(reqs: Requirements, key: string): string | undefined {
   const r = reqs.get(key);
   return r && !r.complement && r.values.size === 1 ? r.any() : undefined;
+}
+
+/** Counts a pod for a group whose owners count only nodes passing `filter`. */
+function recordFiltered(g: TopologyGroup, filter: NodeFilter, nodeReqs: Requirements): void {
+  const domain = knownDomain(nodeReqs, g.spec.key);
+  if (domain === undefined) return;
+  const match = filterMatch(filter, nodeReqs);
+  if (match !== 'no') g.record(domain, match === 'yes');
 }
 
 function recordDomain(g: TopologyGroup, domain: string | undefined): void {

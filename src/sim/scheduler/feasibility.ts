@@ -40,8 +40,8 @@ function taintsOf(info: NodeInfo): Taint[] {
   return info.node.spec?.unschedulable ? [unschedulableTaint, ...taints] : taints;
 }
 
-function csiLimits(csiNodes: readonly CsiNode[], name: string): Record<string, number> | undefined {
-  const drivers = csiNodes.find((c) => c.metadata.name === name)?.spec.drivers ?? [];
+function csiLimits(csi: CsiNode | undefined): Record<string, number> | undefined {
+  const drivers = csi?.spec.drivers ?? [];
   const out: Record<string, number> = {};
   for (const d of drivers) if (d.allocatable?.count !== undefined) out[d.name] = d.allocatable.count;
   return drivers.length > 0 ? out : undefined;
@@ -78,7 +78,7 @@ function condensed(info: NodeInfo): SchedPod[] {
 }
 
 /** The checker's view of a NodeInfo: the node as kube-scheduler sees it (every taint counts, no daemon overhead). */
-function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
+function existingNode(info: NodeInfo, csi: CsiNode | undefined, condense: boolean): ExistingNode {
   return {
     name: info.name,
     labels: info.labels,
@@ -87,8 +87,28 @@ function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: bo
     allocatable: Object.fromEntries(Object.entries(info.node.status?.allocatable ?? {}).map(([k, v]) => [k, String(v)])),
     pods: condense ? condensed(info) : info.pods.map(asSchedPod),
     initialized: true,
-    csiAttachLimits: csiLimits(csiNodes, info.name),
+    csiAttachLimits: csiLimits(csi),
   };
+}
+
+// The scheduler's NodeInfo of an unchanged node is the same object from cycle to cycle, so its checker view is
+// built once per node change instead of once per node per cycle.
+const views = new WeakMap<NodeInfo, { csi: CsiNode | undefined; condense: boolean; node: ExistingNode }>();
+const csiByName = new WeakMap<readonly CsiNode[], Map<string, CsiNode>>();
+
+function csiOf(csiNodes: readonly CsiNode[], name: string): CsiNode | undefined {
+  let m = csiByName.get(csiNodes);
+  if (!m) csiByName.set(csiNodes, (m = new Map(csiNodes.map((c) => [c.metadata.name ?? '', c]))));
+  return m.get(name);
+}
+
+function cachedExistingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
+  const csi = csiOf(csiNodes, info.name);
+  const v = views.get(info);
+  if (v && v.csi === csi && v.condense === condense) return v.node;
+  const node = existingNode(info, csi, condense);
+  views.set(info, { csi, condense, node });
+  return node;
 }
 
 function copyOf(pod: SchedPod, i: number): SchedPod {
@@ -165,7 +185,7 @@ function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): 
  */
 export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
   const independent = copiesIndependent(pod, nodes);
-  const all = { nodes: nodes.map((n) => existingNode(n, ctx.csiNodes, independent)), ctx };
+  const all = { nodes: nodes.map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
   if (targets.length === 1 || independent) {
@@ -181,7 +201,7 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
  * node's, if given): for the kubelet's admission and the DaemonSet controller, which each read some of the families.
  */
 export function nodeLocalViolations(pod: Pod, info: NodeInfo, taints?: Taint[]): Violation[] {
-  const node = existingNode(info, [], true);
+  const node = existingNode(info, undefined, true);
   if (taints) node.taints = taints;
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   return judge(sched, [info], { nodes: [node], ctx: { volumes: {}, csiNodes: [] } }).get(info.name) ?? [];

@@ -115,13 +115,60 @@ function copyOf(pod: SchedPod, i: number): SchedPod {
   return { ...pod, metadata: { ...pod.metadata, name: `${pod.metadata.name}~${i}` } };
 }
 
+/** What a cycle reads of a NodeInfo's pods besides their sum, gathered once per NodeInfo object. */
+interface PodTraits {
+  /** Some pod has required pod anti-affinity. */
+  antiAffinity: boolean;
+  /** Some pod is seen alone by the checker (host ports, volumes). */
+  alone: boolean;
+}
+
+const traits = new WeakMap<NodeInfo, PodTraits>();
+
+function traitsOf(info: NodeInfo): PodTraits {
+  let t = traits.get(info);
+  if (!t) {
+    const pods = info.pods.map(asSchedPod);
+    t = { antiAffinity: pods.some((p) => !!p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length), alone: pods.some(seenAlone) };
+    traits.set(info, t);
+  }
+  return t;
+}
+
 /** True when one copy of the pod per node is judged exactly as the pod alone on each node. */
 function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[]): boolean {
   const spec = asSchedPod(pod).spec;
   if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
-  return !nodes.some((n) => n.pods.some((p) => asSchedPod(p).spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length));
+  return !nodes.some((n) => traitsOf(n).antiAffinity);
+}
+
+const specKeys = new WeakMap<Pod, string>();
+
+/** The pod's spec as text: pods of one template share it, and so share their per-node verdicts. */
+function specKey(pod: Pod): string {
+  let k = specKeys.get(pod);
+  if (k === undefined) specKeys.set(pod, (k = JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined })));
+  return k;
+}
+
+/**
+ * Violations of a pod spec on a node, kept per NodeInfo object (an unchanged node keeps it across cycles). Only
+ * for judgements that read nothing but the pod and that node: copies independent, the pod without volumes, and
+ * every pod of the node condensed into its load (none seen alone). The node's CSINode is part of the key.
+ */
+const verdictCache = new WeakMap<NodeInfo, Map<string, { csi: CsiNode | undefined; violations: Violation[] }>>();
+
+function cachedViolations(info: NodeInfo, key: string, csi: CsiNode | undefined): Violation[] | undefined {
+  const hit = verdictCache.get(info)?.get(key);
+  return hit && hit.csi === csi ? hit.violations : undefined;
+}
+
+function remember(info: NodeInfo, key: string, entry: { csi: CsiNode | undefined; violations: Violation[] }): void {
+  let m = verdictCache.get(info);
+  if (!m) verdictCache.set(info, (m = new Map()));
+  m.set(key, entry);
 }
 
 /** Checks `pod` placed on each of `targets` (a copy per target), all `nodes` being the cluster; violations by target node. */
@@ -174,6 +221,7 @@ export interface NodeVerdict {
 
 /** The reasons of the first failing plugin, worded as kube-scheduler's. */
 function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): NodeVerdict {
+  if (violations.length === 0) return { reasons: [], resolvable: false };
   const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
   const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
   return { reasons: [...new Set(texts)].sort(), resolvable: family !== undefined && resolvableFamilies.has(family) };
@@ -188,12 +236,24 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   const all = { nodes: nodes.map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
-  if (targets.length === 1 || independent) {
-    for (const [k, v] of judge(sched, targets, all)) verdicts.set(k, v);
+  const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
+  const key = cacheable ? specKey(pod) : '';
+  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cachedViolations(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
+  if (unknown.length === 1 || independent) {
+    if (unknown.length > 0) for (const [k, v] of judge(sched, unknown, all)) verdicts.set(k, v);
   } else {
-    for (const n of targets) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
+    for (const n of unknown) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, verdicts.get(n.name) ?? [])]));
+  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, cachedOrJudged(n, { cacheable, key, csi: csiOf(ctx.csiNodes, n.name), verdicts }))]));
+}
+
+/** The violations on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
+function cachedOrJudged(n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): Violation[] {
+  const judged = c.verdicts.get(n.name);
+  if (!c.cacheable) return judged ?? [];
+  if (judged === undefined) return cachedViolations(n, c.key, c.csi) ?? [];
+  if (!traitsOf(n).alone) remember(n, c.key, { csi: c.csi, violations: judged });
+  return judged;
 }
 
 /**

@@ -158,14 +158,21 @@ function specKey(pod: Pod): string {
  * for judgements that read nothing but the pod and that node: copies independent, the pod without volumes, and
  * every pod of the node condensed into its load (none seen alone). The node's CSINode is part of the key.
  */
-const verdictCache = new WeakMap<NodeInfo, Map<string, { csi: CsiNode | undefined; violations: Violation[] }>>();
+const verdictCache = new WeakMap<NodeInfo, Map<string, Remembered>>();
 
-function cachedViolations(info: NodeInfo, key: string, csi: CsiNode | undefined): Violation[] | undefined {
-  const hit = verdictCache.get(info)?.get(key);
-  return hit && hit.csi === csi ? hit.violations : undefined;
+/** A remembered judgement: the violations and the verdict worded from them. */
+interface Remembered {
+  csi: CsiNode | undefined;
+  violations: Violation[];
+  verdict: NodeVerdict;
 }
 
-function remember(info: NodeInfo, key: string, entry: { csi: CsiNode | undefined; violations: Violation[] }): void {
+function cached(info: NodeInfo, key: string, csi: CsiNode | undefined): Remembered | undefined {
+  const hit = verdictCache.get(info)?.get(key);
+  return hit && hit.csi === csi ? hit : undefined;
+}
+
+function remember(info: NodeInfo, key: string, entry: Remembered): void {
   let m = verdictCache.get(info);
   if (!m) verdictCache.set(info, (m = new Map()));
   m.set(key, entry);
@@ -238,22 +245,23 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   const verdicts = new Map<string, Violation[]>();
   const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
   const key = cacheable ? specKey(pod) : '';
-  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cachedViolations(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
+  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
   if (unknown.length === 1 || independent) {
     if (unknown.length > 0) for (const [k, v] of judge(sched, unknown, all)) verdicts.set(k, v);
   } else {
     for (const n of unknown) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, cachedOrJudged(n, { cacheable, key, csi: csiOf(ctx.csiNodes, n.name), verdicts }))]));
+  return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csiOf(ctx.csiNodes, n.name), verdicts })]));
 }
 
-/** The violations on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
-function cachedOrJudged(n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): Violation[] {
+/** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
+function cachedOrJudged(pod: Pod, n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): NodeVerdict {
   const judged = c.verdicts.get(n.name);
-  if (!c.cacheable) return judged ?? [];
-  if (judged === undefined) return cachedViolations(n, c.key, c.csi) ?? [];
-  if (!traitsOf(n).alone) remember(n, c.key, { csi: c.csi, violations: judged });
-  return judged;
+  if (!c.cacheable) return verdictOf(pod, n, judged ?? []);
+  if (judged === undefined) return cached(n, c.key, c.csi)?.verdict ?? verdictOf(pod, n, []);
+  const verdict = verdictOf(pod, n, judged);
+  if (!traitsOf(n).alone) remember(n, c.key, { csi: c.csi, violations: judged, verdict });
+  return verdict;
 }
 
 /**

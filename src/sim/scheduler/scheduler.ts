@@ -61,6 +61,8 @@ export class KubeScheduler implements Agent {
   private readonly nominated = new Map<string, Pod>();
   private readonly events: EventRecorder;
   private readonly cache = new NodeInfoCache();
+  /** The CSINodes as one array until one changes, so what the filter derives from them is derived once. */
+  private csiNodes: CsiNode[] | undefined;
   private cancelFlush: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
 
@@ -109,6 +111,10 @@ export class KubeScheduler implements Agent {
     for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
       inf.get(rt).on({ add: () => this.retryUnschedulable(), update: () => this.retryUnschedulable() });
     }
+    const dropCsiNodes = (): void => {
+      this.csiNodes = undefined;
+    };
+    inf.get(SimResources.csiNodes).on({ add: dropCsiNodes, update: dropCsiNodes, delete: dropCsiNodes });
     this.scheduleFlush();
   }
 
@@ -196,7 +202,7 @@ export class KubeScheduler implements Agent {
       claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
       volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
       storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
-      csiNodes: inf.get<CsiNode>(SimResources.csiNodes).cache.list(),
+      csiNodes: (this.csiNodes ??= inf.get<CsiNode>(SimResources.csiNodes).cache.list()),
     };
     const nodes = this.nodeInfos(pod);
     const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng });

@@ -46,7 +46,16 @@ export class ReplicaSetController extends OwnedPodsController {
     if (diff > 0) {
       const n = Math.min(diff, burst);
       this.expectations.expect(key, n, 0);
-      for (let i = 0; i < n; i++) await this.createPod(key, this.newPod(rs));
+      for (let i = 0; i < n; i++) {
+        try {
+          await this.createPod(key, this.newPod(rs));
+        } catch (e) {
+          // The creations not attempted will never be observed: release them, or the ReplicaSet waits for them
+          // until something else queues it (upstream lowers expectations for skipped pods the same way).
+          for (let j = i + 1; j < n; j++) this.expectations.created(key);
+          throw e;
+        }
+      }
     } else if (diff < 0) {
       const victims = podsOf(this.ctx, rs).filter(isActive).sort(deletionOrder).slice(0, Math.min(-diff, burst));
       this.expectations.expect(key, 0, victims.length);

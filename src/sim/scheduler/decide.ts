@@ -4,7 +4,7 @@ import type { Rng } from '../world/random.js';
 import { infeasibility, type NodeVerdict } from './feasibility.js';
 import type { Diagnosis } from './fit-error.js';
 import type { NodeInfo } from './node-info.js';
-import { scoreNode } from './scoring.js';
+import { nodeScorer } from './scoring.js';
 import { volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
 
 /** The outcome of a cycle: a node, or why none fits. */
@@ -30,13 +30,14 @@ export function decide(input: CycleInput): Decision {
   if (nominated && verdicts.get(nominated)?.reasons.length === 0) return { kind: 'bind', node: nominated };
   const reasons = new Map<string, string[]>();
   let best: { name: string; score: number; ties: number } | undefined;
+  const scoreNode = nodeScorer(pod, nodes);
   for (const n of nodes) {
     const why = verdicts.get(n.name)?.reasons ?? [];
     if (why.length > 0) {
       reasons.set(n.name, why);
       continue;
     }
-    const score = scoreNode(pod, n, nodes);
+    const score = scoreNode(n);
     if (!best || score > best.score) best = { name: n.name, score, ties: 1 };
     else if (score === best.score) {
       // Reservoir sampling over equal scores.

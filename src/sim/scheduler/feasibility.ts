@@ -40,8 +40,8 @@ function taintsOf(info: NodeInfo): Taint[] {
   return info.node.spec?.unschedulable ? [unschedulableTaint, ...taints] : taints;
 }
 
-function csiLimits(csiNodes: readonly CsiNode[], name: string): Record<string, number> | undefined {
-  const drivers = csiNodes.find((c) => c.metadata.name === name)?.spec.drivers ?? [];
+function csiLimits(csi: CsiNode | undefined): Record<string, number> | undefined {
+  const drivers = csi?.spec.drivers ?? [];
   const out: Record<string, number> = {};
   for (const d of drivers) if (d.allocatable?.count !== undefined) out[d.name] = d.allocatable.count;
   return drivers.length > 0 ? out : undefined;
@@ -78,7 +78,7 @@ function condensed(info: NodeInfo): SchedPod[] {
 }
 
 /** The checker's view of a NodeInfo: the node as kube-scheduler sees it (every taint counts, no daemon overhead). */
-function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
+function existingNode(info: NodeInfo, csi: CsiNode | undefined, condense: boolean): ExistingNode {
   return {
     name: info.name,
     labels: info.labels,
@@ -87,12 +87,52 @@ function existingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: bo
     allocatable: Object.fromEntries(Object.entries(info.node.status?.allocatable ?? {}).map(([k, v]) => [k, String(v)])),
     pods: condense ? condensed(info) : info.pods.map(asSchedPod),
     initialized: true,
-    csiAttachLimits: csiLimits(csiNodes, info.name),
+    csiAttachLimits: csiLimits(csi),
   };
+}
+
+// The scheduler's NodeInfo of an unchanged node is the same object from cycle to cycle, so its checker view is
+// built once per node change instead of once per node per cycle.
+const views = new WeakMap<NodeInfo, { csi: CsiNode | undefined; condense: boolean; node: ExistingNode }>();
+const csiByName = new WeakMap<readonly CsiNode[], Map<string, CsiNode>>();
+
+function csiOf(csiNodes: readonly CsiNode[], name: string): CsiNode | undefined {
+  let m = csiByName.get(csiNodes);
+  if (!m) csiByName.set(csiNodes, (m = new Map(csiNodes.map((c) => [c.metadata.name ?? '', c]))));
+  return m.get(name);
+}
+
+function cachedExistingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
+  const csi = csiOf(csiNodes, info.name);
+  const v = views.get(info);
+  if (v && v.csi === csi && v.condense === condense) return v.node;
+  const node = existingNode(info, csi, condense);
+  views.set(info, { csi, condense, node });
+  return node;
 }
 
 function copyOf(pod: SchedPod, i: number): SchedPod {
   return { ...pod, metadata: { ...pod.metadata, name: `${pod.metadata.name}~${i}` } };
+}
+
+/** What a cycle reads of a NodeInfo's pods besides their sum, gathered once per NodeInfo object. */
+interface PodTraits {
+  /** Some pod has required pod anti-affinity. */
+  antiAffinity: boolean;
+  /** Some pod is seen alone by the checker (host ports, volumes). */
+  alone: boolean;
+}
+
+const traits = new WeakMap<NodeInfo, PodTraits>();
+
+function traitsOf(info: NodeInfo): PodTraits {
+  let t = traits.get(info);
+  if (!t) {
+    const pods = info.pods.map(asSchedPod);
+    t = { antiAffinity: pods.some((p) => !!p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length), alone: pods.some(seenAlone) };
+    traits.set(info, t);
+  }
+  return t;
 }
 
 /** True when one copy of the pod per node is judged exactly as the pod alone on each node. */
@@ -101,7 +141,41 @@ function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[]): boolean {
   if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
-  return !nodes.some((n) => n.pods.some((p) => asSchedPod(p).spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length));
+  return !nodes.some((n) => traitsOf(n).antiAffinity);
+}
+
+const specKeys = new WeakMap<Pod, string>();
+
+/** The pod's spec as text: pods of one template share it, and so share their per-node verdicts. */
+function specKey(pod: Pod): string {
+  let k = specKeys.get(pod);
+  if (k === undefined) specKeys.set(pod, (k = JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined })));
+  return k;
+}
+
+/**
+ * Violations of a pod spec on a node, kept per NodeInfo object (an unchanged node keeps it across cycles). Only
+ * for judgements that read nothing but the pod and that node: copies independent, the pod without volumes, and
+ * every pod of the node condensed into its load (none seen alone). The node's CSINode is part of the key.
+ */
+const verdictCache = new WeakMap<NodeInfo, Map<string, Remembered>>();
+
+/** A remembered judgement: the violations and the verdict worded from them. */
+interface Remembered {
+  csi: CsiNode | undefined;
+  violations: Violation[];
+  verdict: NodeVerdict;
+}
+
+function cached(info: NodeInfo, key: string, csi: CsiNode | undefined): Remembered | undefined {
+  const hit = verdictCache.get(info)?.get(key);
+  return hit && hit.csi === csi ? hit : undefined;
+}
+
+function remember(info: NodeInfo, key: string, entry: Remembered): void {
+  let m = verdictCache.get(info);
+  if (!m) verdictCache.set(info, (m = new Map()));
+  m.set(key, entry);
 }
 
 /** Checks `pod` placed on each of `targets` (a copy per target), all `nodes` being the cluster; violations by target node. */
@@ -154,6 +228,7 @@ export interface NodeVerdict {
 
 /** The reasons of the first failing plugin, worded as kube-scheduler's. */
 function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): NodeVerdict {
+  if (violations.length === 0) return { reasons: [], resolvable: false };
   const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
   const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
   return { reasons: [...new Set(texts)].sort(), resolvable: family !== undefined && resolvableFamilies.has(family) };
@@ -165,15 +240,28 @@ function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): 
  */
 export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
   const independent = copiesIndependent(pod, nodes);
-  const all = { nodes: nodes.map((n) => existingNode(n, ctx.csiNodes, independent)), ctx };
+  const all = { nodes: nodes.map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
-  if (targets.length === 1 || independent) {
-    for (const [k, v] of judge(sched, targets, all)) verdicts.set(k, v);
+  const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
+  const key = cacheable ? specKey(pod) : '';
+  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
+  if (unknown.length === 1 || independent) {
+    if (unknown.length > 0) for (const [k, v] of judge(sched, unknown, all)) verdicts.set(k, v);
   } else {
-    for (const n of targets) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
+    for (const n of unknown) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(targets.map((n) => [n.name, verdictOf(pod, n, verdicts.get(n.name) ?? [])]));
+  return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csiOf(ctx.csiNodes, n.name), verdicts })]));
+}
+
+/** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
+function cachedOrJudged(pod: Pod, n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): NodeVerdict {
+  const judged = c.verdicts.get(n.name);
+  if (!c.cacheable) return verdictOf(pod, n, judged ?? []);
+  if (judged === undefined) return cached(n, c.key, c.csi)?.verdict ?? verdictOf(pod, n, []);
+  const verdict = verdictOf(pod, n, judged);
+  if (!traitsOf(n).alone) remember(n, c.key, { csi: c.csi, violations: judged, verdict });
+  return verdict;
 }
 
 /**
@@ -181,7 +269,7 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
  * node's, if given): for the kubelet's admission and the DaemonSet controller, which each read some of the families.
  */
 export function nodeLocalViolations(pod: Pod, info: NodeInfo, taints?: Taint[]): Violation[] {
-  const node = existingNode(info, [], true);
+  const node = existingNode(info, undefined, true);
   if (taints) node.taints = taints;
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   return judge(sched, [info], { nodes: [node], ctx: { volumes: {}, csiNodes: [] } }).get(info.name) ?? [];

@@ -72,8 +72,23 @@ function byBudget(victims: readonly Pod[], budgets: readonly PodDisruptionBudget
   return { violating, fine };
 }
 
+// The lowest priority among a NodeInfo's pods not being deleted (an unchanged node keeps its NodeInfo object), so a
+// node with nothing to evict is passed over without walking its pods on every failed cycle.
+const lowest = new WeakMap<NodeInfo, number>();
+
+function lowestPriority(info: NodeInfo): number {
+  let v = lowest.get(info);
+  if (v === undefined) {
+    v = Infinity;
+    for (const p of info.pods) if (!p.metadata.deletionTimestamp) v = Math.min(v, priorityOf(p));
+    lowest.set(info, v);
+  }
+  return v;
+}
+
 /** The fewest victims on `target` that make room, or undefined when evicting every lower-priority pod is not enough. */
 function candidateOn(input: PreemptionInput, target: NodeInfo): Candidate | undefined {
+  if (lowestPriority(target) >= priorityOf(input.pod)) return undefined;
   const lower = target.pods.filter((p) => priorityOf(p) < priorityOf(input.pod) && !p.metadata.deletionTimestamp);
   if (lower.length === 0) return undefined;
   const kept = target.pods.filter((p) => !lower.includes(p));

@@ -9,12 +9,12 @@
 import { rfc3339 } from '../../clock/index.js';
 import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
-import { ByNode } from '../world/informers.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type PodDisruptionBudget, type StorageClass } from '../world/resources.js';
 import { decide, type Decision } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
-import { addPod, nodeInfo, type NodeInfo } from './node-info.js';
+import { addPod, type NodeInfo } from './node-info.js';
+import { NodeInfoCache } from './node-info-cache.js';
 import { preempt, priorityOf, type Candidate } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
 import { volumeInfo, type VolumeObjects } from './volume-filter.js';
@@ -60,6 +60,9 @@ export class KubeScheduler implements Agent {
   /** Pending pods nominated to a node by preemption: their room is kept from pods of lower priority. */
   private readonly nominated = new Map<string, Pod>();
   private readonly events: EventRecorder;
+  private readonly cache = new NodeInfoCache();
+  /** The CSINodes as one array until one changes, so what the filter derives from them is derived once. */
+  private csiNodes: CsiNode[] | undefined;
   private cancelFlush: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
 
@@ -76,18 +79,42 @@ export class KubeScheduler implements Agent {
     const inf = this.ctx.informers;
     this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.scheduleOne(k) });
     inf.get<Pod>(SimResources.pods).on({
-      add: (p) => this.enqueue(p),
-      update: (_o, p) => this.podUpdated(p),
+      add: (p) => {
+        this.cache.setPod(p);
+        this.enqueue(p);
+      },
+      update: (_o, p) => {
+        this.cache.setPod(p);
+        this.podUpdated(p);
+      },
       delete: (p) => {
+        this.cache.deletePod(keyOf(p));
         this.nominated.delete(keyOf(p));
         this.retryUnschedulable();
       },
     });
     inf.get(SimResources.podDisruptionBudgets);
-    inf.get<Node>(SimResources.nodes).on({ add: () => this.retryUnschedulable(), update: (o, n) => this.nodeUpdated(o, n), delete: () => this.retryUnschedulable() });
+    inf.get<Node>(SimResources.nodes).on({
+      add: (n) => {
+        this.cache.setNode(n);
+        this.retryUnschedulable();
+      },
+      update: (o, n) => {
+        this.cache.setNode(n);
+        this.nodeUpdated(o, n);
+      },
+      delete: (n) => {
+        this.cache.deleteNode(n.metadata.name ?? '');
+        this.retryUnschedulable();
+      },
+    });
     for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
       inf.get(rt).on({ add: () => this.retryUnschedulable(), update: () => this.retryUnschedulable() });
     }
+    const dropCsiNodes = (): void => {
+      this.csiNodes = undefined;
+    };
+    inf.get(SimResources.csiNodes).on({ add: dropCsiNodes, update: dropCsiNodes, delete: dropCsiNodes });
     this.scheduleFlush();
   }
 
@@ -138,24 +165,30 @@ export class KubeScheduler implements Agent {
     });
   }
 
-  /** The nodes as `pod` sees them: bound and assumed pods, and pods nominated there with at least its priority. */
+  /**
+   * The nodes as `pod` sees them: bound and assumed pods, and pods nominated there with at least its priority. The
+   * cached NodeInfos are shared, so a node with assumed or nominated pods gets a copy with them added.
+   */
   private nodeInfos(pod: Pod): NodeInfo[] {
-    const inf = this.ctx.informers;
-    const pods = inf.get<Pod>(SimResources.pods).cache;
-    const infos = inf.get<Node>(SimResources.nodes).cache.list()
-      .filter((n) => !n.metadata.deletionTimestamp)
-      .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
-      .map((n) => nodeInfo(n, pods.byIndex(ByNode, n.metadata.name ?? '').filter(occupiesNode)));
-    const byName = new Map(infos.map((i) => [i.name, i]));
-    for (const a of this.assumed.values()) {
-      const info = byName.get(a.node);
-      if (info) addPod(info, a.pod);
-    }
+    const extra = new Map<string, Pod[]>();
+    const charge = (node: string, p: Pod): void => {
+      const list = extra.get(node);
+      if (list) list.push(p);
+      else extra.set(node, [p]);
+    };
+    for (const a of this.assumed.values()) charge(a.node, a.pod);
     for (const [k, p] of this.nominated) {
-      const info = byName.get(p.status?.nominatedNodeName ?? '');
-      if (info && k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod)) addPod(info, p);
+      if (k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod)) charge(p.status?.nominatedNodeName ?? '', p);
     }
-    return infos;
+    const infos = this.cache.list();
+    if (extra.size === 0) return infos;
+    return infos.map((info) => {
+      const add = extra.get(info.name);
+      if (!add) return info;
+      const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
+      for (const p of add) addPod(copy, p);
+      return copy;
+    });
   }
 
   private async scheduleOne(key: string): Promise<void> {
@@ -169,7 +202,7 @@ export class KubeScheduler implements Agent {
       claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
       volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
       storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
-      csiNodes: inf.get<CsiNode>(SimResources.csiNodes).cache.list(),
+      csiNodes: (this.csiNodes ??= inf.get<CsiNode>(SimResources.csiNodes).cache.list()),
     };
     const nodes = this.nodeInfos(pod);
     const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng });

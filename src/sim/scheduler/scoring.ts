@@ -24,18 +24,39 @@ function ownerUid(p: Pod): string | undefined {
   return p.metadata.ownerReferences?.find((r) => r.controller)?.uid;
 }
 
-function spread(pod: Pod, n: NodeInfo, all: readonly NodeInfo[]): number {
+// Counts of pods per controller owner on a NodeInfo; an unchanged node keeps its NodeInfo object across cycles.
+const ownerCounts = new WeakMap<NodeInfo, Map<string, number>>();
+
+function countsByOwner(info: NodeInfo): Map<string, number> {
+  let m = ownerCounts.get(info);
+  if (!m) {
+    m = new Map();
+    for (const p of info.pods) {
+      const o = ownerUid(p);
+      if (o !== undefined) m.set(o, (m.get(o) ?? 0) + 1);
+    }
+    ownerCounts.set(info, m);
+  }
+  return m;
+}
+
+/** The spread score of each node, from the owner's pod counts per node and zone gathered once per cycle. */
+function spreadScorer(pod: Pod, all: readonly NodeInfo[]): (n: NodeInfo) => number {
   const owner = ownerUid(pod);
-  if (!owner) return 100;
-  const count = (info: NodeInfo): number => info.pods.filter((p) => ownerUid(p) === owner).length;
-  const onNode = count(n);
-  const maxNode = Math.max(1, ...all.map(count));
-  const zone = n.labels[Labels.zone];
-  const zoneCount = (z: string | undefined): number => all.filter((i) => i.labels[Labels.zone] === z).reduce((s, i) => s + count(i), 0);
-  const zones = [...new Set(all.map((i) => i.labels[Labels.zone]))];
-  const maxZone = Math.max(1, ...zones.map(zoneCount));
+  if (!owner) return () => 100;
+  const onNode = new Map<NodeInfo, number>();
+  const byZone = new Map<string | undefined, number>();
+  let maxNode = 1;
+  for (const info of all) {
+    const c = countsByOwner(info).get(owner) ?? 0;
+    onNode.set(info, c);
+    if (c > maxNode) maxNode = c;
+    const z = info.labels[Labels.zone];
+    byZone.set(z, (byZone.get(z) ?? 0) + c);
+  }
+  const maxZone = Math.max(1, ...byZone.values());
   // Zone spread weighs more than node spread, as in the system default constraints.
-  return 100 - (onNode / maxNode) * 33 - (zoneCount(zone) / maxZone) * 67;
+  return (n) => 100 - ((onNode.get(n) ?? countsByOwner(n).get(owner) ?? 0) / maxNode) * 33 - ((byZone.get(n.labels[Labels.zone]) ?? 0) / maxZone) * 67;
 }
 
 function preferNoSchedule(pod: Pod, n: NodeInfo): number {
@@ -53,7 +74,8 @@ function preferredAffinity(pod: Pod, n: NodeInfo): number {
   return (met / total) * 100;
 }
 
-/** The weighted score of placing `pod` on `n` among the feasible nodes `all`. */
-export function scoreNode(pod: Pod, n: NodeInfo, all: readonly NodeInfo[]): number {
-  return leastAllocated(pod, n) + 2 * spread(pod, n, all) + 3 * preferNoSchedule(pod, n) + 2 * preferredAffinity(pod, n);
+/** The weighted score of placing `pod` on a node among the nodes `all`, with what spreading reads gathered once. */
+export function nodeScorer(pod: Pod, all: readonly NodeInfo[]): (n: NodeInfo) => number {
+  const spread = spreadScorer(pod, all);
+  return (n) => leastAllocated(pod, n) + 2 * spread(n) + 3 * preferNoSchedule(pod, n) + 2 * preferredAffinity(pod, n);
 }

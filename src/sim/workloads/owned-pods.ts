@@ -5,7 +5,7 @@ import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { ByOwner } from '../world/informers.js';
 import { SimResources } from '../world/resources.js';
 import { Expectations } from './expectations.js';
-import { ownerKey } from './pod-template.js';
+import { isActive, isReady, ownerKey } from './pod-template.js';
 
 /** Registers handlers that queue `kind` objects when they or their pods change, counting observed pods against expectations. */
 export function watchOwnerAndPods(
@@ -105,5 +105,58 @@ export abstract class OwnedPodsController implements Agent {
       if (key) this.expectations.deleted(key);
       if (!isNotFound(e)) throw e;
     }
+  }
+}
+
+/** How one owner's pods stand, as the ReplicaSet's status counts them. */
+export interface PodCounts {
+  /** Pods not terminal and not being deleted. */
+  active: number;
+  /** Active pods that are Running and Ready. */
+  ready: number;
+  /** Failed pods not yet being deleted. */
+  failed: number;
+}
+
+function countsOf(p: Pod): PodCounts {
+  const active = isActive(p);
+  return { active: active ? 1 : 0, ready: active && isReady(p) ? 1 : 0, failed: p.status?.phase === 'Failed' && !p.metadata.deletionTimestamp ? 1 : 0 };
+}
+
+/**
+ * Per-owner pod counts kept from pod events, so a reconcile triggered by one pod's change reads its owner's counts
+ * in O(1) instead of walking every pod of the owner (which made a large ReplicaSet's pod events cost O(pods²)).
+ */
+export class PodTally {
+  private readonly byOwner = new Map<string, PodCounts>();
+
+  /** Starts counting from the shared pod informer (cached pods arrive as adds). */
+  constructor(ctx: AgentContext) {
+    ctx.informers.get<Pod>(SimResources.pods).on({
+      add: (p) => this.apply(p, 1),
+      update: (o, p) => {
+        this.apply(o, -1);
+        this.apply(p, 1);
+      },
+      delete: (p) => this.apply(p, -1),
+    });
+  }
+
+  /** The counts of the pods whose controller has uid `owner`, as of now (a copy). */
+  counts(owner: string): PodCounts {
+    const t = this.byOwner.get(owner);
+    return t ? { ...t } : { active: 0, ready: 0, failed: 0 };
+  }
+
+  private apply(p: Pod, sign: 1 | -1): void {
+    const owner = p.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+    if (!owner) return;
+    const c = countsOf(p);
+    const t = this.byOwner.get(owner) ?? { active: 0, ready: 0, failed: 0 };
+    t.active += sign * c.active;
+    t.ready += sign * c.ready;
+    t.failed += sign * c.failed;
+    if (t.active === 0 && t.ready === 0 && t.failed === 0) this.byOwner.delete(owner);
+    else this.byOwner.set(owner, t);
   }
 }

@@ -2,8 +2,8 @@
 import type { Pod } from '../../kube/index.js';
 import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type ReplicaSet } from '../world/resources.js';
-import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
-import { deletionOrder, isActive, isReady, podFromTemplate } from './pod-template.js';
+import { OwnedPodsController, PodTally, podsOf, writeStatus } from './owned-pods.js';
+import { deletionOrder, isActive, podFromTemplate } from './pod-template.js';
 
 /** At most this many pods are created or deleted per pass (the upstream burst is 500). */
 const burst = 500;
@@ -11,38 +11,53 @@ const burst = 500;
 /** The ReplicaSet controller agent. */
 export class ReplicaSetController extends OwnedPodsController {
   readonly name = 'replicaset-controller';
+  private tally: PodTally | undefined;
 
   /** Creates the controller. */
   constructor(ctx: AgentContext) {
     super(ctx, { kind: 'ReplicaSet', resource: SimResources.replicaSets });
   }
 
+  /** Starts counting pods, then watching the ReplicaSets and their pods. */
+  override start(): void {
+    this.tally = new PodTally(this.ctx);
+    super.start();
+  }
+
+  // The counts come from the tally; the pods themselves are listed only when some must be deleted.
   protected async reconcile(key: string): Promise<void> {
     const rs = this.ctx.informers.get<ReplicaSet>(SimResources.replicaSets).cache.get(key);
     if (!rs || rs.metadata.deletionTimestamp) return;
-    const pods = podsOf(this.ctx, rs);
-    const active = pods.filter(isActive);
-    if (this.expectations.satisfied(key)) await this.scale(key, rs, active);
+    const counts = this.tally?.counts(rs.metadata.uid ?? '') ?? { active: 0, ready: 0, failed: 0 };
+    if (this.expectations.satisfied(key)) await this.scale(key, rs, counts.active);
     // Failed pods (rejected by a kubelet) are replaced: delete them so they stop counting.
-    for (const p of pods.filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp)) await this.deletePod(p);
-    const ready = active.filter(isReady).length;
+    if (counts.failed > 0) for (const p of podsOf(this.ctx, rs).filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp)) await this.deletePod(p);
     await writeStatus(this.ctx, SimResources.replicaSets, rs, {
-      replicas: active.length,
-      fullyLabeledReplicas: active.length,
-      readyReplicas: ready,
-      availableReplicas: ready,
+      replicas: counts.active,
+      fullyLabeledReplicas: counts.active,
+      readyReplicas: counts.ready,
+      availableReplicas: counts.ready,
       observedGeneration: rs.metadata.generation ?? 1,
     });
   }
 
-  private async scale(key: string, rs: ReplicaSet, active: Pod[]): Promise<void> {
-    const diff = (rs.spec.replicas ?? 1) - active.length;
+  private async scale(key: string, rs: ReplicaSet, active: number): Promise<void> {
+    const diff = (rs.spec.replicas ?? 1) - active;
     if (diff > 0) {
       const n = Math.min(diff, burst);
       this.expectations.expect(key, n, 0);
-      for (let i = 0; i < n; i++) await this.createPod(key, this.newPod(rs));
+      for (let i = 0; i < n; i++) {
+        try {
+          await this.createPod(key, this.newPod(rs));
+        } catch (e) {
+          // The creations not attempted will never be observed: release them, or the ReplicaSet waits for them
+          // until something else queues it (upstream lowers expectations for skipped pods the same way).
+          for (let j = i + 1; j < n; j++) this.expectations.created(key);
+          throw e;
+        }
+      }
     } else if (diff < 0) {
-      const victims = [...active].sort(deletionOrder).slice(0, Math.min(-diff, burst));
+      const victims = podsOf(this.ctx, rs).filter(isActive).sort(deletionOrder).slice(0, Math.min(-diff, burst));
       this.expectations.expect(key, 0, victims.length);
       for (const p of victims) await this.deletePod(p, key);
     }

@@ -3,7 +3,7 @@
  * apply to all Running in a fresh playground: wall and simulated seconds, nodes, and the process's RSS.
  * `--small-nodes` makes every pod 250m/512Mi and limits the NodePool to 2xlarge instances, so the cluster has many
  * nodes (about one per 30 pods): the shape that exposes per-node costs.
- * JSON: {"suite":"playground","scenario":"scale-<N>","pods":N,"wallSeconds":..,"simSeconds":..,"nodes":..,"rssMB":..,"passed":..}.
+ * JSON: {"suite":"playground","scenario":"scale-<N>","pods":N,"wallSeconds":..,"simSeconds":..,"nodes":..,"rssMB":..}.
  */
 import { runScenario } from '../../src/sim/scenario/runner.js';
 import type { Scenario } from '../../src/sim/scenario/format.js';
@@ -75,14 +75,14 @@ export async function playgroundSuite(args: string[]): Promise<void> {
     simSeconds: (smallNodes ? undefined : report.allRunning?.simSeconds) ?? report.simSeconds,
     nodes: (last?.nodesReady ?? 0) + (last?.nodesNotReady ?? 0),
     rssMB: Math.round(process.memoryUsage().rss / 2 ** 20),
-    passed: report.passed,
-    ...(report.error ? { error: report.error } : {}),
-    failed: report.expectations.filter((e) => !e.passed).map((e) => `${e.description}: ${e.observed}`),
   };
+  // The JSON line keeps exactly the issue's keys (other tools read it); a failed run says why on stderr.
+  const failed = report.expectations.filter((e) => !e.passed).map((e) => `${e.description}: ${e.observed}`);
+  for (const why of [...(report.error ? [report.error] : []), ...failed]) process.stderr.write(`playground bench: ${row.scenario} failed: ${why}\n`);
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(row)}\n`);
   else {
     process.stdout.write(`scenario    pods  passed  wall s (to all Running)  sim s  nodes  rss MB\n`);
     process.stdout.write(`${row.scenario}  ${pods}  ${report.passed}  ${row.wallSeconds}  ${row.simSeconds}  ${row.nodes}  ${row.rssMB}\n`);
-    if (report.error) process.stdout.write(`error: ${report.error}\n`);
   }
+  if (!report.passed) process.exitCode = 1;
 }

@@ -1,10 +1,11 @@
 /**
  * OpenAPI schemas of the built-in kinds, derived from @kubernetes/client-node's generated models (each model
  * class lists its fields' JSON names and types): `kubectl explain deployment.spec` walks them, and
- * `fieldValidation=Strict` rejects fields they do not have. The models carry no descriptions, so explain
- * shows fields and types without prose.
+ * `fieldValidation=Strict` rejects fields they do not have. The models carry no descriptions; those explain
+ * prints come from builtin-descriptions.ts.
  */
 import * as k8s from '@kubernetes/client-node';
+import { describeField } from './builtin-descriptions.js';
 import type { ResourceInfo } from './resource-types.js';
 import { isJson, type Json } from './types.js';
 
@@ -66,8 +67,19 @@ function addModel(name: string, out: Map<string, Json>): void {
   if (out.has(key)) return;
   const properties: Json = {};
   const schema: Json = { type: 'object', properties };
+  const own = describeField(name, '', false);
+  if (own) schema.description = own;
   out.set(key, schema);
-  for (const a of modelNamed(name)?.getAttributeTypeMap() ?? []) properties[a.baseName] = typeSchema(a.type, a.format, out);
+  const attrs = modelNamed(name)?.getAttributeTypeMap() ?? [];
+  const topLevel = attrs.some((a) => a.baseName === 'metadata');
+  for (const a of attrs) {
+    const field = typeSchema(a.type, a.format, out);
+    // kubectl explain prints the field's description and then its type's: a generic field text is left out
+    // when the type says it already.
+    const typeText = describeField(a.type, '', false);
+    const text = typeText && !describeField(name, a.baseName, false) ? undefined : describeField(name, a.baseName, topLevel);
+    properties[a.baseName] = text ? { ...field, description: text } : field;
+  }
 }
 
 /** The kind's schema and every schema it refers to, keyed as components/schemas; undefined for custom kinds. */

@@ -37,6 +37,55 @@ for (const version of ['1.27', '1.33']) {
   });
 }
 
+// Each explain target with a phrase its description must contain: kubectl prints `<no description>` otherwise.
+const explained: Array<[string, RegExp]> = [
+  ['deployment.spec', /desired state of a Deployment/],
+  ['pod.spec.containers', /containers of the pod/],
+  ['replicaset.spec.replicas', /How many pods are wanted/],
+  ['daemonset.spec.updateStrategy', /RollingUpdate/],
+  ['statefulset.spec.serviceName', /headless Service/],
+  ['node.spec.taints', /Taints that repel pods/],
+  ['node.status.allocatable', /available to pods/],
+  ['service.spec.type', /ClusterIP/],
+  ['configmap.data', /UTF-8 string values/],
+  ['pdb.spec.minAvailable', /at least this many/],
+  ['pvc.spec.storageClassName', /StorageClass to provision from/],
+  ['pv.spec.persistentVolumeReclaimPolicy', /Retain, Delete or Recycle/],
+  ['storageclass.volumeBindingMode', /WaitForFirstConsumer/],
+  ['namespace', /a scope for names/],
+  ['nodepool.spec', /Desired behaviour of the NodePool/],
+  ['nodepool.spec.disruption', /When and how nodes of this NodePool may be disrupted/],
+  ['nodepool.spec.disruption.consolidationPolicy', /WhenEmptyOrUnderutilized/],
+  ['nodeclaim.spec.nodeClassRef', /provider-specific node class/],
+  ['ec2nodeclass.spec.amiSelectorTerms', /selecting the AMIs/],
+];
+
+for (const version of ['1.27', '1.32', '1.33']) {
+  describe.runIf(hasKubectl(version))(`kubectl ${version} explain prints descriptions`, () => {
+    let server: ApiServer;
+    let k: Kubectl;
+    beforeAll(async () => {
+      server = await startApiServer({ kubernetesVersion: `v${version}.1` });
+      k = kubectlFor(server, version);
+    });
+    afterAll(async () => {
+      k.dispose();
+      await server.close();
+    });
+
+    it("describes built-in kinds and Tenon's CRDs, their specs and common fields", async () => {
+      for (const [target, phrase] of explained) {
+        const r = await k.run(['explain', target]);
+        expect(r.stderr, target).toBe('');
+        const description = r.stdout.split('DESCRIPTION:')[1]?.split('FIELDS:')[0] ?? '';
+        expect(description.replace(/\s+/g, ' '), target).toMatch(phrase);
+      }
+      const fields = await k.run(['explain', 'nodepool.spec.disruption']);
+      expect(fields.stdout).not.toContain('<no description>');
+    });
+  });
+}
+
 describe.runIf(hasKubectl('1.33'))('kubectl 1.33 explain on built-in kinds', () => {
   let server: ApiServer;
   let k: Kubectl;

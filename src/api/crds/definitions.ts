@@ -2,6 +2,7 @@ import { KarpenterAwsGroup, KarpenterGroup } from '../well-known/groups.js';
 import { NodePoolSchema } from '../nodepool/schema.js';
 import { NodeClaimSchema } from '../nodeclaim/schema.js';
 import { EC2NodeClassSchema } from '../ec2nodeclass/schema.js';
+import { describeSchema, ec2NodeClassDescriptions, nodeClaimDescriptions, nodePoolDescriptions, type Descriptions } from './descriptions.js';
 import { toOpenApi } from './to-openapi.js';
 import type { CustomResourceDefinition, PrinterColumn } from './types.js';
 import type { TSchema } from '@sinclair/typebox';
@@ -13,6 +14,7 @@ interface CrdInput {
   shortNames?: string[];
   columns: PrinterColumn[];
   schema: TSchema;
+  descriptions: Descriptions;
 }
 
 function crd(input: CrdInput): CustomResourceDefinition {
@@ -24,6 +26,10 @@ function crd(input: CrdInput): CustomResourceDefinition {
     singular: input.kind.toLowerCase(),
   };
   if (input.shortNames) names.shortNames = input.shortNames;
+  const described = toOpenApi(input.schema);
+  describeSchema(described, input.descriptions);
+  // Sorted again so each description sits where controller-gen would write it.
+  const openAPIV3Schema = toOpenApi(described);
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -36,7 +42,7 @@ function crd(input: CrdInput): CustomResourceDefinition {
         {
           additionalPrinterColumns: input.columns,
           name: 'v1',
-          schema: { openAPIV3Schema: toOpenApi(input.schema) },
+          schema: { openAPIV3Schema },
           served: true,
           storage: true,
           subresources: { status: {} },
@@ -56,6 +62,7 @@ export function nodePoolCrd(): CustomResourceDefinition {
     kind: 'NodePool',
     plural: 'nodepools',
     schema: NodePoolSchema,
+    descriptions: nodePoolDescriptions,
     columns: [
       { jsonPath: '.spec.template.spec.nodeClassRef.name', name: 'NodeClass', type: 'string' },
       { jsonPath: '.status.resources.nodes', name: 'Nodes', type: 'string' },
@@ -75,6 +82,7 @@ export function nodeClaimCrd(): CustomResourceDefinition {
     kind: 'NodeClaim',
     plural: 'nodeclaims',
     schema: NodeClaimSchema,
+    descriptions: nodeClaimDescriptions,
     columns: [
       { jsonPath: '.metadata.labels.node\\.kubernetes\\.io/instance-type', name: 'Type', type: 'string' },
       { jsonPath: '.metadata.labels.karpenter\\.sh/capacity-type', name: 'Capacity', type: 'string' },
@@ -97,6 +105,7 @@ export function ec2NodeClassCrd(): CustomResourceDefinition {
     plural: 'ec2nodeclasses',
     shortNames: ['ec2nc', 'ec2ncs'],
     schema: EC2NodeClassSchema,
+    descriptions: ec2NodeClassDescriptions,
     columns: [readyColumn, ageColumn, { jsonPath: '.spec.role', name: 'Role', priority: 1, type: 'string' }],
   });
 }

@@ -5,7 +5,7 @@ import type { JsonSchemaProps } from '../schema/json-schema-props.js';
  * Turns a TypeBox schema into the plain OpenAPI object a CRD carries: TypeBox's symbols dropped, object keys
  * sorted and `required` lists sorted as controller-gen writes them, so a diff against upstream shows content only.
  */
-export function toOpenApi(schema: TSchema): JsonSchemaProps {
+export function toOpenApi(schema: TSchema | JsonSchemaProps): JsonSchemaProps {
   return sortKeys(JSON.parse(JSON.stringify(schema)) as unknown) as JsonSchemaProps;
 }
 

@@ -5,7 +5,8 @@
  * fields only): tracking every field of every pod would grow each stored pod by half. Coarse entries are
  * expanded to the object's current fields when an apply first meets them.
  */
-import { fieldsOf, fromFieldsV1, isUnder, pathText, removeAt, toFieldsV1, valueAt } from './field-paths.js';
+import type { JsonSchemaProps } from '../api/index.js';
+import { fieldsOf, fromFieldsV1, type ListRules, isUnder, pathText, removeAt, toFieldsV1, valueAt } from './field-paths.js';
 import { conflictsForgiven, refreshLastApplied } from './last-applied.js';
 import { ApiError, type StatusCause } from './status.js';
 import { deepEqual, isJson, timestamp, type Json, type KObject } from './types.js';
@@ -32,6 +33,8 @@ export interface Writer {
   apiVersion: string;
   now: number;
   custom: boolean;
+  /** A custom resource's schema: its list markers decide how lists are owned. */
+  schema?: JsonSchemaProps;
 }
 
 function sameManager(e: Json, w: Writer): boolean {
@@ -94,8 +97,8 @@ function conflictError(conflicts: Array<{ owner: Json; path: string }>): ApiErro
 export function applyOwnership(args: { live: KObject; config: KObject; merged: KObject; writer: Writer; force: boolean }): KObject {
   const { live, config, merged, writer, force } = args;
   const withStatus = writer.subresource === 'status';
-  const liveFields = fieldsOf(live, { custom: writer.custom, withStatus });
-  const applied = fieldsOf(config, { custom: writer.custom, withStatus });
+  const liveFields = fieldsOf(live, { custom: writer.custom, schema: writer.schema, withStatus });
+  const applied = fieldsOf(config, { custom: writer.custom, schema: writer.schema, withStatus });
   const all = owners(live, liveFields);
   const mine = all.find((o) => sameManager(o.entry, writer));
   const others = all.filter((o) => o !== mine);
@@ -104,7 +107,7 @@ export function applyOwnership(args: { live: KObject; config: KObject; merged: K
     if (p.split('\n').pop()?.startsWith('k:') || deepEqual(valueAt(config, p), valueAt(live, p))) continue;
     for (const o of others) if (o.fields.has(p)) conflicts.push({ owner: o.entry, path: p });
   }
-  const forgiven = conflictsForgiven(live, writer.manager, writer.custom);
+  const forgiven = conflictsForgiven(live, writer.manager, writer);
   const unforgiven = conflicts.filter((c) => !forgiven.has(c.path));
   if (unforgiven.length > 0 && !force) throw conflictError(unforgiven);
   for (const c of conflicts) for (const o of others) if (o.entry === c.owner) disown(o, c.path);
@@ -117,9 +120,9 @@ export function applyOwnership(args: { live: KObject; config: KObject; merged: K
   return merged;
 }
 
-function changedFields(old: KObject, next: KObject, withStatus: boolean, custom: boolean): { changed: Set<string>; removed: Set<string> } {
-  const nextFields = fieldsOf(next, { custom, withStatus });
-  const oldFields = fieldsOf(old, { custom, withStatus });
+function changedFields(old: KObject, next: KObject, opts: ListRules & { withStatus: boolean }): { changed: Set<string>; removed: Set<string> } {
+  const nextFields = fieldsOf(next, opts);
+  const oldFields = fieldsOf(old, opts);
   const changed = new Set([...nextFields].filter((p) => !oldFields.has(p) || !deepEqual(valueAt(old, p), valueAt(next, p))));
   const removed = new Set([...oldFields].filter((p) => !nextFields.has(p)));
   return { changed, removed };
@@ -128,7 +131,7 @@ function changedFields(old: KObject, next: KObject, withStatus: boolean, custom:
 // Top-level fields, plus each annotation: kubectl finds the client-side-apply manager to migrate to
 // server-side apply by its ownership of the last-applied-configuration annotation. (Labels stay out: every
 // pod has some, and each byte here is stored and listed 150k times.)
-function coarseFields(obj: KObject, opts: { custom: boolean; withStatus: boolean }): Set<string> {
+function coarseFields(obj: KObject, opts: ListRules & { withStatus: boolean }): Set<string> {
   const { annotations } = obj.metadata;
   const out = opts.withStatus ? new Set<string>() : fieldsOf({ metadata: { annotations } }, { ...opts, withStatus: false });
   for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && (k === 'status') === opts.withStatus) out.add(`f:${k}`);
@@ -147,8 +150,9 @@ export function updateOwnership(args: { old: KObject | undefined; next: KObject;
     const kept = (next.metadata.managedFields ?? []).filter((e) => !(isJson(e) && sameManager(e, writer)));
     return [...kept, entryOf(writer, coarse)];
   }
-  const { changed, removed } = changedFields(old, next, withStatus, writer.custom);
-  const all = owners(next, fieldsOf(old, { custom: writer.custom, withStatus }));
+  const rules = { custom: writer.custom, schema: writer.schema, withStatus };
+  const { changed, removed } = changedFields(old, next, rules);
+  const all = owners(next, fieldsOf(old, rules));
   const mine = all.find((o) => sameManager(o.entry, writer));
   for (const o of all) for (const p of [...o.fields]) if (changed.has(p) || removed.has(p)) disown(o, p);
   // The writer's entry keeps its own shape: a coarse `f:spec` stays coarse and covers changes under it.
@@ -159,5 +163,5 @@ export function updateOwnership(args: { old: KObject | undefined; next: KObject;
 
 /** managedFields of an object created by an apply: the applier owns what it applied. */
 export function createdByApply(config: KObject, writer: Writer): unknown[] {
-  return [entryOf(writer, fieldsOf(config, { custom: writer.custom, withStatus: writer.subresource === 'status' }))];
+  return [entryOf(writer, fieldsOf(config, { custom: writer.custom, schema: writer.schema, withStatus: writer.subresource === 'status' }))];
 }

@@ -2,7 +2,10 @@
  * Field paths and sets as server-side apply tracks them (structured-merge-diff's FieldsV1): `f:name` for a
  * field, `k:{"name":"app"}` for an item of a list merged by key, `v:"x"` for an item of a set. A path is its
  * elements joined by newlines; a set of paths is a Set. Lists without a known key are atomic: owned whole.
+ * Built-in kinds' lists are known by field name; custom resources' by their schema (list-types.ts).
  */
+import type { JsonSchemaProps } from '../api/index.js';
+import { customListKind, fieldSchema, type ListKind } from './list-types.js';
 import { deepEqual, isJson, type Json } from './types.js';
 
 const sep = '\n';
@@ -23,11 +26,18 @@ const keyedLists: Readonly<Record<string, readonly string[]>> = {
 // Built-in lists of scalars that are sets.
 const scalarSets = new Set(['finalizers']);
 
-/** The key fields of the items of list `field`, or undefined when the list is atomic. */
-function listKeys(field: string, items: unknown[], custom: boolean): readonly string[] | undefined {
-  if (custom) return undefined;
-  if (field === 'ports') return items.every((i) => isJson(i) && 'containerPort' in i) ? ['containerPort'] : ['port'];
-  return keyedLists[field];
+/** Which lists merge how: a custom resource's schema, or the built-in rules by field name. */
+export interface ListRules {
+  custom: boolean;
+  /** The custom resource's schema; its list markers decide. */
+  schema?: JsonSchemaProps;
+}
+
+function builtinListKind(field: string, items: unknown[]): ListKind {
+  if (scalarSets.has(field)) return 'set';
+  if (field === 'ports') return { keys: items.every((i) => isJson(i) && 'containerPort' in i) ? ['containerPort'] : ['port'] };
+  const keys = keyedLists[field];
+  return keys ? { keys } : 'atomic';
 }
 
 function keyElement(keys: readonly string[], item: Json): string {
@@ -41,26 +51,32 @@ interface Walk {
   out: Set<string>;
 }
 
-function walkList(w: Walk, field: string, list: unknown[], prefix: string): void {
-  const keys = listKeys(field, list, w.custom);
-  if (keys && list.every(isJson)) {
+function walkList(w: Walk, field: string, list: unknown[], at: { prefix: string; schema?: JsonSchemaProps }): void {
+  const { prefix, schema } = at;
+  const kind = w.custom ? customListKind(schema) : builtinListKind(field, list);
+  if (kind !== 'atomic' && kind !== 'set' && list.every(isJson)) {
     for (const item of list as Json[]) {
-      const p = `${prefix}${sep}${keyElement(keys, item)}`;
+      const p = `${prefix}${sep}${keyElement(kind.keys, item)}`;
       w.out.add(p);
-      walkObject(w, item, p);
+      walkObject(w, item, p, schema?.items);
     }
-  } else if (scalarSets.has(field) && !w.custom) {
+  } else if (kind === 'set') {
     for (const v of list) w.out.add(`${prefix}${sep}v:${JSON.stringify(v)}`);
   } else w.out.add(prefix);
 }
 
-function walkObject(w: Walk, obj: Json, prefix: string): void {
+function walkObject(w: Walk, obj: Json, prefix: string, schema?: JsonSchemaProps): void {
   const entries = Object.entries(obj).filter(([, v]) => v !== undefined);
-  if (entries.length === 0 && prefix) w.out.add(prefix);
+  // An atomic map (x-kubernetes-map-type: atomic) is owned whole, like an atomic list.
+  if ((entries.length === 0 || (w.custom && schema?.['x-kubernetes-map-type'] === 'atomic')) && prefix) {
+    w.out.add(prefix);
+    return;
+  }
   for (const [k, v] of entries) {
     const p = prefix ? `${prefix}${sep}f:${k}` : `f:${k}`;
-    if (Array.isArray(v)) walkList(w, k, v, p);
-    else if (isJson(v)) walkObject(w, v, p);
+    const sub = w.custom ? fieldSchema(schema, k) : undefined;
+    if (Array.isArray(v)) walkList(w, k, v, { prefix: p, schema: sub });
+    else if (isJson(v)) walkObject(w, v, p, sub);
     else w.out.add(p);
   }
 }
@@ -68,15 +84,17 @@ function walkObject(w: Walk, obj: Json, prefix: string): void {
 const trackedMetadata = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
 
 /** The fields an object (or an apply configuration) sets; status only when `withStatus`. */
-export function fieldsOf(obj: Json, opts: { custom: boolean; withStatus: boolean }): Set<string> {
+export function fieldsOf(obj: Json, opts: ListRules & { withStatus: boolean }): Set<string> {
   const w: Walk = { custom: opts.custom, out: new Set() };
   const meta = isJson(obj.metadata) ? obj.metadata : {};
   const tracked: Json = {};
   for (const k of trackedMetadata) if (meta[k] !== undefined) tracked[k] = meta[k];
-  if (Object.keys(tracked).length > 0) walkObject(w, tracked, 'f:metadata');
+  // metadata is ObjectMeta for every kind: its lists follow the built-in rules (finalizers a set, owners by uid).
+  if (Object.keys(tracked).length > 0) walkObject({ custom: false, out: w.out }, tracked, 'f:metadata');
+  const root: JsonSchemaProps | undefined = opts.custom ? (opts.schema ?? {}) : undefined;
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'apiVersion' || k === 'kind' || k === 'metadata' || v === undefined || (k === 'status') !== opts.withStatus) continue;
-    walkObject(w, { [k]: v }, '');
+    walkObject(w, { [k]: v }, '', root);
   }
   return w.out;
 }

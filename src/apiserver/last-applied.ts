@@ -3,7 +3,7 @@
  * conflicts on fields that the last-applied-configuration annotation lists are forced (those fields were set
  * by earlier client-side applies of the same configuration), and the annotation is kept up to date by applies.
  */
-import { fieldsOf } from './field-paths.js';
+import { fieldsOf, type ListRules } from './field-paths.js';
 import { isJson, type Json, type KObject } from './types.js';
 
 const annotation = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -21,9 +21,9 @@ function lastApplied(obj: KObject): Json | undefined {
 }
 
 /** Fields whose conflicts the apply may override: those in the live object's last-applied configuration. */
-export function conflictsForgiven(live: KObject, manager: string, custom: boolean): Set<string> {
+export function conflictsForgiven(live: KObject, manager: string, rules: ListRules): Set<string> {
   const config = manager === kubectlManager ? lastApplied(live) : undefined;
-  return config ? fieldsOf(config, { custom, withStatus: false }) : new Set();
+  return config ? fieldsOf(config, { ...rules, withStatus: false }) : new Set();
 }
 
 /** After an apply by `kubectl` to an object carrying the annotation, the annotation records this configuration. */

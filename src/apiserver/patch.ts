@@ -1,8 +1,10 @@
 /** PATCH: JSON merge, JSON patch, strategic merge (built-ins only) and server-side apply. */
+import type { JsonSchemaProps } from '../api/index.js';
 import { findObject } from './commit.js';
 import { applyOwnership, createdByApply } from './field-managers.js';
 import { bodyJson, contentType, isDryRun, type Ctx } from './http-io.js';
 import { jsonPatch } from './json-patch.js';
+import { applyMerge } from './list-types.js';
 import { mergePatch } from './merge-patch.js';
 import { managerFromAgent } from './metadata.js';
 import type { ResourcePath } from './resource-path.js';
@@ -34,6 +36,12 @@ export function patchDocument(ctx: Ctx, custom: boolean, current: KObject): KObj
   return next as KObject;
 }
 
+// A custom resource merges by its schema's list markers; its metadata is ObjectMeta, merged like a built-in's.
+function applyCustom(current: KObject, config: KObject, schema: JsonSchemaProps | undefined): unknown {
+  const merged = applyMerge(current, config, schema);
+  return isJson(merged) ? { ...merged, metadata: strategicMerge(current.metadata, config.metadata) } : merged;
+}
+
 function serverSideApply(ctx: Ctx, rp: ResourcePath, name: string): { status: number; object: KObject } {
   const { info } = rp;
   const config = bodyJson(ctx);
@@ -51,7 +59,7 @@ function serverSideApply(ctx: Ctx, rp: ResourcePath, name: string): { status: nu
   // The configuration is merged over the live object (strategically for built-ins); field ownership then
   // decides conflicts and which fields this manager no longer applies.
   const { resourceVersion: _rv, managedFields: _mf, ...meta } = cfg.metadata;
-  const merged = (info.custom ? mergePatch(current, { ...cfg, metadata: meta }) : strategicMerge(current, { ...cfg, metadata: meta })) as KObject;
+  const merged = (info.custom ? applyCustom(current, { ...cfg, metadata: meta }, info.schema) : strategicMerge(current, { ...cfg, metadata: meta })) as KObject;
   const owned = applyOwnership({ live: current, config: cfg, merged, writer, force: ctx.query.get('force') === 'true' });
   return { status: 200, object: updateObject(ctx.state, info, owned, { ...opts, namespace: rp.namespace, name, managedFields: owned.metadata.managedFields }) };
 }

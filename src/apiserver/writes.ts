@@ -25,7 +25,7 @@ export interface WriteOptions {
 
 /** The writer of a request, for managedFields. */
 export function writerOf(state: ServerState, info: ResourceInfo, opts: WriteOptions): Writer {
-  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now: state.clock.now(), custom: info.custom };
+  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now: state.clock.now(), custom: info.custom, schema: info.schema };
 }
 
 function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, namespace: string | undefined): void {

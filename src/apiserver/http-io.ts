@@ -36,7 +36,7 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 /** The request body parsed as JSON (or YAML for apply patches); 400 when it is not an object or array. */
 export function bodyJson(ctx: Ctx): unknown {
   const type = contentType(ctx);
-  // kubectl 1.32+ sends protobuf for imperative creates of built-in kinds; CBOR is only sent when offered.
+  // kubectl 1.32+ sends protobuf for `create <kind>` and `debug` pods; CBOR is only sent when offered.
   if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(ctx.body);
   if (type.includes('protobuf') || type.includes('cbor')) {
     throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);

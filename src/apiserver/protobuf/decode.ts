@@ -1,14 +1,14 @@
 /**
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`): the `k8s\0` magic, a runtime.Unknown
  * envelope naming apiVersion and kind, and the object's message, decoded to the JSON object the rest of the
- * server handles. Only the kinds and fields in kind-messages.ts are known; anything else is a 415 saying so,
- * rather than an object silently missing fields.
+ * server handles. Every field of the served kinds' messages is known (messages.ts); other kinds, and fields
+ * newer than the messages, are a 415 saying so rather than an object silently missing fields.
  */
 import { ApiError } from '../status.js';
 import type { Json } from '../types.js';
-import { kindMessages } from './kind-messages.js';
-import { ignored, type FieldSpec, type MessageSpec, type Scalar } from './schema.js';
-import { readFields, WireError, type WireField } from './wire.js';
+import { kindMessages } from './messages.js';
+import type { FieldSpec, MessageSpec, Scalar } from './schema.js';
+import { readFields, readVarints, WireError, type WireField } from './wire.js';
 
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 // An absent field reads as its zero value.
@@ -31,11 +31,35 @@ function int(f: WireField): number {
   return Number(BigInt.asIntN(64, f.varint ?? 0n));
 }
 
-function timeText(f: WireField): string | undefined {
+function timeText(f: WireField, micro: boolean): string | undefined {
   const parts = readFields(f.bytes ?? Buffer.alloc(0));
   const seconds = parts.find((p) => p.field === 1);
   if (!seconds || isEmpty(seconds)) return undefined;
-  return new Date(int(seconds) * 1000).toISOString().replace('.000Z', 'Z');
+  const iso = new Date(int(seconds) * 1000).toISOString();
+  if (!micro) return iso.replace('.000Z', 'Z');
+  // metav1.MicroTime: RFC 3339 with six fractional digits.
+  const nanos = parts.find((p) => p.field === 2);
+  return `${iso.slice(0, 19)}.${String(Math.floor((nanos ? int(nanos) : 0) / 1000)).padStart(6, '0')}Z`;
+}
+
+// metav1.Duration: nanoseconds, written as Go prints a time.Duration (1h2m3s, 1.5s).
+function durationText(f: WireField): string {
+  const ns = int(readFields(f.bytes ?? Buffer.alloc(0)).find((p) => p.field === 1) ?? emptyField);
+  if (ns === 0) return '0s';
+  const h = Math.floor(ns / 3.6e12);
+  const m = Math.floor((ns % 3.6e12) / 6e10);
+  const sec = (ns % 6e10) / 1e9;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${sec}s`;
+}
+
+// FieldsV1 and RawExtension carry a JSON document in their first field.
+function rawJson(f: WireField): unknown {
+  const raw = readFields(f.bytes ?? Buffer.alloc(0)).find((p) => p.field === 1)?.bytes ?? Buffer.alloc(0);
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    throw unsupported('this server decodes embedded objects in protobuf bodies only when they are JSON; send the object as JSON instead');
+  }
 }
 
 function intOrString(f: WireField): string | number {
@@ -46,23 +70,23 @@ function intOrString(f: WireField): string | number {
   return value ? int(value) : 0;
 }
 
+// One decoder per leaf type; a missing one fails to compile.
+const leafDecoders: { [k in Scalar]: (f: WireField) => unknown } = {
+  string: text,
+  bytes: (f) => (f.bytes ?? Buffer.alloc(0)).toString('base64'),
+  int,
+  double: (f) => (f.bytes?.length === 8 ? f.bytes.readDoubleLE(0) : 0),
+  bool: (f) => f.varint !== 0n,
+  quantity: (f) => text(readFields(f.bytes ?? Buffer.alloc(0)).find((p) => p.field === 1) ?? emptyField),
+  time: (f) => timeText(f, false),
+  microTime: (f) => timeText(f, true),
+  duration: durationText,
+  intOrString,
+  rawJson,
+};
+
 function scalar(type: Scalar, f: WireField): unknown {
-  switch (type) {
-    case 'string':
-      return text(f);
-    case 'bytes':
-      return (f.bytes ?? Buffer.alloc(0)).toString('base64');
-    case 'int':
-      return int(f);
-    case 'bool':
-      return f.varint !== 0n;
-    case 'quantity':
-      return text(readFields(f.bytes ?? Buffer.alloc(0)).find((p) => p.field === 1) ?? emptyField);
-    case 'time':
-      return timeText(f);
-    case 'intOrString':
-      return intOrString(f);
-  }
+  return leafDecoders[type](f);
 }
 
 function value(spec: FieldSpec, f: WireField): unknown {
@@ -76,14 +100,25 @@ function mapEntry(spec: FieldSpec, f: WireField): [string, unknown] {
   return [key ? text(key) : '', value(spec, val ?? emptyField)];
 }
 
+// Repeated numbers may arrive packed: one length-delimited field holding the varints.
+function listValues(spec: FieldSpec, f: WireField): unknown[] {
+  if (f.wireType === 2 && (spec.type === 'int' || spec.type === 'bool')) {
+    return readVarints(f.bytes ?? Buffer.alloc(0)).map((v) => scalar(spec.type as Scalar, { field: f.field, wireType: 0, varint: v }));
+  }
+  return [value(spec, f)];
+}
+
 function setField(out: Json, spec: FieldSpec, f: WireField): void {
-  if (spec.map) {
+  if (spec.inline) {
+    if (typeof spec.type !== 'string') Object.assign(out, decodeMessage(spec.type, f.bytes ?? Buffer.alloc(0)));
+  } else if (spec.map) {
     const m = (out[spec.name] ??= {}) as Json;
     const [k, v] = mapEntry(spec, f);
     m[k] = v;
   } else if (spec.list) {
-    ((out[spec.name] ??= []) as unknown[]).push(value(spec, f));
-  } else if (!isEmpty(f) || spec.keepZero) {
+    ((out[spec.name] ??= []) as unknown[]).push(...listValues(spec, f));
+  } else if (!isEmpty(f) || spec.keepZero || typeof spec.type !== 'string') {
+    // A message that arrives was set: a pointer on purpose (emptyDir: {}), a struct because JSON writes it too.
     const v = value(spec, f);
     if (v !== undefined) out[spec.name] = v;
   }
@@ -91,7 +126,6 @@ function setField(out: Json, spec: FieldSpec, f: WireField): void {
 
 function decodeMessage(spec: MessageSpec, buf: Buffer): Json {
   const out: Json = {};
-  if (spec === ignored) return out;
   for (const f of readFields(buf)) {
     const field = spec.fields[f.field];
     if (field) setField(out, field, f);

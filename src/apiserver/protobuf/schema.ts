@@ -1,7 +1,10 @@
 /** How protobuf messages map to JSON: per message, field number → JSON name and type (from k8s.io/api's generated.proto). */
 
-/** Leaf types: `int` covers int32/int64 varints; `time` is metav1.Time; `intOrString` is intstr.IntOrString. */
-export type Scalar = 'string' | 'bytes' | 'int' | 'bool' | 'quantity' | 'time' | 'intOrString';
+/**
+ * Leaf types: `int` covers the integer varints; `time`/`microTime` are metav1.Time/MicroTime, `duration`
+ * metav1.Duration, `intOrString` intstr.IntOrString, `rawJson` a JSON document in bytes (FieldsV1, RawExtension).
+ */
+export type Scalar = 'string' | 'bytes' | 'int' | 'double' | 'bool' | 'quantity' | 'time' | 'microTime' | 'duration' | 'intOrString' | 'rawJson';
 
 /** One field of a message. */
 export interface FieldSpec {
@@ -12,20 +15,14 @@ export interface FieldSpec {
   list?: boolean;
   /** `map<string, type>`: repeated entries with key = 1 and value = 2. */
   map?: boolean;
-  /** A pointer field in Go: its zero value was set on purpose and is kept (replicas: 0). */
+  /** A Go pointer, or a field JSON always writes: a zero value was set on purpose and is kept (replicas: 0). */
   keepZero?: boolean;
+  /** A Go embedded struct: its fields are merged into the enclosing JSON object. */
+  inline?: boolean;
 }
 
 /** A message: its proto name (for errors) and fields by number. */
 export interface MessageSpec {
   name: string;
-  fields: Readonly<Record<number, FieldSpec>>;
+  fields: Record<number, FieldSpec>;
 }
-
-/** Shorthand for a message spec. */
-export function message(name: string, fields: Record<number, FieldSpec>): MessageSpec {
-  return { name, fields };
-}
-
-/** Fields whose content this server does not take from a protobuf body (status is reset on create). */
-export const ignored: MessageSpec = message('(ignored)', {});

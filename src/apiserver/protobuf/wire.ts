@@ -52,3 +52,14 @@ export function readFields(buf: Buffer): WireField[] {
   }
   return out;
 }
+
+/** The varints of a packed repeated field. */
+export function readVarints(buf: Buffer): bigint[] {
+  const out: bigint[] = [];
+  for (let at = 0; at < buf.length; ) {
+    const v = readVarint(buf, at);
+    out.push(v.value);
+    at = v.next;
+  }
+  return out;
+}

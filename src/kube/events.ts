@@ -2,16 +2,29 @@ import { rfc3339, type Clock } from '../clock/index.js';
 import type { KubeClient } from './client.js';
 import { isNotFound } from './errors.js';
 import { Resources, type KubeObject } from './resources.js';
+import { TokenBucket } from './token-bucket.js';
 
 /** A Kubernetes Event to record against an object. */
 export interface EventSpec {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
+  /**
+   * Karpenter's de-duplication: another event with this reason and these values within `timeoutMs` (default
+   * 2 min) is dropped, whatever its message.
+   */
+  dedupe?: { values: readonly string[]; timeoutMs?: number };
+  /** A limiter shared by a family of events (Karpenter rate-limits Nominated across pods); a refused event is dropped. */
+  limiter?: TokenBucket;
 }
 
 /** Events remembered for de-duplication (client-go's event correlator keeps an LRU cache of this size). */
 const maxRecent = 4096;
+/** client-go's spam filter: each source may record 25 events about one object, then one every 5 minutes. */
+const spamBurst = 25;
+const spamQps = 1 / 300;
+/** Karpenter's default de-duplication timeout. */
+const defaultDedupeTimeout = 2 * 60_000;
 
 interface Recorded {
   name: string;
@@ -30,12 +43,25 @@ export interface EventRecorderOptions {
   onError?: (e: unknown) => void;
 }
 
+/** Sets `key` at the most recent end of an insertion-ordered map used as an LRU, dropping the oldest past `max`. */
+function touch<V>(m: Map<string, V>, key: string, value: V, max: number): void {
+  m.delete(key);
+  m.set(key, value);
+  if (m.size <= max) return;
+  const oldest = m.keys().next();
+  if (!oldest.done) m.delete(oldest.value);
+}
+
 /**
  * Records core/v1 Events, de-duplicating identical (object, reason, message) events within a window as the
- * kubelet and controllers do: the first is created, later ones raise its `count` and `lastTimestamp`.
+ * kubelet and controllers do: the first is created, later ones raise its `count` and `lastTimestamp`. As
+ * client-go's correlator, it lets one component record at most 25 events about an object, then one every 5
+ * minutes; and it applies Karpenter's per-event de-duplication and shared rate limits where an event asks.
  */
 export class EventRecorder {
   private readonly recent = new Map<string, Recorded>();
+  private readonly spam = new Map<string, TokenBucket>();
+  private readonly dedupedUntil = new Map<string, number>();
   private seq = 0;
 
   /** Creates a recorder writing through the client. */
@@ -50,8 +76,32 @@ export class EventRecorder {
     }
   }
 
+  /** Whether the event gets written at all: Karpenter's de-duplication and limiter, then client-go's spam filter. */
+  private admitted(obj: KubeObject, e: EventSpec, now: number): boolean {
+    const karpenterKey = e.dedupe ? `${e.reason.toLowerCase()}-${e.dedupe.values.join('-')}` : undefined;
+    if (karpenterKey !== undefined && (this.dedupedUntil.get(karpenterKey) ?? 0) > now) return false;
+    if (e.limiter && !e.limiter.tryAccept(now)) return false;
+    const spamKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${obj.apiVersion}`;
+    const bucket = this.spam.get(spamKey) ?? new TokenBucket(spamQps, spamBurst);
+    touch(this.spam, spamKey, bucket, maxRecent);
+    if (!bucket.tryAccept(now)) return false;
+    if (karpenterKey !== undefined) this.rememberDedupe(karpenterKey, now + (e.dedupe?.timeoutMs ?? defaultDedupeTimeout), now);
+    return true;
+  }
+
+  /** Keeps a Karpenter de-duplication key until `until`; like Karpenter's cache it has no size bound, only expiry. */
+  private rememberDedupe(key: string, until: number, now: number): void {
+    for (const [k, t] of this.dedupedUntil) {
+      if (t > now) break;
+      this.dedupedUntil.delete(k);
+    }
+    this.dedupedUntil.delete(key);
+    this.dedupedUntil.set(key, until);
+  }
+
   private async write(obj: KubeObject, e: EventSpec): Promise<void> {
     const now = this.opts.clock.now();
+    if (!this.admitted(obj, e, now)) return;
     const dedupeKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}/${e.message}`;
     const prev = this.recent.get(dedupeKey);
     const window = this.opts.dedupeWindow ?? 10 * 60_000;

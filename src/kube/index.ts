@@ -10,6 +10,7 @@ export * from './work-queue.js';
 export * from './reconciler.js';
 export * from './conditional-update.js';
 export * from './events.js';
+export * from './token-bucket.js';
 export * from './leader-election.js';
 export * from './backoff.js';
 export * from './core-types.js';

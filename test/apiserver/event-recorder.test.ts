@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock/index.js';
-import { EventRecorder, Resources, type KubeObject } from '../../src/kube/index.js';
+import { EventRecorder, Resources, TokenBucket, type KubeObject } from '../../src/kube/index.js';
 import { startHarness, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -13,6 +13,7 @@ afterAll(async () => {
 
 interface StoredEvent extends KubeObject {
   reason?: string;
+  message?: string;
   count?: number;
   involvedObject?: { name?: string };
 }
@@ -52,4 +53,41 @@ describe('EventRecorder', () => {
     await rec.publish(node('m0'), spec);
     expect((await eventsAbout('m0')).length).toBe(2);
   }, 60_000);
+
+  it('lets a component record 25 events about one object, then one every 5 minutes, as client-go does', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 2));
+    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    for (let i = 0; i < 30; i++) await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: `state ${i}` });
+    expect((await eventsAbout('spammy')).length).toBe(25);
+    clock.advance(300_000);
+    await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: 'state 30' });
+    await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: 'state 31' });
+    expect((await eventsAbout('spammy')).map((e) => e.message)).toContain('state 30');
+    expect((await eventsAbout('spammy')).length).toBe(26);
+  });
+
+  it("drops an event Karpenter de-duplicates (same reason and values) within its timeout, whatever the message", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 3));
+    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    const nominated = (target: string): { type: 'Normal'; reason: string; message: string; dedupe: { values: string[] } } => ({ type: 'Normal', reason: 'Nominated', message: `Pod should schedule on: ${target}`, dedupe: { values: ['uid-moving'] } });
+    await rec.publish(node('moving'), nominated('nodeclaim/a'));
+    clock.advance(60_000);
+    await rec.publish(node('moving'), nominated('nodeclaim/b'));
+    expect((await eventsAbout('moving')).map((e) => e.message)).toEqual(['Pod should schedule on: nodeclaim/a']);
+    clock.advance(61_000);
+    await rec.publish(node('moving'), nominated('nodeclaim/c'));
+    expect((await eventsAbout('moving')).map((e) => e.message).sort()).toEqual(['Pod should schedule on: nodeclaim/a', 'Pod should schedule on: nodeclaim/c']);
+  });
+
+  it('drops events a shared limiter refuses: a burst of 10, then 5 a second', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 4));
+    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    const limiter = new TokenBucket(5, 10);
+    const spec = { type: 'Normal' as const, reason: 'Limited', message: 'one of a crowd', limiter };
+    for (let i = 0; i < 20; i++) await rec.publish(node(`crowd-${i}`), spec);
+    clock.advance(1000);
+    for (let i = 20; i < 40; i++) await rec.publish(node(`crowd-${i}`), spec);
+    const list = await h.client.list<StoredEvent>(Resources.events, { namespace: 'default' });
+    expect(list.items.filter((e) => e.reason === 'Limited').length).toBe(15);
+  });
 });

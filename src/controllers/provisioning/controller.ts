@@ -3,7 +3,7 @@
  * solution needs, nominates pods to in-flight capacity, and tells every pod it could not place why.
  */
 import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
-import { Resources, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import { Resources, TokenBucket, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
 import { solve, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
 import { cloudPool } from '../cloud-objects.js';
@@ -52,6 +52,8 @@ export class ProvisioningController implements Reconciler {
   private readonly batcher: Batcher;
   /** Nomination Events of the current pass, sent once its NodeClaims are created (they must not delay them). */
   private pendingEvents: Array<{ pod: Pod; message: string }> = [];
+  /** Karpenter's pod nomination limiter: Nominated events across all pods at 5 a second, bursts of 10. */
+  private readonly nominationLimiter = new TokenBucket(5, 10);
   /** Called after every pass (the benchmark and tests observe passes through it). */
   onPass: ((pass: ProvisioningPass) => void) | undefined;
 
@@ -148,7 +150,11 @@ export class ProvisioningController implements Reconciler {
   private flushEvents(): void {
     const events = this.pendingEvents;
     this.pendingEvents = [];
-    for (const e of events) void this.ctx.recorder.publish(e.pod, { type: 'Normal', reason: EventReasons.nominated, message: e.message });
+    for (const e of events) {
+      // One Nominated event per pod per 2 minutes, as Karpenter: nominations move between in-flight NodeClaims.
+      const dedupe = { values: [e.pod.metadata.uid ?? e.pod.metadata.name ?? ''] };
+      void this.ctx.recorder.publish(e.pod, { type: 'Normal', reason: EventReasons.nominated, message: e.message, dedupe, limiter: this.nominationLimiter });
+    }
   }
 
   private reportUnplaced(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
@@ -156,7 +162,8 @@ export class ProvisioningController implements Reconciler {
       const pod = pods.get(u.pod);
       if (!pod) continue;
       const why = u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
-      void this.ctx.recorder.publish(pod, { type: 'Warning', reason: EventReasons.failedScheduling, message: `Failed to schedule pod, ${why}` });
+      const dedupe = { values: [pod.metadata.uid ?? pod.metadata.name ?? ''], timeoutMs: 5 * 60_000 };
+      void this.ctx.recorder.publish(pod, { type: 'Warning', reason: EventReasons.failedScheduling, message: `Failed to schedule pod, ${why}`, dedupe });
     }
   }
 }

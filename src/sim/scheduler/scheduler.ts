@@ -4,7 +4,8 @@
  * kube-scheduler's message and a FailedScheduling event. A pod that fits nowhere may preempt lower-priority pods:
  * it is nominated to the node (status.nominatedNodeName, which keeps its room from lower-priority pods) and the
  * victims are deleted gracefully; it binds there once they are gone. Unschedulable pods are retried when the cluster
- * changes (a node, a pod deletion, a volume) and at least every 5 minutes, as kube-scheduler flushes them.
+ * changes (a node, a pod deletion, a volume) and at least every 5 minutes, as kube-scheduler flushes them; a
+ * retry waits out the pod's back-off (1 s doubling per failed attempt up to 10 s), as kube-scheduler's queue does.
  */
 import { rfc3339 } from '../../clock/index.js';
 import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
@@ -24,8 +25,10 @@ import { selectNodeForClaims } from './volume-binding.js';
 export interface SchedulerOptions {
   /** How long an unschedulable pod waits before a retry without any cluster change (default 5 min). */
   unschedulableFlushMs?: number;
-  /** Back-off before retrying unschedulable pods after a cluster change (default 1 s). */
-  retryAfterChangeMs?: number;
+  /** A pod's back-off after its first failed attempt, doubled after each further one (default 1 s). */
+  initialBackoffMs?: number;
+  /** The longest back-off (default 10 s). */
+  maxBackoffMs?: number;
 }
 
 /** The pods this scheduler is responsible for. */
@@ -55,6 +58,12 @@ export class KubeScheduler implements Agent {
   readonly name = 'kube-scheduler';
   private runner: QueueRunner | undefined;
   private readonly unschedulable = new Set<string>();
+  /** Parked pods a cluster change has woken, waiting out their back-off before the next attempt. */
+  private readonly moved = new Set<string>();
+  /** Failed attempts per pending pod and when the last one ended, for its back-off. */
+  private readonly attempts = new Map<string, { count: number; at: number }>();
+  /** Bumped on every cluster change, so a pod failing while one happened is retried at once after back-off. */
+  private changeSeq = 0;
   /** Pods bound by this scheduler whose binding the informer has not shown yet. */
   private readonly assumed = new Map<string, { pod: Pod; node: string }>();
   /** Pending pods nominated to a node by preemption: their room is kept from pods of lower priority. */
@@ -90,6 +99,7 @@ export class KubeScheduler implements Agent {
       delete: (p) => {
         this.cache.deletePod(keyOf(p));
         this.nominated.delete(keyOf(p));
+        this.forget(keyOf(p));
         this.retryUnschedulable();
       },
     });
@@ -142,7 +152,7 @@ export class KubeScheduler implements Agent {
     else this.nominated.delete(key);
     if (p.spec.nodeName) {
       this.assumed.delete(key);
-      this.unschedulable.delete(key);
+      this.forget(key);
       if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.retryUnschedulable();
       return;
     }
@@ -156,13 +166,53 @@ export class KubeScheduler implements Agent {
     if (relevant(o) !== relevant(n)) this.retryUnschedulable();
   }
 
-  /** One back-off timer for all parked pods: a burst of cluster changes becomes one retry round, not one per pod. */
+  /** Drops what the queue keeps about a pod that is bound or gone. */
+  private forget(key: string): void {
+    this.unschedulable.delete(key);
+    this.moved.delete(key);
+    this.attempts.delete(key);
+  }
+
+  /** When the pod's back-off ends: 1 s after its first failure, doubling per failure, at most 10 s. */
+  private readyAt(key: string): number {
+    const a = this.attempts.get(key);
+    if (!a) return 0;
+    const initial = this.opts.initialBackoffMs ?? 1000;
+    return a.at + Math.min(this.opts.maxBackoffMs ?? 10_000, initial * 2 ** (a.count - 1));
+  }
+
+  /** A cluster change wakes every parked pod; each is retried once its back-off is over. */
   private retryUnschedulable(): void {
-    if (this.cancelRetry || this.unschedulable.size === 0) return;
-    this.cancelRetry = this.ctx.clock.setTimer(this.opts.retryAfterChangeMs ?? 1000, () => {
+    this.changeSeq++;
+    for (const k of this.unschedulable) this.moved.add(k);
+    this.armRetry();
+  }
+
+  /** One timer for all woken pods, set for the earliest end of back-off among them. */
+  private armRetry(): void {
+    if (this.cancelRetry || this.moved.size === 0) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const k of this.moved) earliest = Math.min(earliest, this.readyAt(k));
+    this.cancelRetry = this.ctx.clock.setTimer(Math.max(0, earliest - this.ctx.clock.now()), () => {
       this.cancelRetry = undefined;
-      for (const k of this.unschedulable) this.runner?.queue.add(k);
+      const now = this.ctx.clock.now();
+      for (const k of this.moved) {
+        if (this.readyAt(k) > now) continue;
+        this.moved.delete(k);
+        this.runner?.queue.add(k);
+      }
+      this.armRetry();
     });
+  }
+
+  /** Parks a pod after a failed attempt, counting it for the back-off; a change during the attempt wakes it. */
+  private park(key: string, seqAtStart: number): void {
+    const prev = this.attempts.get(key);
+    this.attempts.set(key, { count: (prev?.count ?? 0) + 1, at: this.ctx.clock.now() });
+    this.unschedulable.add(key);
+    if (this.changeSeq === seqAtStart) return;
+    this.moved.add(key);
+    this.armRetry();
   }
 
   /**
@@ -196,8 +246,11 @@ export class KubeScheduler implements Agent {
     const pod = inf.get<Pod>(SimResources.pods).cache.get(key);
     if (!pod || !isPendingForScheduler(pod) || this.assumed.has(key)) {
       this.unschedulable.delete(key);
+      this.moved.delete(key);
       return;
     }
+    this.moved.delete(key);
+    const seqAtStart = this.changeSeq;
     const volumes = {
       claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
       volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
@@ -210,7 +263,7 @@ export class KubeScheduler implements Agent {
       await this.bind(pod, decision.node, volumes.claims);
       return;
     }
-    this.unschedulable.add(key);
+    this.park(key, seqAtStart);
     await this.postFilter(pod, { nodes, volumes, decision });
   }
 

@@ -141,12 +141,17 @@ export class OrchestrationQueue implements Reconciler {
     this.ctx.log.warn({ controller: this.name, command: cmd.command.summary, why }, 'disruption command abandoned');
   }
 
+  /**
+   * One event on each candidate's Node and NodeClaim. As Karpenter, "waiting on readiness" is said once per object
+   * every 2 minutes however often the command is polled, and the others once per object and message.
+   */
   private async publish(cmd: InFlightCommand, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal'): Promise<void> {
+    const dedupeOf = (uid: string | undefined): { values: string[] } => ({ values: reason === EventReasons.disruptionWaitingReadiness ? [uid ?? ''] : [uid ?? '', message] });
     for (const c of cmd.command.candidates) {
       const node = this.ctx.informers.nodes.cache.get(c.node.name);
-      if (node) await this.ctx.recorder.publish(node, { type, reason, message });
+      if (node) await this.ctx.recorder.publish(node, { type, reason, message, dedupe: dedupeOf(node.metadata.uid) });
       const nc = c.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(c.node.nodeClaim) : undefined;
-      if (nc) await this.ctx.recorder.publish(nc, { type, reason, message });
+      if (nc) await this.ctx.recorder.publish(nc, { type, reason, message, dedupe: dedupeOf(nc.metadata.uid) });
     }
   }
 }

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject, Node, Pod } from '../../src/kube/index.js';
+import { SimResources } from '../../src/sim/world/resources.js';
+import { machine, pods, startWorld, until, type SimHarness } from './harness.js';
+
+let h: SimHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+interface CoreEvent extends KubeObject {
+  reason?: string;
+  count?: number;
+  involvedObject?: { name?: string };
+}
+
+const nodeName = 'ip-a.us-west-2.compute.internal';
+
+async function ready(world: SimHarness): Promise<boolean> {
+  const nodes = (await world.client.list<Node>(SimResources.nodes)).items;
+  return nodes.length === 1 && nodes.every((n) => (n.spec?.taints ?? []).length === 0 && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+}
+
+/** How many times the scheduler tried the pod and failed: FailedScheduling occurrences, counted events included. */
+async function failedAttempts(world: SimHarness, pod: string): Promise<number> {
+  const events = (await world.client.list<CoreEvent>(SimResources.events, { namespace: 'default' })).items;
+  return events.filter((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === pod).reduce((n, e) => n + (e.count ?? 1), 0);
+}
+
+describe('simulated kube-scheduler retries', () => {
+  it('backs an unschedulable pod off (1 s, doubling, at most 10 s) however often the cluster changes', async () => {
+    h = await startWorld({ machines: [machine('a')] });
+    const world = h;
+    await until(world, () => ready(world), 120_000);
+    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
+    await world.clock.busy(world.client.create(SimResources.pods, huge));
+    await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
+    // A node change every 200 ms for 30 s: without back-off that is a retry every change.
+    for (let i = 0; i < 150; i++) {
+      await world.clock.busy(world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }));
+      await world.clock.advance(200);
+    }
+    // First attempt at 0 s, then retries after 1, 2, 4, 8 and 10 s back-offs: 0, 1, 3, 7, 15, 25 s.
+    const attempts = await world.clock.busy(failedAttempts(world, 'huge'));
+    expect(attempts).toBeGreaterThanOrEqual(5);
+    expect(attempts).toBeLessThanOrEqual(7);
+    expect((await pods(world)).find((p) => p.metadata.name === 'huge')?.spec.nodeName).toBeUndefined();
+  });
+});

@@ -9,6 +9,7 @@ import { FairPrice, type PricedCapacity } from '../../src/controllers/disruption
 import { applyCommand, fleetCost } from '../../src/controllers/disruption/testing/apply.js';
 import { catalog, instanceType, node, pod, view } from '../../src/controllers/disruption/testing/cluster.js';
 import type { DisruptionView } from '../../src/controllers/disruption/types.js';
+import { ConsolidationTtlMs, validate } from '../../src/controllers/disruption/validation.js';
 import type * as sched from '../../src/scheduling/index.js';
 
 /** A pod of `cpu` cores and `memGi` GiB. */
@@ -45,6 +46,14 @@ describe('multi-node consolidation: choosing the prefix', () => {
     expect(cmd?.replacements.map((r) => r.cheapest.instanceType)).toEqual(['hc.32x']);
     // The event says what was passed over, and why.
     expect(cmd?.summary).toMatch(/^multi-node consolidation: delete 4 nodes \(.*\) and replace with hc\.32x, saving \$2\.0800\/h \(instead of delete 6 nodes \(.*\) and replace with c\.64x, saving \$1\.6000\/h, at 1\.78x the fair price of what it would hold\)$/);
+  });
+
+  it('still says why after the re-validation that precedes carrying it out', () => {
+    const v = mixedFleet();
+    const cmd = decide(v).command;
+    if (!cmd) throw new Error('expected a command');
+    const r = validate(cmd, { ...v, now: v.now + ConsolidationTtlMs });
+    expect(r.ok && r.command.summary).toMatch(/and replace with hc\.32x, .*\(instead of delete 6 nodes .* c\.64x, .* at 1\.78x the fair price of what it would hold\)$/);
   });
 
   it('converges on well-fitting nodes of both kinds, for far less than the one large node', () => {

@@ -25,6 +25,13 @@ export const MaxPrefixScan = 40;
 /** Well-fitting commands offered after the chosen one, should the solver reject it (MethodResult.alternatives). */
 export const MaxAlternatives = 4;
 
+/** The state of the search past Karpenter's command: what it found and how many simulations it has left. */
+interface Search {
+  ctx: MethodContext;
+  found: Scored[];
+  left: number;
+}
+
 /** A command with what it saves. */
 interface Scored {
   command: Command;
@@ -41,11 +48,12 @@ export function choosePrefix(allowed: readonly Candidate[], ctx: MethodContext):
   if (!longest) return [];
   if (fitsWell(longest, ctx)) return [longest];
   const found: Scored[] = [];
+  const search: Search = { ctx, found, left: ctx.maxExtraSimulations ?? Number.POSITIVE_INFINITY };
   for (const [i, order] of prefixOrders(allowed).entries()) {
     // Nothing in an order can save more than all of its candidates cost.
-    if ((prefixCosts(order).at(-1) ?? 0) <= bestSavings(found)) continue;
-    const top = i === 0 ? longest : longestPrefix(order, order.length, ctx);
-    if (top) scanDown(order, { top, found, ctx });
+    if (search.left <= 0 || (prefixCosts(order).at(-1) ?? 0) <= bestSavings(found)) continue;
+    const top = i === 0 ? longest : longestPrefix(order, order.length, ctx, search);
+    if (top) scanDown(order, top, search);
   }
   const instead = poorFit(longest, ctx);
   const ranked = distinct(found.sort((a, b) => b.savings - a.savings)).slice(0, 1 + MaxAlternatives);
@@ -99,12 +107,13 @@ function attempt(candidates: readonly Candidate[], ctx: MethodContext): Command 
  * it assumes a prefix that fails makes longer ones fail too; where that does not hold it still returns a valid
  * command, just not necessarily the longest.
  */
-export function longestPrefix(order: readonly Candidate[], max: number, ctx: MethodContext): Command | undefined {
+function longestPrefix(order: readonly Candidate[], max: number, ctx: MethodContext, search?: Search): Command | undefined {
   let best: Command | undefined;
   let lo = 2;
   let hi = max;
-  while (lo <= hi) {
+  while (lo <= hi && (search?.left ?? 1) > 0) {
     const mid = Math.floor((lo + hi) / 2);
+    if (search) search.left--;
     const cmd = attempt(order.slice(0, mid), ctx);
     if (cmd) {
       best = cmd;
@@ -115,20 +124,24 @@ export function longestPrefix(order: readonly Candidate[], max: number, ctx: Met
 }
 
 /**
- * Walks down from the longest consolidating prefix `top`, adding the well-fitting commands it meets to `found`. A
- * prefix costing no more than the best saving found so far cannot beat it, which ends the walk.
+ * Walks down from the longest consolidating prefix `top`, adding the well-fitting commands it meets to the search's
+ * findings. A prefix costing no more than the best saving found so far cannot beat it, which ends the walk, as
+ * does running out of simulations.
  */
-function scanDown(order: readonly Candidate[], args: { top: Command; found: Scored[]; ctx: MethodContext }): void {
-  const { top, found, ctx } = args;
+function scanDown(order: readonly Candidate[], top: Command, search: Search): void {
   const costs = prefixCosts(order);
   const lowest = Math.max(2, top.candidates.length - MaxPrefixScan);
-  let best = bestSavings(found);
+  let best = bestSavings(search.found);
   for (let k = top.candidates.length; k >= lowest; k--) {
     if ((costs[k - 1] ?? 0) <= best) break;
-    const cmd = k === top.candidates.length ? top : attempt(order.slice(0, k), ctx);
-    if (!cmd || !fitsWell(cmd, ctx)) continue;
+    let cmd: Command | undefined = top;
+    if (k < top.candidates.length) {
+      if (search.left-- <= 0) break;
+      cmd = attempt(order.slice(0, k), search.ctx);
+    }
+    if (!cmd || !fitsWell(cmd, search.ctx)) continue;
     const savings = savingsOf(cmd);
-    found.push({ command: cmd, savings });
+    search.found.push({ command: cmd, savings });
     best = Math.max(best, savings);
   }
 }

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/controllers/disruption/decide.js';
 import { FairPrice, type PricedCapacity } from '../../src/controllers/disruption/methods/fair-price.js';
+import { MaxExtraSolves } from '../../src/controllers/disruption/methods/prefix-choice.js';
+import { SolveRemovalSimulator } from '../../src/controllers/disruption/simulation/solve-simulator.js';
 import { applyCommand, fleetCost } from '../../src/controllers/disruption/testing/apply.js';
 import { catalog, instanceType, node, pod, view } from '../../src/controllers/disruption/testing/cluster.js';
 import type { DisruptionView } from '../../src/controllers/disruption/types.js';
@@ -54,6 +56,16 @@ describe('multi-node consolidation: choosing the prefix', () => {
     if (!cmd) throw new Error('expected a command');
     const r = validate(cmd, { ...v, now: v.now + ConsolidationTtlMs });
     expect(r.ok && r.command.summary).toMatch(/and replace with hc\.32x, .*\(instead of delete 6 nodes .* c\.64x, .* at 1\.78x the fair price of what it would hold\)$/);
+  });
+
+  it('spends at most 16 full solves looking past Karpenter\'s command when every simulation needs the solver', () => {
+    const nodes = Array.from({ length: 40 }, (_, i) => node({ name: `n${String(i).padStart(2, '0')}`, type: 'old.8x', pods: [i % 3 === 0 ? sized(7.5, 30) : sized(7.5, 7.5)] }, types));
+    const v = view({ types, nodes });
+    const solver = new SolveRemovalSimulator(v);
+    const cmd = decide(v, { simulator: solver }).command;
+    expect(cmd?.consolidationType).toBe('multi');
+    // Karpenter's binary search over 40 candidates takes at most 6 simulations.
+    expect(solver.solves).toBeLessThanOrEqual(6 + MaxExtraSolves);
   });
 
   it('converges on well-fitting nodes of both kinds, for far less than the one large node', () => {

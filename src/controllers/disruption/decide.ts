@@ -45,11 +45,8 @@ function confirmed(method: Method, eligible: readonly Candidate[], ctx: MethodCo
     const check = validate(cmd, ctx.view, solver);
     if (check.ok) return { blocked: r.blocked, command: check.command };
   }
-  return method.computeCommand(eligible, { ...ctx, simulator: solver, maxExtraSimulations: SolverExtraSimulations });
+  return method.computeCommand(eligible, { ...ctx, simulator: solver });
 }
-
-/** How far the slow search on the solver may look past Karpenter's command (a solve each, ~10-30 ms at 1,000 nodes). */
-export const SolverExtraSimulations = 16;
 
 /** Runs one pass. */
 export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision {

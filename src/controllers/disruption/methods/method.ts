@@ -11,11 +11,6 @@ export interface MethodContext extends ConsolidationContext {
   view: DisruptionView;
   /** What is left of each NodePool's budget for this method's reason. */
   budgets: Map<string, Allowance>;
-  /**
-   * At most this many removals may be simulated past Karpenter's own search for a better command (multi-node
-   * consolidation's prefix choice); unbounded when absent. Searches on the full solver set it: each costs a solve.
-   */
-  maxExtraSimulations?: number;
 }
 
 /** A method's result: a command, and the candidates it could not act on with the cause. */

@@ -80,6 +80,11 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   }
 
+  /** Full solves run by the fallback (see RemovalSimulator.solves); its quick rejections are not counted when it counts. */
+  get solves(): number {
+    return this.fallback.solves ?? this.slow;
+  }
+
   /** See RemovalSimulator. */
   simulate(candidates: readonly Candidate[], hints: RemovalHints = {}): RemovalOutcome {
     const moving = candidates.flatMap((c) => c.reschedulable);

@@ -41,6 +41,9 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
   private readonly overhead: Resources = {};
   private readonly pool: sched.NodePool | undefined;
   private readonly requests = new WeakMap<sched.Pod, Resources>();
+  private readonly simplePods = new WeakMap<sched.Pod, boolean>();
+  /** No pending pods and no node being deleted: the snapshot the resource-only packing can judge. */
+  private settled: boolean | undefined;
   /** Simulations answered here and by the fallback. */
   fast = 0;
   slow = 0;
@@ -88,13 +91,24 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
   /** See RemovalSimulator. */
   simulate(candidates: readonly Candidate[], hints: RemovalHints = {}): RemovalOutcome {
     const moving = candidates.flatMap((c) => c.reschedulable);
-    const simple = this.pool && this.view.pendingPods.length === 0 && !this.view.nodes.some((n) => n.deleting) && moving.every(simplePod);
+    this.settled ??= this.view.pendingPods.length === 0 && !this.view.nodes.some((n) => n.deleting);
+    const simple = this.pool && this.settled && moving.every((p) => this.simple(p));
     if (!simple || !this.pool) {
       this.slow++;
       return this.fallback.simulate(candidates, hints);
     }
     this.fast++;
     return this.pack(moving, new Set(candidates.map((c) => c.node.name)), this.pool);
+  }
+
+  /** simplePod, judged once per pod object: a pass simulates the same pods many times. */
+  private simple(p: sched.Pod): boolean {
+    let ok = this.simplePods.get(p);
+    if (ok === undefined) {
+      ok = simplePod(p);
+      this.simplePods.set(p, ok);
+    }
+    return ok;
   }
 
   /** A pod's requests, parsed once per snapshot: a pass simulates the same pods many times. */
@@ -113,15 +127,16 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     // first-fit scans, which are most of a simulation's time once the fleet is well packed.
     const smallest = elementwiseMin(sized.map((s) => s.r));
     const free = this.receivers.filter((r) => !gone.has(r.name) && fitsIn(smallest, r.free)).map((r) => ({ ...r, free: { ...r.free } }));
-    let leftover: Resources = { ...this.overhead };
+    const leftover: Resources = { ...this.overhead };
     const onNew: string[] = [];
     for (const { p, r } of sized) {
+      // In place: `free` and `leftover` are this simulation's own copies.
       const target = free.find((n) => fitsIn(r, n.free));
       if (target) {
-        target.free = subtractResources(target.free, r);
+        for (const k in r) target.free[k] = (target.free[k] ?? 0) - (r[k] ?? 0);
         continue;
       }
-      leftover = addResources(leftover, r);
+      for (const k in r) leftover[k] = (leftover[k] ?? 0) + (r[k] ?? 0);
       onNew.push(podKeyOf(p));
     }
     if (onNew.length === 0) return { stranded: [], newNodeClaims: [] };

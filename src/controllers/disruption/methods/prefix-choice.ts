@@ -1,5 +1,5 @@
 /**
- * Which prefix multi-node consolidation acts on (ADR 0011, "choosing the prefix"). Karpenter's command is the
+ * Which prefix multi-node consolidation acts on (docs/adr/0011-disruption.md, "Multi-node consolidation"). Karpenter's command is the
  * longest prefix, in cheapest-to-disrupt order, that consolidates. Tenon keeps it when its replacement fits what
  * it holds well (or it needs none); otherwise it looks, in that order and in two more orders of the same
  * candidates — by memory per CPU of their pods, ascending and descending, so that a prefix gathers CPU-heavy or

@@ -83,7 +83,7 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   }
 
-  /** Full solves run by the fallback (see RemovalSimulator.solves); its quick rejections are not counted when it counts. */
+  /** Full solves run by the fallback (see RemovalSimulator.solves): its own count, else every simulation handed to it. */
   get solves(): number {
     return this.fallback.solves ?? this.slow;
   }

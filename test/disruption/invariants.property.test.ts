@@ -10,8 +10,9 @@ import type { Budget } from '../../src/api/index.js';
 import { Labels } from '../../src/api/index.js';
 import { decide } from '../../src/controllers/disruption/decide.js';
 import { applyCommand, fleetCost } from '../../src/controllers/disruption/testing/apply.js';
-import { catalog, node, pod, pool, view } from '../../src/controllers/disruption/testing/cluster.js';
+import { catalog, instanceType, node, pod, pool, view } from '../../src/controllers/disruption/testing/cluster.js';
 import type { Command, DisruptionView } from '../../src/controllers/disruption/types.js';
+import type * as sched from '../../src/scheduling/index.js';
 
 const now = Date.parse('2026-11-23T10:00:00Z'); // a Monday
 const apps = ['a', 'b', 'c'];
@@ -27,7 +28,8 @@ const budgetsArb: fc.Arbitrary<Budget[]> = fc.constantFrom<Budget[]>(
   [{ nodes: '1', reasons: ['Drifted'] }, { nodes: '50%', reasons: ['Empty', 'Underutilized'] }],
 );
 
-const podArb = fc.record({ cpu: fc.constantFrom(0.25, 0.5, 1, 2, 3), app: fc.constantFrom(...apps), dnd: fc.integer({ min: 0, max: 9 }).map((n) => n === 0) });
+// Memory per core varies so that multi-node consolidation's orders by memory per CPU differ from Karpenter's.
+const podArb = fc.record({ cpu: fc.constantFrom(0.25, 0.5, 1, 2, 3), memPerCpu: fc.constantFrom(1, 1, 2, 4), app: fc.constantFrom(...apps), dnd: fc.integer({ min: 0, max: 9 }).map((n) => n === 0) });
 const nodeArb = fc.record({
   size: fc.constantFrom(1, 2, 4, 8, 16),
   pool: fc.constantFrom('p1', 'p2'),
@@ -44,19 +46,39 @@ const clusterArb = fc.record({
   pdbAllowed: fc.array(fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }), { minLength: 3, maxLength: 3 }),
   spotToSpot: fc.boolean(),
   withSpot: fc.boolean(),
+  mixedCatalog: fc.boolean(),
   // One NodePool lets the resource-only simulator answer; two send everything to the full solver.
   onePool: fc.boolean(),
 });
 
 type Cluster = typeof clusterArb extends fc.Arbitrary<infer T> ? T : never;
 
+/** The pod with `gi` GiB of memory requested. */
+function withMemory(p: sched.Pod, gi: number): sched.Pod {
+  const c = p.spec.containers[0];
+  if (c?.resources?.requests) c.resources.requests['memory'] = `${Math.round(gi * 1024)}Mi`;
+  return p;
+}
+
+/**
+ * The fake catalog, and with `mixed` compute-optimised types (1 GiB per core, cheaper per core) and a large type
+ * dearer per core, so that the longest prefix's replacement is often a poor fit and another prefix is chosen.
+ */
+function typesOf(withSpot: boolean, mixed: boolean): sched.InstanceType[] {
+  const base = catalog(withSpot);
+  if (!mixed) return base;
+  const spot = (cpu: number, perCpu: number) => (withSpot ? { spotPrice: cpu * perCpu } : {});
+  const hc = [4, 8, 16].map((cpu) => instanceType({ name: `hc.${cpu}x`, cpu, memGi: cpu, price: cpu * 0.035, ...spot(cpu, 0.015) }));
+  return [...base, ...hc, instanceType({ name: 'c.64x', cpu: 64, price: 64 * 0.07, ...spot(64, 0.03) })];
+}
+
 function build(c: Cluster): DisruptionView {
-  const types = catalog(c.withSpot);
+  const types = typesOf(c.withSpot, c.mixedCatalog);
   const nodes = c.nodes.map((n, i) => {
     let used = 0;
     const pods = n.pods
       .filter((p) => (used + p.cpu <= n.size ? ((used += p.cpu), true) : false))
-      .map((p) => pod({ cpu: p.cpu, labels: { app: p.app }, annotations: p.dnd ? { 'karpenter.sh/do-not-disrupt': 'true' } : undefined }));
+      .map((p) => withMemory(pod({ cpu: p.cpu, labels: { app: p.app }, annotations: p.dnd ? { 'karpenter.sh/do-not-disrupt': 'true' } : undefined }), p.cpu * p.memPerCpu));
     return node({ name: `n${i}`, type: `c.${n.size}x`, pool: c.onePool ? 'p1' : n.pool, zone: n.zone, capacityType: c.withSpot && n.spot ? 'spot' : 'on-demand', pods, extra: { doNotDisrupt: n.dnd, drifted: n.drifted ? 'AMIDrift' : undefined } }, types);
   });
   const pools = [pool({ name: 'p1', budgets: c.budgets[0], policy: c.policies[0] }), pool({ name: 'p2', budgets: c.budgets[1], policy: c.policies[1] })].slice(0, c.onePool ? 1 : 2);
@@ -121,7 +143,7 @@ describe('disruption invariants (property)', () => {
           const d = decide(v);
           if (!d.command) return;
           checkCommand(v, d.command);
-          const kind = `${d.command.method}/${d.command.replacements.length ? 'replace' : 'delete'}`;
+          const kind = d.command.preferredOver ? 'multi-node consolidation/well-fitting prefix' : `${d.command.method}/${d.command.replacements.length ? 'replace' : 'delete'}`;
           seen.set(kind, (seen.get(kind) ?? 0) + 1);
           const costBefore = fleetCost(v);
           // No pod without a place: the scheduler can bind every displaced pod once the replacements are up.
@@ -136,7 +158,7 @@ describe('disruption invariants (property)', () => {
     );
     // Not vacuous: every method decided something, with and without replacements.
     expect([...seen.keys()].sort()).toEqual(
-      expect.arrayContaining(['drift/delete', 'drift/replace', 'emptiness/delete', 'multi-node consolidation/replace', 'single-node consolidation/delete', 'single-node consolidation/replace']),
+      expect.arrayContaining(['drift/delete', 'drift/replace', 'emptiness/delete', 'multi-node consolidation/replace', 'multi-node consolidation/well-fitting prefix', 'single-node consolidation/delete', 'single-node consolidation/replace']),
     );
   });
 });

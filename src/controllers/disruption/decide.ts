@@ -35,13 +35,16 @@ export interface DecideOptions {
 
 /**
  * Without a simulator given, consolidation searches with the resource-only simulator in front of the solver and
- * confirms its command with the solver alone; if the solver disagrees, the method runs again on the solver.
+ * confirms its command with the solver alone; if the solver disagrees, the method's alternatives are confirmed
+ * in turn, and only when none holds does the method run again on the solver (a much slower search).
  */
 function confirmed(method: Method, eligible: readonly Candidate[], ctx: MethodContext, solver: RemovalSimulator): MethodResult {
   const r = method.computeCommand(eligible, ctx);
   if (!r.command || r.command.reason !== 'Underutilized') return r;
-  const check = validate(r.command, ctx.view, solver);
-  if (check.ok) return { ...r, command: check.command };
+  for (const cmd of [r.command, ...(r.alternatives ?? [])]) {
+    const check = validate(cmd, ctx.view, solver);
+    if (check.ok) return { blocked: r.blocked, command: check.command };
+  }
   return method.computeCommand(eligible, { ...ctx, simulator: solver });
 }
 

@@ -108,6 +108,11 @@ export interface Command {
   costAfter: number;
   /** A human summary: "delete 3 nodes (…) and replace with 1 m5.large, saving $0.12/h". */
   summary: string;
+  /**
+   * The summary of Karpenter's own multi-node command when Tenon chose this one instead, because that one's
+   * replacement would fit what it holds poorly (methods/prefix-choice.ts); shown in the events.
+   */
+  preferredOver?: string;
 }
 
 /** The decision's kind as Karpenter's metrics label it. */

@@ -11,6 +11,7 @@ import { defaultMethods } from './methods/all.js';
 import { withinBudgets } from './methods/method.js';
 import { Pricing } from './methods/pricing.js';
 import { withoutSameType } from './methods/same-type-filter.js';
+import { describe } from './methods/summary.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
 import type { Command, DisruptionView } from './types.js';
@@ -41,5 +42,8 @@ export function validate(cmd: Command, view: DisruptionView, simulator: RemovalS
   const recomputed = cmd.consolidationType === 'multi' ? withoutSameType(again.command, pricing) : again.command;
   if (!recomputed) return { ok: false, why: 'the only replacement left is of a type being removed and no cheaper' };
   if (recomputed.replacements.length !== cmd.replacements.length || recomputed.costAfter > cmd.costAfter + 1e-9) return { ok: false, why: 'the replacement it needs changed' };
-  return { ok: true, command: recomputed };
+  // Tenon's reason for preferring this command over Karpenter's longest prefix still holds: keep it in the events.
+  const kept: Command = { ...recomputed, preferredOver: cmd.preferredOver };
+  kept.summary = describe(kept);
+  return { ok: true, command: kept };
 }

@@ -16,6 +16,11 @@ export interface MethodContext extends ConsolidationContext {
 /** A method's result: a command, and the candidates it could not act on with the cause. */
 export interface MethodResult {
   command?: Command;
+  /**
+   * Commands to fall back on, best first, should a more thorough simulation than the method's reject `command`
+   * (decide.ts confirms resource-only answers with the solver).
+   */
+  alternatives?: Command[];
   blocked: Blocked[];
 }
 

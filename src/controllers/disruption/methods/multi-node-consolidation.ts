@@ -4,27 +4,20 @@
  * search finds the longest prefix (of at least two nodes) that consolidates, its replacement filtered as
  * Karpenter's filterOutSameType does (same-type-filter.ts).
  *
- * Tenon adds one refinement (docs/adr: "multi-node consolidation avoids poor-fit replacements"): when the
- * longest prefix needs a replacement priced well above what its contents are worth on the best-fitting type
- * (a huge, pricier-per-core type, or one mostly empty), a second search looks for the longest shorter prefix
- * whose replacement fits well (or that needs none). Karpenter can never split a node again, so a poor-fit
- * replacement would stay in the fleet for good; the shorter command saves less now and leaves the rest for the
- * next pass. When no shorter prefix fits well, Karpenter's command stands.
+ * Tenon refines which prefix is taken when that command's replacement fits what it holds poorly (a huge type
+ * three quarters full, or one whose CPU-to-memory ratio does not suit the pods): prefix-choice.ts looks for
+ * the well-fitting command that saves the most, in Karpenter's order and in two orders that group nodes by
+ * their pods' memory per CPU. Karpenter can never split a node again, so a poor-fit replacement would stay in
+ * the fleet for good; the chosen command leaves the rest for later passes. When nothing fits well, Karpenter's
+ * command stands.
  */
 import { consolidateAfterElapsed } from '../candidates/candidates.js';
-import type { Candidate, Command, DisruptionView } from '../types.js';
-import { computeConsolidation } from './consolidation.js';
-import { withoutSameType } from './same-type-filter.js';
+import type { Candidate, DisruptionView } from '../types.js';
+import { choosePrefix } from './prefix-choice.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
 
 /** Karpenter's batch limit: multi-node consolidation looks at the first 100 candidates only. */
 export const MultiNodeConsolidationMaxCandidates = 100;
-
-/**
- * A replacement priced above this multiple of the cheapest fractional price of what it holds (see
- * Pricing.overpay) is a poor fit, and a shorter prefix with a better-fitting replacement is preferred.
- */
-export const MaxReplacementOverpay = 1.1;
 
 /** Whether a NodePool's policy and consolidateAfter let a node be consolidated while it still has pods. */
 export function underutilizedEligible(c: Candidate, view: DisruptionView): boolean {
@@ -58,31 +51,7 @@ export class MultiNodeConsolidation implements Method {
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     // Budget blocks are reported by single-node consolidation, which looks at every candidate.
     const allowed = withinBudgets(candidates, ctx.budgets, this.reason).allowed.slice(0, MultiNodeConsolidationMaxCandidates);
-    const fitsWell = (c: Command): boolean => c.replacements.every((r) => ctx.pricing.overpay(r) <= MaxReplacementOverpay);
-    const longest = longestPrefix(allowed, allowed.length, ctx, () => true);
-    if (!longest || fitsWell(longest)) return { command: longest, blocked: [] };
-    const better = longestPrefix(allowed, longest.candidates.length - 1, ctx, fitsWell);
-    return { command: better ?? longest, blocked: [] };
+    const [command, ...alternatives] = choosePrefix(allowed, ctx);
+    return { command, alternatives, blocked: [] };
   }
-}
-
-/**
- * Binary search for the longest prefix of `allowed`, two to `max` nodes long, that consolidates into a command
- * `accept` takes. Like Karpenter's, it assumes a prefix that fails makes longer ones fail too; where that does
- * not hold it still returns a valid command, just not necessarily the longest.
- */
-function longestPrefix(allowed: readonly Candidate[], max: number, ctx: MethodContext, accept: (c: Command) => boolean): Command | undefined {
-  let best: Command | undefined;
-  let lo = 2;
-  let hi = max;
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const r = computeConsolidation(allowed.slice(0, mid), ctx, 'multi');
-    const cmd = r.ok ? withoutSameType(r.command, ctx.pricing) : undefined;
-    if (cmd && accept(cmd)) {
-      best = cmd;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
 }

@@ -3,7 +3,8 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, fromResourceList, Requirement, Requirements, type InstanceTypeInfo, type Resources } from '../../../scheduling/index.js';
+import { cheapestOffering, fromResourceList, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { FairPrice, type PricedCapacity } from './fair-price.js';
 import { prepared } from '../simulation/prepared-types.js';
 import type * as sched from '../../../scheduling/index.js';
 
@@ -18,6 +19,8 @@ export interface PricedOption {
 /** Instance types prepared once per pass, by NodePool then name. */
 export class Pricing {
   private readonly byPool = new Map<string, Map<string, InstanceTypeInfo>>();
+  /** Fair-price bounds by NodePool and replacement requirements. */
+  private readonly fair = new Map<string, FairPrice>();
 
   /** Keeps the instance types of every NodePool; each pool's are prepared when first priced. */
   constructor(private readonly instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>) {}
@@ -35,13 +38,20 @@ export class Pricing {
   }
 
   /**
-   * How many times the replacement's price is the cheapest fractional price of what it holds (1 = a perfect
-   * fit; see fractionalPrice).
+   * How many times the replacement's price is the fair price of what it holds (1 = as cheap as any fleet of the
+   * NodePool's types could hold it; see fair-price.ts). Unknown or unbounded fair prices count as a fit.
    */
   overpay(nc: sched.NewNodeClaim): number {
-    const reqs = Requirements.fromSelector(nc.requirements.filter((r) => r.key !== Labels.instanceType));
-    const fair = fractionalPrice(this.typesOf(nc.nodePool).values(), reqs, fromResourceList(nc.requests));
-    return fair > 0 && Number.isFinite(fair) ? nc.cheapest.price / fair : 1;
+    const selector = nc.requirements.filter((r) => r.key !== Labels.instanceType);
+    const key = `${nc.nodePool}\u0000${JSON.stringify(selector)}`;
+    let fair = this.fair.get(key);
+    if (!fair) {
+      const reqs = Requirements.fromSelector(selector);
+      fair = new FairPrice(launchable(this.typesOf(nc.nodePool).values(), reqs));
+      this.fair.set(key, fair);
+    }
+    const bound = fair.of(fromResourceList(nc.requests));
+    return bound > 0 && Number.isFinite(bound) ? nc.cheapest.price / bound : 1;
   }
 
   /** The options of a planned NodeClaim launchable under `reqs`, cheapest first. */
@@ -57,27 +67,15 @@ export class Pricing {
   }
 }
 
-/**
- * The cheapest fractional price of `requests` on one instance type allowed by `reqs` (instance-type names
- * aside): price x the largest share of any resource it would use. No whole node of any single type holds the
- * requests for less, so a replacement's price over this measures how well its type and size fit what it holds.
- */
-export function fractionalPrice(types: Iterable<InstanceTypeInfo>, reqs: Requirements, requests: Resources): number {
-  let best = Number.POSITIVE_INFINITY;
+/** The types allowed by `reqs` (instance-type names aside) at their cheapest allowed offering. */
+function launchable(types: Iterable<InstanceTypeInfo>, reqs: Requirements): PricedCapacity[] {
+  const out: PricedCapacity[] = [];
   for (const info of types) {
     if (info.requirements.intersects(reqs)) continue;
     const o = cheapestOffering(info, reqs);
-    if (!o) continue;
-    let share = 0;
-    for (const k in requests) {
-      const need = requests[k] ?? 0;
-      if (need <= 0) continue;
-      const has = info.allocatable[k] ?? 0;
-      share = Math.max(share, has > 0 ? need / has : Number.POSITIVE_INFINITY);
-    }
-    best = Math.min(best, o.price * share);
+    if (o) out.push({ price: o.price, allocatable: info.allocatable });
   }
-  return best;
+  return out;
 }
 
 /** The planned NodeClaim narrowed to `options` (cheapest first) under `reqs`. */

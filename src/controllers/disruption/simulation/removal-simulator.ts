@@ -30,4 +30,6 @@ export interface RemovalHints {
 export interface RemovalSimulator {
   /** Where the candidates' reschedulable pods (and any pending pods) would go with the candidates gone. */
   simulate(candidates: readonly Candidate[], hints?: RemovalHints): RemovalOutcome;
+  /** Full solves run so far, when the simulator counts them: searches bound their optional work by these. */
+  readonly solves?: number;
 }

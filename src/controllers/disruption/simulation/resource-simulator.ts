@@ -40,6 +40,10 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
   private launchableTypes: PricedType[] | undefined;
   private readonly overhead: Resources = {};
   private readonly pool: sched.NodePool | undefined;
+  private readonly requests = new WeakMap<sched.Pod, Resources>();
+  private readonly simplePods = new WeakMap<sched.Pod, boolean>();
+  /** No pending pods and no node being deleted: the snapshot the resource-only packing can judge. */
+  private settled: boolean | undefined;
   /** Simulations answered here and by the fallback. */
   fast = 0;
   slow = 0;
@@ -79,10 +83,16 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   }
 
+  /** Full solves run by the fallback (see RemovalSimulator.solves): its own count, else every simulation handed to it. */
+  get solves(): number {
+    return this.fallback.solves ?? this.slow;
+  }
+
   /** See RemovalSimulator. */
   simulate(candidates: readonly Candidate[], hints: RemovalHints = {}): RemovalOutcome {
     const moving = candidates.flatMap((c) => c.reschedulable);
-    const simple = this.pool && this.view.pendingPods.length === 0 && !this.view.nodes.some((n) => n.deleting) && moving.every(simplePod);
+    this.settled ??= this.view.pendingPods.length === 0 && !this.view.nodes.some((n) => n.deleting);
+    const simple = this.pool && this.settled && moving.every((p) => this.simple(p));
     if (!simple || !this.pool) {
       this.slow++;
       return this.fallback.simulate(candidates, hints);
@@ -91,18 +101,42 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     return this.pack(moving, new Set(candidates.map((c) => c.node.name)), this.pool);
   }
 
+  /** simplePod, judged once per pod object: a pass simulates the same pods many times. */
+  private simple(p: sched.Pod): boolean {
+    let ok = this.simplePods.get(p);
+    if (ok === undefined) {
+      ok = simplePod(p);
+      this.simplePods.set(p, ok);
+    }
+    return ok;
+  }
+
+  /** A pod's requests, parsed once per snapshot: a pass simulates the same pods many times. */
+  private requestsOf(p: sched.Pod): Resources {
+    let r = this.requests.get(p);
+    if (!r) {
+      r = podRequests(p);
+      this.requests.set(p, r);
+    }
+    return r;
+  }
+
   private pack(moving: sched.Pod[], gone: ReadonlySet<string>, pool: sched.NodePool): RemovalOutcome {
-    const free = this.receivers.filter((r) => !gone.has(r.name)).map((r) => ({ ...r, free: { ...r.free } }));
-    const sized = moving.map((p) => ({ p, r: podRequests(p) })).sort((a, b) => (b.r['cpu'] ?? 0) - (a.r['cpu'] ?? 0) || (b.r['memory'] ?? 0) - (a.r['memory'] ?? 0));
-    let leftover: Resources = { ...this.overhead };
+    const sized = moving.map((p) => ({ p, r: this.requestsOf(p) })).sort((a, b) => (b.r['cpu'] ?? 0) - (a.r['cpu'] ?? 0) || (b.r['memory'] ?? 0) - (a.r['memory'] ?? 0));
+    // A node without room for the element-wise smallest request takes none of these pods: leave it out of the
+    // first-fit scans, which are most of a simulation's time once the fleet is well packed.
+    const smallest = elementwiseMin(sized.map((s) => s.r));
+    const free = this.receivers.filter((r) => !gone.has(r.name) && fitsIn(smallest, r.free)).map((r) => ({ ...r, free: { ...r.free } }));
+    const leftover: Resources = { ...this.overhead };
     const onNew: string[] = [];
     for (const { p, r } of sized) {
+      // In place: `free` and `leftover` are this simulation's own copies.
       const target = free.find((n) => fitsIn(r, n.free));
       if (target) {
-        target.free = subtractResources(target.free, r);
+        for (const k in r) target.free[k] = (target.free[k] ?? 0) - (r[k] ?? 0);
         continue;
       }
-      leftover = addResources(leftover, r);
+      for (const k in r) leftover[k] = (leftover[k] ?? 0) + (r[k] ?? 0);
       onNew.push(podKeyOf(p));
     }
     if (onNew.length === 0) return { stranded: [], newNodeClaims: [] };
@@ -128,4 +162,14 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
       labels: { ...pool.template.labels, [Labels.nodePool]: pool.name },
     };
   }
+}
+
+/** The element-wise minimum of `rs` (a resource some of them do not request counts as 0). */
+function elementwiseMin(rs: readonly Resources[]): Resources {
+  const [first, ...rest] = rs;
+  const out: Resources = { ...first };
+  for (const r of rest) {
+    for (const k in out) out[k] = Math.min(out[k] ?? 0, r[k] ?? 0);
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ export class SolveRemovalSimulator implements RemovalSimulator {
   private readonly uninitialized: Set<string>;
   private quickReject: QuickReject | undefined;
   private readonly pendingKeys: Set<string>;
-  /** Number of full solves run, for the benchmark's figures. */
+  /** Number of full solves run (see RemovalSimulator.solves). */
   solves = 0;
 
   /** Prepares the parts of the input every simulation shares. */

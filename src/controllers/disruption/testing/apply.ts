@@ -37,10 +37,15 @@ function replacementNode(r: sched.NewNodeClaim, v: DisruptionView): DisruptionNo
 /** Applies `cmd` to `v`. */
 export function applyCommand(v: DisruptionView, cmd: Command): Applied {
   const gone = new Set(cmd.candidates.map((c) => c.node.name));
-  // Replacements last, so the scheduler fills the surviving nodes first as the simulation did.
-  const nodes = [...v.nodes.filter((n) => !gone.has(n.name)), ...cmd.replacements.map((r) => replacementNode(r, v))];
+  const replacements = cmd.replacements.map((r) => replacementNode(r, v));
+  const nodes = [...v.nodes.filter((n) => !gone.has(n.name)), ...replacements];
   const moving = cmd.candidates.flatMap((c) => reschedulablePods(c.node.pods));
-  const result = solve({ pods: moving, nodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
+  // Replacements last, so the scheduler fills the surviving nodes first as the simulation did. The solver orders
+  // nodes by name (initialized ones first), so the order of this list alone would not do: a replacement named
+  // "replacement-12" would come before "replacement-9". Presented as not yet initialized, they come last.
+  const fresh = new Set(replacements.map((n) => n.name));
+  const solveNodes = nodes.map((n) => (fresh.has(n.name) ? { ...n, initialized: false } : n));
+  const result = solve({ pods: moving, nodes: solveNodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
   if (result.unplaced.length > 0) return { ok: false, stranded: result.unplaced.map((u) => u.pod) };
   const byKey = new Map(moving.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
   const landed = new Map<string, sched.Pod[]>();

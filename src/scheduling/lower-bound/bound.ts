@@ -20,10 +20,12 @@
 import { nanoOf, type Amounts } from '../check/amounts.js';
 import type { SchedulingInput } from '../model.js';
 import { aggregateBound, type Aggregate } from './aggregate.js';
+import type { DomainMode } from '../check/karpenter-domains.js';
 import { classCoverBound } from './class-cover.js';
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';
+import { zoneSplit } from './spread-cover.js';
 
 /** The bound and how it was reached. */
 export interface LowerBound {
@@ -47,6 +49,11 @@ export interface LowerBoundOptions {
   maxIterations?: number;
   /** Exact pricing problems per iteration. */
   mipsPerIteration?: number;
+  /**
+   * The topology domains the placements it bounds are judged with (the checker's option): under Karpenter's, zone
+   * spread also splits a class over the zones (spread-cover.ts). Default kube.
+   */
+  domains?: DomainMode;
 }
 
 interface Column {
@@ -116,7 +123,7 @@ function undominated(vs: readonly Variant[], rows: readonly number[][], resource
   });
 }
 
-function buildProblem(input: SchedulingInput): Problem & { excluded: number } {
+function buildProblem(input: SchedulingInput): Problem & { excluded: number; all: Variant[]; allBound: number[][] } {
   const all = podClasses(input.pods);
   const resources = [...new Set(all.flatMap((c) => [...c.demand.keys()]))].sort();
   const vs = variants(input).filter((v) => resources.every((k) => toNumber(v.capacity, k) >= 0) || v.existing);
@@ -128,7 +135,7 @@ function buildProblem(input: SchedulingInput): Problem & { excluded: number } {
   const kept = undominated(vs, rows, resources).map((v, id) => ({ ...v, id }));
   const bound = kept.map((v) => classes.map((c) => perNode(c, v, resources)));
   const scale = resources.map((k) => Math.max(1e-9, ...kept.map((v) => toNumber(v.capacity, k))));
-  return { classes, variants: kept, resources, scale, bound, limits: limitRows(input, kept), excluded };
+  return { classes, variants: kept, resources, scale, bound, limits: limitRows(input, kept), excluded, all: vs, allBound: rows };
 }
 
 function pricing(p: Problem, v: Variant, duals: readonly number[]): Pricing {
@@ -314,7 +321,8 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
   const p = buildProblem(input);
   const anti = antiAffinityBound(p);
   const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
-  const cover = classCoverBound({ counts: p.classes.map((c) => c.count), variants: p.variants, perNode: p.variants.map((v) => p.bound[v.id] ?? []) }) ?? 0;
+  const splits = opts.domains === 'karpenter' ? p.classes.map((cls, index) => zoneSplit({ cls, index, input, variants: p.all, held: p.allBound })) : undefined;
+  const cover = classCoverBound({ counts: p.classes.map((c) => c.count), variants: p.variants, perNode: p.variants.map((v) => p.bound[v.id] ?? []), splits }) ?? 0;
   const columns = initialColumns(p);
   const seen = new Set<string>();
   let lp = 0;

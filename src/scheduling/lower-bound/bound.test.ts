@@ -209,6 +209,27 @@ describe('lowerBound', () => {
     expect(lowerBound({ pods: mixed, nodePools: [makeNodePool()], instanceTypes: types }, { solveLp }).classCoverBound).toBe(0);
   });
 
+  it('counts whole nodes under a NodePool limit where the LP would buy half a node', async () => {
+    const solveLp = await loadHighs();
+    const cheap = makeInstanceType({ name: 'cheap', cpu: 4, memGi: 16, price: 0.2, zones: ['z1'] });
+    const dear = makeInstanceType({ name: 'dear', cpu: 4, memGi: 16, price: 0.4, zones: ['z1'] });
+    const pods = Array.from({ length: 6 }, (_, i) => makePod({ name: `p${i}`, cpu: '1', memory: '1Gi' }));
+    const input = {
+      pods,
+      nodePools: [makeNodePool({ name: 'limited', weight: 10, limits: { cpu: '4' } }), makeNodePool({ name: 'open' })],
+      instanceTypesByNodePool: { limited: [cheap], open: [dear] },
+      instanceTypes: [cheap, dear],
+    };
+    const lb = lowerBound(input, { solveLp });
+    // The LP fills the limited pool's one node and buys half a dear one (0.2 + 0.2); whole nodes cost 0.2 + 0.4.
+    expect(lb.lpBound).toBeCloseTo(0.4, 6);
+    expect(lb.wholeNodesBound).toBeCloseTo(0.6, 5);
+    const r = solve(input);
+    expect(checkPlacement(input, r)).toEqual([]);
+    expect(lb.lowerBound).toBeLessThanOrEqual(r.cost + 1e-9);
+    expect(r.cost).toBeCloseTo(0.6, 9);
+  });
+
   it('is tight on a uniform workload where whole nodes fill exactly', async () => {
     const solveLp = await loadHighs();
     const types = [makeInstanceType({ name: 'big', cpu: 4, memGi: 16, price: 0.4, zones: ['z1'] })];

@@ -23,6 +23,9 @@ import { aggregateBound, type Aggregate } from './aggregate.js';
 import type { DomainMode } from '../check/karpenter-domains.js';
 import { classCoverBound } from './class-cover.js';
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
+import { gridBound } from './grid.js';
+import { pricingLpBound } from './pricing-lp.js';
+import { wholeNodesBound } from './whole-nodes.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';
 import { zoneSplit } from './spread-cover.js';
@@ -35,6 +38,8 @@ export interface LowerBound {
   aggregateBound: number;
   /** The class cover bound (0 when classes may share nodes). */
   classCoverBound: number;
+  /** The whole-nodes bound (0 when not tried: many classes or variants). */
+  wholeNodesBound: number;
   /** Restricted master LP objective at the end (an upper estimate of the LP optimum). */
   masterObjective: number;
   iterations: number;
@@ -254,6 +259,15 @@ function aggregate(p: Problem, solveLp: LpSolve): Aggregate {
   return aggregateBound({ demand, nodes, variants: fresh }, solveLp);
 }
 
+/** The whole-nodes bound (whole-nodes.ts) from the problem; 0 when not tried or not solved. */
+function wholeNodes(p: Problem, solveLp: LpSolve): number {
+  const weights = p.classes.map((c) => p.resources.map((k, r) => toNumber(c.demand, k) / (p.scale[r] ?? 1)));
+  const variants = p.variants.map((v) => ({ price: v.price, existing: v.existing, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
+  const limits = p.limits.map((l) => ({ remaining: l.remaining, use: p.variants.map((v) => (v.pool === l.pool ? toNumber(v.limitCapacity, l.resource) : 0)) }));
+  const perNode = p.variants.map((v) => p.bound[v.id] ?? []);
+  return wholeNodesBound({ counts: p.classes.map((c) => c.count), weights, anti: p.classes.map((c) => c.antiGroup), variants, perNode, limits }, solveLp) ?? 0;
+}
+
 /** Blends of the master's duals with the aggregate's resource prices tried when column generation stopped early. */
 const Blends = [0.25, 0.5, 0.75, 0.9];
 
@@ -272,6 +286,39 @@ function blended(p: Problem, m: Master, alpha: readonly number[]): number {
     out = Math.max(out, farley(p, mix, best));
   }
   return out;
+}
+
+/** Lowers a variant's value bound to the grid bound (grid.ts) where that is smaller, nudged up against round-off. */
+function tighten(best: Map<number, number>, id: number, pr: Pricing): void {
+  const g = gridBound(pr);
+  if (g !== undefined) best.set(id, Math.min(best.get(id) ?? Number.POSITIVE_INFINITY, g * (1 + 1e-9) + 1e-12));
+}
+
+/** Most exact LP pricing bounds (pricing-lp.ts) solved for the final bound. */
+const FinalLps = 40;
+
+/**
+ * Farley's bound for the last master's duals with every variant bounded by the least of its fractional and grid
+ * bounds, then, lazily from the variant that sets ρ, by the exact LP relaxation of its pricing problem as well.
+ */
+function finalFarley(p: Problem, m: Master, solveLp: LpSolve): number {
+  const best = new Map<number, number>();
+  for (const v of p.variants) {
+    const pr = pricing(p, v, m.duals);
+    best.set(v.id, fractionalBound(pr));
+    tighten(best, v.id, pr);
+  }
+  const done = new Set<number>();
+  const fresh = p.variants.filter((v) => !v.existing && v.price > 0);
+  const ratio = (v: Variant): number => ((best.get(v.id) ?? 0) - limitCost(p, v, m.lambda)) / v.price;
+  for (let k = 0; k < FinalLps; k++) {
+    const top = fresh.reduce<Variant | undefined>((a, v) => (!a || ratio(v) > ratio(a) ? v : a), undefined);
+    if (!top || done.has(top.id)) break;
+    done.add(top.id);
+    const lp = pricingLpBound(pricing(p, top, m.duals), solveLp);
+    if (lp !== undefined) best.set(top.id, Math.min(best.get(top.id) ?? Number.POSITIVE_INFINITY, lp));
+  }
+  return farley(p, m, best);
 }
 
 interface Round {
@@ -305,7 +352,10 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
     if (exact.proven) {
       // Guard against float round-off: the value used for the bound is nudged up, never down.
       best.set(v.id, Math.min(best.get(v.id) ?? Number.POSITIVE_INFINITY, exact.value * (1 + 1e-9) + 1e-12));
-    } else complete = false;
+    } else {
+      complete = false;
+      tighten(best, v.id, pricing(p, v, m.duals));
+    }
     const reduced = v.existing ? (m.existingDuals.get(v.id) ?? 0) - exact.value : v.price + limitCost(p, v, m.lambda) - exact.value;
     const key = `${v.id}:${[...exact.counts].join(';')}`;
     if (reduced < -1e-9 && !opts.seen.has(key)) {
@@ -316,6 +366,66 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
   return { best, added, complete };
 }
 
+/** Duals between the stability centre and the master's: t·centre + (1 − t)·master (still ≥ 0, so still valid for Farley). */
+function smooth(center: Master, m: Master, t: number): Master {
+  const mix = (a: readonly number[], b: readonly number[]): number[] => b.map((x, i) => t * (a[i] ?? 0) + (1 - t) * x);
+  const existingDuals = new Map([...m.existingDuals].map(([id, x]) => [id, t * (center.existingDuals.get(id) ?? 0) + (1 - t) * x]));
+  return { objective: m.objective, duals: mix(center.duals, m.duals), lambda: mix(center.lambda, m.lambda), existingDuals };
+}
+
+/** Weight of the stability centre in the duals priced (Wentges smoothing). */
+const Smoothing = 0.5;
+
+interface Generation {
+  lp: number;
+  master: number;
+  iterations: number;
+  converged: boolean;
+  last: Master | undefined;
+}
+
+/**
+ * Column generation with dual smoothing: the master's duals oscillate on mixes with many classes, so each round prices
+ * duals halfway between the master's and those that gave the best Farley bound so far (the centre), which adds columns
+ * that matter and raises the bound steadily. When the smoothed duals find no column, the master's own duals are
+ * priced, so convergence is still judged on the master's duals.
+ */
+function generate(p: Problem, opts: LowerBoundOptions): Generation {
+  const columns = initialColumns(p);
+  const seen = new Set<string>();
+  const g: Generation = { lp: 0, master: 0, iterations: 0, converged: false, last: undefined };
+  const maxIterations = opts.maxIterations ?? 60;
+  let mips = opts.mipsPerIteration ?? 40;
+  let center: Master | undefined;
+  while (g.iterations < maxIterations && p.classes.length > 0) {
+    g.iterations++;
+    const m = solveMaster(p, columns, opts.solveLp);
+    if (!m) break;
+    g.last = m;
+    g.master = m.objective;
+    const tries = center ? [smooth(center, m, Smoothing), m] : [m];
+    let round: Round | undefined;
+    for (const duals of tries) {
+      round = priceRound(p, duals, { solveLp: opts.solveLp, mips, seen });
+      const bound = farley(p, duals, round.best);
+      if (bound > g.lp) {
+        g.lp = bound;
+        center = duals;
+      }
+      if (round.added.length > 0) break;
+    }
+    if (!round) break;
+    columns.push(...round.added);
+    if (round.added.length === 0 && round.complete) {
+      g.converged = true;
+      break;
+    }
+    // Same duals next round: price further down the list instead of repeating the same problems.
+    if (round.added.length === 0) mips *= 2;
+  }
+  return g;
+}
+
 /** A valid lower bound on the cost of placing `input.pods` (new NodeClaims only; existing capacity is free). */
 export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): LowerBound {
   const p = buildProblem(input);
@@ -323,31 +433,9 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
   const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
   const splits = opts.domains === 'karpenter' ? p.classes.map((cls, index) => zoneSplit({ cls, index, input, variants: p.all, held: p.allBound })) : undefined;
   const cover = classCoverBound({ counts: p.classes.map((c) => c.count), variants: p.variants, perNode: p.variants.map((v) => p.bound[v.id] ?? []), splits }) ?? 0;
-  const columns = initialColumns(p);
-  const seen = new Set<string>();
-  let lp = 0;
-  let master = 0;
-  let iterations = 0;
-  let converged = false;
-  const maxIterations = opts.maxIterations ?? 60;
-  let mips = opts.mipsPerIteration ?? 40;
-  let last: Master | undefined;
-  while (iterations < maxIterations && p.classes.length > 0) {
-    iterations++;
-    const m = solveMaster(p, columns, opts.solveLp);
-    if (!m) break;
-    last = m;
-    master = m.objective;
-    const round = priceRound(p, m, { solveLp: opts.solveLp, mips, seen });
-    lp = Math.max(lp, farley(p, m, round.best));
-    columns.push(...round.added);
-    if (round.added.length === 0 && round.complete) {
-      converged = true;
-      break;
-    }
-    // Same duals next round: price further down the list instead of repeating the same problems.
-    if (round.added.length === 0) mips *= 2;
-  }
-  if (last && !converged) lp = Math.max(lp, blended(p, last, agg.alpha));
-  return { lowerBound: Math.max(lp, anti, agg.bound, cover), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, classCoverBound: cover, masterObjective: master, iterations, converged, excludedPods: p.excluded };
+  const whole = wholeNodes(p, opts.solveLp);
+  const g = generate(p, opts);
+  let lp = g.lp;
+  if (g.last && !g.converged) lp = Math.max(lp, blended(p, g.last, agg.alpha), finalFarley(p, g.last, opts.solveLp));
+  return { lowerBound: Math.max(lp, anti, agg.bound, cover, whole), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, classCoverBound: cover, wholeNodesBound: whole, masterObjective: g.master, iterations: g.iterations, converged: g.converged, excludedPods: p.excluded };
 }

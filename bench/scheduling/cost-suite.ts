@@ -37,7 +37,7 @@ other offered zones stay empty is a violation, as it is for Karpenter, which spr
 spread's minimum is 0 (a new node is always possible). kube-scheduler counts only zones where nodes exist; the
 simulated kube-scheduler keeps that. seconds = Tenon's solve time.
 
-lowerBound = the largest of four valid bounds over every placement that checker accepts (none can exceed the
+lowerBound = the largest of five valid bounds over every placement that checker accepts (none can exceed the
 cheapest such placement):
  1. Configuration LP, solved by column generation (HiGHS WebAssembly for the master LP, branch and bound for pricing).
     Pods are grouped into classes (same requests, node constraints, tolerations, hostname anti-affinity group). A
@@ -49,11 +49,17 @@ cheapest such placement):
     this LP, so its optimum is a lower bound; topology spread, pod affinity and preferences are relaxed away. Column
     generation need not converge: from the master's duals (pi >= 0 for classes, lambda >= 0 for limits) Farley's
     bound (pi.d - lambda.L - sum_e V_e) / rho is valid for ANY such duals, where rho bounds max over configurations
-    of (pi.a - lambda.capacity)/price (exact where branch and bound proved it, else the least of several surrogate
-    fractional-knapsack bounds: each resource alone and mixes of two; an anti-affinity group's choice of member, or
-    none, is enumerated, so a fractional bound never takes two members of a group) and V_e bounds pi.a over
-    configurations of existing node e. When column generation stops before converging, Farley's bound is also taken
-    for blends of the last master's duals with duals pricing each class by its resources (alpha.demand, bound 3).
+    of (pi.a - lambda.capacity)/price and V_e bounds pi.a over configurations of existing node e. Each variant's
+    max_a pi.a is exact where branch and bound proved it, else the least of these valid upper bounds: surrogate
+    fractional knapsacks (each resource alone and mixes of two); an integer knapsack over the two binding resources
+    on a 128 x 128 grid, each pod weighing floor(request/unit + eps) units, so every set of pods that fits the node
+    fits the grid; and, for the final bound, the exact LP relaxation of the pricing problem (HiGHS). In all of them a
+    hostname anti-affinity group takes at most one member per node across its classes (its choice is enumerated or
+    it is replaced by one dominating item), never one of each class. Rounds price duals halfway between the
+    master's and those that gave the best bound so far (Wentges smoothing; any duals >= 0 give a valid bound), and
+    the master's own when those find nothing. When column generation stops before converging, Farley's bound is
+    also taken for blends of the last master's duals with duals pricing each class by its resources (alpha.demand,
+    from bound 3), and for the last duals with every variant bounded as tightly as above.
  2. Node count for hostname anti-affinity: n mutually anti-affine pods need n distinct nodes; those the existing
     nodes cannot take each cost at least the cheapest variant able to hold one.
  3. Aggregate: prices per unit of each resource (alpha >= 0) and per node (beta >= 0) that no new-node variant
@@ -73,6 +79,13 @@ cheapest such placement):
     zone holds at least L = ceil((n - (Z - 1) s) / Z). The class then costs at least the cheapest split of its n pods
     over the Z zones, each at least L, each zone's share covered by whole nodes at that zone's prices (existing
     nodes there take their share free): dynamic programming over zones and pod counts.
+ 5. Whole nodes: with at most 6 pod classes, a small integer programme solved to optimality by HiGHS: y_v (whole
+    nodes of variant v, existing nodes at most 1 and free) and n_vi (pods of class i on them), minimise
+    sum(price_v y_v) such that sum_v n_vi >= count_i, sum_i request_ir n_vi <= capacity_vr y_v for every resource,
+    n_vi <= perNode_vi y_v, an anti-affinity group's members on v number at most y_v, and NodePool limits hold on
+    sum(y_v capacity_v). Counting any valid placement's nodes and pods per variant gives a feasible point, so the
+    optimum is a lower bound; capacity is pooled over a variant's nodes, but node counts are whole (the LP's
+    fractional nodes are what it removes, e.g. under NodePool limits).
 Pod affinity and hostname spread are relaxed away in every bound, and zone spread outside bound 4's case.
 costToLowerBound = cost / lowerBound (>= 1; 1 is proven optimal), costToFfd = cost / ffdCost.
 `;

@@ -28,7 +28,8 @@ let loaded: Promise<LpSolve> | undefined;
 /** Loads HiGHS once and returns an LpSolve over it. */
 export function loadHighs(): Promise<LpSolve> {
   loaded ??= loader()().then((h): LpSolve => (lp) => {
-    const r = h.solve(lp, { mip_rel_gap: 0, output_flag: false });
+    // A time limit keeps a hard MIP from stalling the suite: it then reports no optimum, and the bound skips it.
+    const r = h.solve(lp, { mip_rel_gap: 0, output_flag: false, time_limit: 20 });
     const optimal = r.Status === 'Optimal';
     const values: Record<string, number> = {};
     if (optimal) for (const [name, c] of Object.entries(r.Columns)) values[name] = c.Primal ?? 0;

@@ -32,7 +32,8 @@ the pod's own label), zone pod affinity and hostname anti-affinity; CPU 100m..15
 fake.InstanceTypes(400) (type i: i+1 vCPU, 2(i+1) GiB, 10(i+1) pods, price 0.1/vCPU + 0.1/GB, spot in 2 zones and
 on-demand in 3) and one NodePool. karpenter-diverse-6 adds upstream's newer hostname pod affinity share.
 Each size is solved (repeated until 0.3 s have passed, at most 20 times, the mean reported) and the first result is
-checked by checkPlacement; "violations" counts what the checker found.
+checked by checkPlacement; "violations" counts what the checker found, judged both with kube-scheduler's topology
+domains and with Karpenter's (every zone a NodePool offers counts; a hostname spread's minimum is 0).
 Default sizes: ${defaultSizes.join(',')}; --quick: ${quickSizes.join(',')}.
 
 --workload removal times disruption's removal simulation instead (removal-bench.ts): --sizes are node counts
@@ -63,7 +64,7 @@ export function runScheduling(opts: { pods: number; workload: string; seed: numb
     seconds: Number(seconds.toFixed(4)),
     podsPerSecond: Math.round(opts.pods / seconds),
     nodeClaims: result.newNodeClaims.length,
-    violations: checkPlacement(input, result).length,
+    violations: checkPlacement(input, result).length + checkPlacement(input, result, { domains: 'karpenter' }).length,
   };
 }
 

@@ -22,7 +22,7 @@ export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
 export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';
 // Checking and bounds (branch schedbench): the independent placement checker and the cost lower bound.
-export { checkPlacement, summarizeViolations, type CheckFamily, type Violation } from './check/index.js';
+export { checkPlacement, summarizeViolations, type CheckFamily, type CheckOptions, type DomainMode, type Violation } from './check/index.js';
 export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpModel, type LpResult, type LpSolve } from './lower-bound/index.js';
 
 // --- solver side (branch scheduling): disruption's removal simulation ---

@@ -6,6 +6,7 @@
 import type { SchedulingInput, SchedulingResult } from '../model.js';
 import { checkAntiAffinity } from './anti-affinity.js';
 import { checkHostPorts } from './host-ports.js';
+import type { DomainMode } from './karpenter-domains.js';
 import { checkNodeClaims } from './nodeclaims.js';
 import { checkNodeFit } from './node-fit.js';
 import { checkPodAffinity } from './pod-affinity.js';
@@ -14,9 +15,14 @@ import type { Violation } from './violation.js';
 import { checkVolumes } from './volumes.js';
 import { buildWorld } from './world.js';
 
+/** How to judge: `domains` chooses kube-scheduler's topology domains (the default) or Karpenter's. */
+export interface CheckOptions {
+  domains?: DomainMode;
+}
+
 /** Every violation of the scheduling constraints in `result` for `input`; empty when the placement is valid. */
-export function checkPlacement(input: SchedulingInput, result: SchedulingResult): Violation[] {
-  const world = buildWorld(input, result);
+export function checkPlacement(input: SchedulingInput, result: SchedulingResult, opts: CheckOptions = {}): Violation[] {
+  const world = buildWorld(input, result, opts.domains);
   return [
     ...world.violations,
     ...checkNodeFit(world),

@@ -9,6 +9,7 @@
  */
 import type { NodeSelectorRequirement, TopologySpreadConstraint } from '../model.js';
 import { blockingTaint, firstNotAlways, possiblyMatches, selectorMatches, valueSatisfies } from './labels.js';
+import { discoveredDomains } from './karpenter-domains.js';
 import { domainValues, resolveSpreadSelector } from './terms.js';
 import type { Violation } from './violation.js';
 import type { CheckNode, PlacedPod, World } from './world.js';
@@ -54,6 +55,7 @@ function stats(world: World, owner: PlacedPod, c: TopologySpreadConstraint): Sta
     const into = values.length === 1 && sure ? s.certain : s.maybe;
     for (const v of values) into.set(v, (into.get(v) ?? 0) + n);
   }
+  if (world.domains === 'karpenter') for (const v of discoveredDomains(world.input, owner.pod, c)) s.domains.add(v);
   return s;
 }
 

@@ -4,7 +4,9 @@
  * component of n identical pods costs at least the cheapest cover of the pods the existing nodes cannot take by
  * new nodes holding at most `perNode[v]` each — found exactly by dynamic programming over the pod count
  * (cost[m] = min over variants of price + cost[m − held]). Limits and topology are relaxed away, as in the LP.
+ * With Karpenter's topology domains, a class under zone spread must also split over the zones (spread-cover.ts).
  */
+import { splitCover, type ZoneSplit } from './spread-cover.js';
 
 /** What the bound needs from the problem. */
 export interface ClassCoverInput {
@@ -14,6 +16,8 @@ export interface ClassCoverInput {
   perNode: readonly (readonly number[])[];
   /** Work limit (pod count × variants); beyond it no bound is given. */
   budget?: number;
+  /** Per class: how its pods must split over zones (spread-cover.ts), when known. */
+  splits?: readonly (ZoneSplit | undefined)[];
 }
 
 function find(parent: number[], i: number): number {
@@ -37,15 +41,27 @@ function separable(a: ClassCoverInput): boolean {
   return a.counts.every((_, i) => find(parent, i) === i);
 }
 
-/** The cheapest cover of `n` pods by nodes of the given sizes and prices. */
-function cheapestCover(n: number, sizes: readonly { price: number; held: number }[]): number {
+/** A node size: its price and how many pods of the class it holds. */
+export interface Size {
+  price: number;
+  held: number;
+}
+
+/** The cheapest cover of every pod count 0..n by nodes of the given sizes and prices (Infinity: none can). */
+export function cheapestCovers(n: number, sizes: readonly Size[]): Float64Array {
   const cost = new Float64Array(n + 1);
   for (let m = 1; m <= n; m++) {
     let best = Number.POSITIVE_INFINITY;
     for (const s of sizes) best = Math.min(best, s.price + (cost[Math.max(0, m - s.held)] ?? 0));
     cost[m] = best;
   }
-  return cost[n] ?? 0;
+  return cost;
+}
+
+/** Only sizes no cheaper one matches matter: cheapest first, a dearer one kept only when it holds more. */
+export function usefulSizes(sizes: readonly Size[]): Size[] {
+  const sorted = [...sizes].sort((x, y) => x.price - y.price || y.held - x.held);
+  return sorted.filter((s, k) => sorted.slice(0, k).every((t) => t.held < s.held));
 }
 
 /** The bound, or undefined when some node could mix classes, or the work would exceed the budget. */
@@ -63,13 +79,13 @@ export function classCoverBound(a: ClassCoverInput): number | undefined {
       else sizes.push({ price: v.price, held });
     });
     if (n <= 0) continue;
-    // Only sizes no cheaper variant matches matter: cheapest first, keep a dearer one only when it holds more.
-    sizes.sort((x, y) => x.price - y.price || y.held - x.held);
-    const useful = sizes.filter((s, k) => sizes.slice(0, k).every((t) => t.held < s.held));
+    const useful = usefulSizes(sizes);
     if (useful.length === 0) return undefined;
     work += n * useful.length;
     if (work > (a.budget ?? 5_000_000)) return undefined;
-    total += cheapestCover(n, useful);
+    const plain = cheapestCovers(n, useful)[n] ?? 0;
+    const split = a.splits?.[i];
+    total += Math.max(plain, (split && splitCover(a.counts[i] ?? 0, split)) ?? 0);
   }
   return total;
 }

@@ -29,6 +29,8 @@ export interface Variant {
   capacity: Amounts;
   /** Node capacity counted against the NodePool's limits. */
   limitCapacity: Amounts;
+  /** The cheapest allowed offering per zone (existing nodes: their zone, free). */
+  zonePrices: ReadonlyMap<string, number>;
   /** Existing nodes: usable once. */
   existing: boolean;
   labels: NodeLabels;
@@ -116,6 +118,8 @@ function poolVariants(pool: NodePool, types: readonly InstanceType[], input: Sch
       values.set(Labels.zone, new Set(offers.map((o) => o.zone)));
       values.set(Labels.capacityType, new Set([ct]));
       for (const r of it.requirements ?? []) if (r.operator === 'In') values.set(r.key, new Set(r.values ?? []));
+      const zonePrices = new Map<string, number>();
+      for (const o of offers) zonePrices.set(o.zone, Math.min(o.price, zonePrices.get(o.zone) ?? Number.POSITIVE_INFINITY));
       const alloc = it.allocatable ? amountsOf(it.allocatable) : minus(amountsOf(it.capacity), amountsOf(it.overhead));
       out.push({
         id: out.length,
@@ -124,6 +128,7 @@ function poolVariants(pool: NodePool, types: readonly InstanceType[], input: Sch
         price: Math.min(...offers.map((o) => o.price)),
         capacity: minus(alloc, overhead),
         limitCapacity: amountsOf(it.capacity),
+        zonePrices,
         existing: false,
         labels: new NodeLabels(values),
         taints: pool.template.taints ?? [],
@@ -137,7 +142,9 @@ function existingVariant(n: ExistingNode, id: number): Variant {
   for (const p of n.pods ?? []) for (const [k, v] of podDemand(p)) free.set(k, (free.get(k) ?? 0n) - v);
   // A node not yet initialized may lose any taint (S1); assuming it loses all keeps the relaxation valid.
   const taints = (n.initialized ?? true) ? (n.taints ?? []) : [];
-  return { id, name: `node/${n.name}`, pool: undefined, price: 0, capacity: free, limitCapacity: new Map(), existing: true, labels: NodeLabels.exact(n.labels, n.name), taints };
+  const zone = n.labels[Labels.zone];
+  const zonePrices = new Map(zone === undefined ? [] : [[zone, 0]]);
+  return { id, name: `node/${n.name}`, pool: undefined, price: 0, capacity: free, limitCapacity: new Map(), zonePrices, existing: true, labels: NodeLabels.exact(n.labels, n.name), taints };
 }
 
 /** Every variant of the input: new-node variants per NodePool, then existing nodes and in-flight NodeClaims. */

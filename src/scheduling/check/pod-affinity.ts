@@ -134,18 +134,63 @@ function waitSlot(p: Pending): string {
 }
 
 /**
- * The pod that starts a group: one of the pods `stuck` when no group starts, able to start its group now (nothing
- * matching all its terms is bound yet), where most stuck pods of its group wait in the same domains (a choice
- * kube-scheduler's queue order could make).
+ * How many of the stuck pods `left` look stranded after `bound`: not reachable even if every group that may still
+ * start (nothing matching all its terms bound yet) did start, and every pod so met bound in turn. Optimistic about
+ * starts (two may exclude each other), but it never lets two stuck pods vouch for each other.
  */
-function starter(stuck: Pending[], counts: Map<string, Counts>): Pending | undefined {
+function stranded(left: Pending[], bound: Bound): number {
+  const startable = new Set(left.filter((q) => (bound.counts.get(q.set.key)?.total ?? 0) === 0).map((q) => q.set.key));
+  const supply = bound.clone();
+  let rest = left;
+  for (let progress = true; progress && rest.length > 0; ) {
+    progress = false;
+    const next: Pending[] = [];
+    for (const q of rest) {
+      if (startable.has(q.set.key) || unmet(q, supply.counts, false) === undefined) {
+        supply.bind(q.pod);
+        progress = true;
+      } else next.push(q);
+    }
+    rest = next;
+  }
+  return rest.length;
+}
+
+/** Starts tried ahead per step: enough for the distinct groups a placement mixes, bounded for large ones. */
+const lookahead = 8;
+
+/**
+ * The pod that starts a group: one of the pods `stuck` when no group starts, able to start its group now (nothing
+ * matching all its terms is bound yet). Starting one group may close another's start (the starter matches that
+ * group's terms too), so a few candidates are tried — those where most stuck pods of their group wait in the same
+ * domains first — and the one leaving the fewest of `rest` stuck in groups that can no longer start (then the
+ * fewest stuck) wins (an order kube-scheduler's queue could take).
+ */
+function starter(stuck: Pending[], from: Bound, rest: Pending[]): Pending | undefined {
   const waiting = new Map<string, number>();
   for (const q of stuck) waiting.set(waitSlot(q), (waiting.get(waitSlot(q)) ?? 0) + 1);
-  let best: Pending | undefined;
-  let bestScore = 0;
+  const seen = new Set<string>();
+  const candidates: { p: Pending; score: number }[] = [];
   for (const p of stuck) {
-    const score = canStart(p, counts) ? (waiting.get(waitSlot(p)) ?? 0) : 0;
-    if (score > bestScore) [best, bestScore] = [p, score];
+    if (!canStart(p, from.counts)) continue;
+    // Pods alike in group, domains and labels start alike; one of them is enough to try.
+    const sig = JSON.stringify([waitSlot(p), p.pod.namespace, p.pod.labels]);
+    if (seen.has(sig)) continue;
+    seen.add(sig);
+    candidates.push({ p, score: waiting.get(waitSlot(p)) ?? 0 });
+  }
+  candidates.sort((x, y) => y.score - x.score);
+  const tried = candidates.slice(0, lookahead);
+  if (tried.length <= 1) return tried[0]?.p;
+  let best: Pending | undefined;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const { p } of tried) {
+    const trial = from.clone();
+    trial.bind(p.pod);
+    const left = settle(rest.filter((q) => q !== p), trial);
+    const dead = stranded(left, trial);
+    const cost = dead * (rest.length + 1) + left.length;
+    if (cost < fewest) [best, fewest] = [p, cost];
   }
   return best;
 }
@@ -161,14 +206,14 @@ function replay(pending: Pending[], bound: Bound): { left: Pending[]; bound: Bou
   for (;;) {
     const trial = bound.clone();
     const stuck = settle(left, trial);
-    const early = starter(stuck, bound.counts);
+    const early = starter(stuck, bound, left);
     if (early) {
       bound.bind(early.pod);
       left = left.filter((q) => q !== early);
       continue;
     }
     // A group whose members settling did not reach may still start after it.
-    const late = starter(stuck, trial.counts);
+    const late = starter(stuck, trial, stuck);
     if (!late) return { left: stuck, bound: trial };
     trial.bind(late.pod);
     [left, bound] = [stuck.filter((q) => q !== late), trial];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../model.js';
+import type { ExistingNode, LabelSelector, Pod, PodAffinityTerm } from '../model.js';
 import { solve } from '../solver/solve.js';
 import { makeInstanceType, makeNodePool, makePod } from '../testing/factories.js';
 import { checkPlacement } from './check.js';
@@ -40,6 +40,35 @@ const filterArb = fc.oneof(
 );
 const spreadArb = fc.record({ cpu: fc.constantFrom('500m', '1', '3'), filter: filterArb, owner: fc.boolean() });
 
+/** Pods with zero to three required affinity terms on zone or hostname, over labels drawn from a few values. */
+const termSelectors: LabelSelector[] = [{ matchLabels: { app: 'a' } }, { matchLabels: { app: 'b' } }, { matchLabels: { tier: 'x' } }, { matchLabels: { tier: 'y' } }, { matchLabels: { app: 'a', tier: 'x' } }];
+const affinityTermArb = fc.record({
+  topologyKey: fc.constantFrom('topology.kubernetes.io/zone', 'kubernetes.io/hostname'),
+  labelSelector: fc.constantFrom(...termSelectors),
+});
+const affinePodArb = fc.record({
+  cpu: fc.constantFrom('100m', '500m', '1'),
+  app: fc.constantFrom('a', 'b'),
+  tier: fc.constantFrom('x', 'y'),
+  terms: fc.array(affinityTermArb, { maxLength: 3 }),
+});
+const runningArb = fc.record({ zone: fc.constantFrom(...zones), app: fc.constantFrom('a', 'b', 'c'), tier: fc.constantFrom('x', 'y', 'z') });
+
+function affinePods(specs: { cpu: string; app: string; tier: string; terms: PodAffinityTerm[] }[]): Pod[] {
+  return specs.map((s, i) =>
+    makePod({ name: `f${i}`, cpu: s.cpu, labels: { app: s.app, tier: s.tier }, ...(s.terms.length > 0 ? { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: s.terms } } } : {}) }),
+  );
+}
+
+function runningNodes(specs: { zone: string; app: string; tier: string }[]): ExistingNode[] {
+  return specs.map((s, i) => ({
+    name: `n${i}`,
+    labels: { 'kubernetes.io/hostname': `n${i}`, 'topology.kubernetes.io/zone': s.zone, 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+    allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
+    pods: [makePod({ name: `r${i}`, cpu: '100m', labels: { app: s.app, tier: s.tier } })],
+  }));
+}
+
 describe('the current solver, judged by the independent checker', () => {
   it('one zone spread shared by pods with different node filters, and pods it merely counts: no violations', () => {
     const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } };
@@ -54,6 +83,16 @@ describe('the current solver, judged by the independent checker', () => {
     );
   });
 
+
+  it('pods with several required affinity terms on zone and hostname, among running pods: no violations', () => {
+    fc.assert(
+      fc.property(fc.array(affinePodArb, { minLength: 1, maxLength: 16 }), fc.array(runningArb, { maxLength: 3 }), fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, running, strategy) => {
+        const input = { pods: affinePods(specs), nodes: runningNodes(running), nodePools: [makeNodePool()], instanceTypes: types, strategy };
+        expect(checkPlacement(input, solve(input))).toEqual([]);
+      }),
+      { numRuns: 200, seed: 23 },
+    );
+  });
 
   it('random pods with resources, zone selectors, taints and host ports: no violations', () => {
     fc.assert(

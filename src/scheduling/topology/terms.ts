@@ -1,7 +1,7 @@
 /**
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
-import { compileSelector, selectorKey } from '../label-selector.js';
+import { compileSelector, selectorKey, type LabelMatcher } from '../label-selector.js';
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
 import type { NodeFilter } from './node-filter.js';
@@ -92,6 +92,45 @@ export function affinitySpec(
     required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };
+}
+
+function intersect(sets: (Set<string> | undefined)[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (const s of sets) if (s) out = out ? new Set([...out].filter((n) => s.has(n))) : s;
+  return out;
+}
+
+/**
+ * Group definitions for a pod's required pod affinity terms. kube-scheduler judges several terms together
+ * (InterPodAffinity's satisfyPodAffinity): only pods matching every term count, and the pod's domain of each term's
+ * key must hold one. So with several terms each term becomes a group on its own key selecting pods that match all the
+ * terms; a single term is its plain group.
+ */
+export function requiredAffinitySpecs(terms: readonly PodAffinityTerm[], owner: { namespace: string; labels: Readonly<Record<string, string>> }, nsLabels: NamespaceLabels): GroupSpec[] {
+  if (terms.length <= 1) return terms.map((t) => affinitySpec('affinity', t, owner, nsLabels));
+  const parts = terms.map((t) => {
+    const selector = withLabelKeys(t.labelSelector, owner.labels, { match: t.matchLabelKeys, mismatch: t.mismatchLabelKeys });
+    const namespaces = termNamespaces(t, owner.namespace, nsLabels);
+    return { matcher: compileSelector(selector), namespaces, key: JSON.stringify([namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]) };
+  });
+  const matchers = parts.map((p) => p.matcher);
+  const selector: LabelMatcher = (labels) => matchers.every((m) => m(labels));
+  const namespaces = intersect(parts.map((p) => p.namespaces));
+  const joint = parts.map((p) => p.key).sort();
+  const keys = [...new Set(terms.map((t) => t.topologyKey))];
+  return keys.map((key) => ({
+    type: 'affinity',
+    key,
+    namespaces,
+    selector,
+    maxSkew: 0,
+    minDomains: undefined,
+    honorNodeAffinity: true,
+    honorNodeTaints: false,
+    nodeFilter: undefined,
+    required: false,
+    hash: JSON.stringify(['affinity-all', key, joint]),
+  }));
 }
 
 /** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */

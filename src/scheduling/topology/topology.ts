@@ -12,7 +12,7 @@ import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
 import { Labels } from '../../api/index.js';
 import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
-import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
+import { affinitySpec, requiredAffinitySpecs, spreadSpec, type NamespaceLabels } from './terms.js';
 import { filterMatch, filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
 
 /** A node whose pods are already counted. */
@@ -72,6 +72,8 @@ function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick
 interface Owned {
   version: number;
   groups: TopologyGroup[];
+  /** The groups of several required affinity terms, which may only start together (see startAllowed). */
+  joint: readonly TopologyGroup[];
 }
 
 /** Topology state for one solve. */
@@ -145,13 +147,27 @@ export class Topology {
     const owner = { namespace: pod.namespace, labels: pod.labels };
     if (!this.filters.has(pod)) this.filters.set(pod, nodeFilterOf(pod.pod));
     const filter = this.filters.get(pod);
+    const required = s.affinity.filter((t) => t.required).map((t) => t.term);
+    const joint = required.length > 1 ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec)) : [];
     const groups = [
       ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter }))),
-      ...s.affinity.map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
+      ...joint,
+      ...s.affinity.filter((t) => joint.length === 0 || !t.required).map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
     ];
-    this.owned.set(pod, { version, groups });
+    this.owned.set(pod, { version, groups, joint });
     return groups;
+  }
+
+  /**
+   * Whether `pod` may start its own affinity group `g` where no matching pod exists: only while starts are allowed,
+   * and for a group of several required terms only while none of those terms' groups counts a pod anywhere
+   * (kube-scheduler's first-pod rule asks that no pod match all the terms, judged across them).
+   */
+  private startAllowed(pod: PodInfo, g: TopologyGroup): boolean {
+    if (!this.allowStart) return false;
+    const joint = this.owned.get(pod)?.joint ?? [];
+    return !joint.includes(g) || joint.every((j) => j.nonEmpty === 0);
   }
 
   /**
@@ -179,7 +195,7 @@ export class Topology {
   unmatchedAffinity(pod: PodInfo): Refusal | undefined {
     for (const g of this.ownedGroups(pod)) {
       if (g.spec.type !== 'affinity' || g.nonEmpty > 0) continue;
-      if (this.allowStart && g.selects(pod.namespace, pod.labels)) continue;
+      if (this.startAllowed(pod, g) && g.selects(pod.namespace, pod.labels)) continue;
       return {
         ok: false,
         constraint: 'pod-affinity',
@@ -209,7 +225,7 @@ export class Topology {
     if (hostname === undefined) return undefined;
     for (const { group: g, role } of judges) {
       const c = g.count(hostname);
-      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.allowStart })) {
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.startAllowed(pod, g) })) {
         const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
         return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
       }
@@ -226,7 +242,7 @@ export class Topology {
     const byKey = new Map<string, KeyState>();
     for (const { group, role } of this.judges(pod)) {
       if (role === 'inverse' && group.nonEmpty === 0) continue;
-      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.allowStart };
+      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.startAllowed(pod, group) };
       const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;

@@ -69,6 +69,32 @@ function runningNodes(specs: { zone: string; app: string; tier: string }[]): Exi
   }));
 }
 
+/** Pods sharing one zone spread selector, tolerating a team taint or not, honoring node taints or not. */
+const taintSpreadArb = fc.record({
+  cpu: fc.constantFrom('500m', '1', '3'),
+  tolerate: fc.boolean(),
+  policy: fc.constantFrom('Honor' as const, 'Ignore' as const),
+  owner: fc.boolean(),
+});
+const taintedRunningArb = fc.array(fc.record({ zone: fc.constantFrom(...zones), pods: fc.integer({ min: 0, max: 3 }) }), { maxLength: 2 });
+
+function taintSpreadPods(specs: { cpu: string; tolerate: boolean; policy: 'Honor' | 'Ignore'; owner: boolean }[]): Pod[] {
+  return specs.map((s, i) => {
+    const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } }, nodeTaintsPolicy: s.policy };
+    return makePod({ name: `w${i}`, cpu: s.cpu, labels: { app: 'web' }, ...(s.tolerate ? { tolerations: [{ key: 'team', operator: 'Exists' as const }] } : {}), ...(s.owner ? { topologySpreadConstraints: [spread] } : {}) });
+  });
+}
+
+function taintedNodes(specs: { zone: string; pods: number }[]): ExistingNode[] {
+  return specs.map((s, i) => ({
+    name: `t${i}`,
+    labels: { 'kubernetes.io/hostname': `t${i}`, 'topology.kubernetes.io/zone': s.zone, 'karpenter.sh/nodepool': 'tainted', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+    allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+    taints: [{ key: 'team', effect: 'NoSchedule' as const }],
+    pods: Array.from({ length: s.pods }, (_, j) => makePod({ name: `t${i}r${j}`, cpu: '100m', labels: { app: 'web' }, tolerations: [{ key: 'team', operator: 'Exists' }] })),
+  }));
+}
+
 describe('the current solver, judged by the independent checker', () => {
   it('one zone spread shared by pods with different node filters, and pods it merely counts: no violations', () => {
     const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } };
@@ -91,6 +117,17 @@ describe('the current solver, judged by the independent checker', () => {
         expect(checkPlacement(input, solve(input))).toEqual([]);
       }),
       { numRuns: 200, seed: 23 },
+    );
+  });
+
+  it('one zone spread shared by owners that tolerate a tainted NodePool and owners that do not, honoring taints or not: no violations', () => {
+    fc.assert(
+      fc.property(fc.array(taintSpreadArb, { minLength: 1, maxLength: 18 }), taintedRunningArb, fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, running, strategy) => {
+        const pools = [makeNodePool({ name: 'tainted', weight: 5, taints: [{ key: 'team', effect: 'NoSchedule' }], requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] }] }), makeNodePool()];
+        const input = { pods: taintSpreadPods(specs), nodes: taintedNodes(running), nodePools: pools, instanceTypes: types, strategy };
+        expect(checkPlacement(input, solve(input))).toEqual([]);
+      }),
+      { numRuns: 150, seed: 29 },
     );
   });
 

@@ -2,6 +2,7 @@
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
 import { compileSelector, selectorKey, type LabelMatcher } from '../label-selector.js';
+import type { Toleration } from '../../api/index.js';
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
 import type { NodeFilter } from './node-filter.js';
@@ -42,17 +43,27 @@ export function termNamespaces(term: PodAffinityTerm, ownNamespace: string, nsLa
   return out;
 }
 
+/** The spread owner a group definition is built for. */
+export interface SpreadOwner {
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  filter: NodeFilter | undefined;
+  tolerations: readonly Toleration[];
+}
+
 /**
- * A group definition for a spread constraint of a pod in `namespace` with `labels` and node filter `filter`
- * (ignored under nodeAffinityPolicy Ignore and for hostname, where an owner is never on a node it filters out and
- * the minimum is zero anyway).
+ * A group definition for a spread constraint of `owner`, with its node filter and tolerations (ignored under
+ * nodeAffinityPolicy / nodeTaintsPolicy Ignore, and for hostname, where an owner is never on a node it filters out
+ * or does not tolerate and the minimum is zero anyway).
  */
-export function spreadSpec(c: TopologySpreadConstraint, owner: { namespace: string; labels: Readonly<Record<string, string>>; filter: NodeFilter | undefined }): GroupSpec {
+export function spreadSpec(c: TopologySpreadConstraint, owner: SpreadOwner): GroupSpec {
   const { namespace, labels } = owner;
   const selector = withLabelKeys(c.labelSelector, labels, { match: c.matchLabelKeys });
   const honorNodeAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
   const honorNodeTaints = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor';
-  const nodeFilter = honorNodeAffinity && c.topologyKey !== 'kubernetes.io/hostname' ? owner.filter : undefined;
+  const byNode = c.topologyKey !== 'kubernetes.io/hostname';
+  const nodeFilter = honorNodeAffinity && byNode ? owner.filter : undefined;
+  const tolerations = honorNodeTaints && byNode ? owner.tolerations : undefined;
   return {
     type: 'spread',
     key: c.topologyKey,
@@ -61,11 +72,11 @@ export function spreadSpec(c: TopologySpreadConstraint, owner: { namespace: stri
     maxSkew: c.maxSkew,
     minDomains: c.minDomains,
     honorNodeAffinity,
-    honorNodeTaints,
+    tolerations,
     nodeFilter,
     required: c.whenUnsatisfiable === 'DoNotSchedule',
     hash: JSON.stringify([
-      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null,
+      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null, tolerations ?? null,
     ]),
   };
 }
@@ -87,7 +98,7 @@ export function affinitySpec(
     maxSkew: 0,
     minDomains: undefined,
     honorNodeAffinity: true,
-    honorNodeTaints: false,
+    tolerations: undefined,
     nodeFilter: undefined,
     required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
@@ -126,7 +137,7 @@ export function requiredAffinitySpecs(terms: readonly PodAffinityTerm[], owner: 
     maxSkew: 0,
     minDomains: undefined,
     honorNodeAffinity: true,
-    honorNodeTaints: false,
+    tolerations: undefined,
     nodeFilter: undefined,
     required: false,
     hash: JSON.stringify(['affinity-all', key, joint]),

@@ -10,14 +10,16 @@ import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
-import { Labels } from '../../api/index.js';
-import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
+import { Labels, type Taint } from '../../api/index.js';
+import { countedDomains, nextDomains, refuse, type DomainChoice, type Pick, type Refusal } from './next-domain.js';
 import { affinitySpec, requiredAffinitySpecs, spreadSpec, type NamespaceLabels } from './terms.js';
 import { filterMatch, filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
   labels: Readonly<Record<string, string>>;
+  /** Its taints, for spread that honors them (none: counted by every group). */
+  taints?: readonly Taint[];
   pods: readonly Pod[];
   /** Its pods with required anti-affinity, when known (saves scanning every pod). */
   antiAffinityPods?: readonly Pod[];
@@ -126,7 +128,7 @@ export class Topology {
     }
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
-      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels))) continue;
+      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels)) || !g.countsOn(n.taints)) continue;
       for (let c = matchingPods(n.pods, g); c > 0; c--) g.record(domain);
     }
     return g;
@@ -150,7 +152,7 @@ export class Topology {
     const required = s.affinity.filter((t) => t.required).map((t) => t.term);
     const joint = required.length > 1 ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec)) : [];
     const groups = [
-      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter }))),
+      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter, tolerations: pod.pod.spec.tolerations ?? [] }))),
       ...joint,
       ...s.affinity.filter((t) => joint.length === 0 || !t.required).map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
@@ -233,19 +235,29 @@ export class Topology {
     return undefined;
   }
 
+  /** One judge's answer for `pod` on a node, or undefined when it has nothing to say there. */
+  private answer(pod: PodInfo, judge: Judge, nodeReqs: Requirements, taints: readonly Taint[] | undefined): DomainChoice | undefined {
+    const { group, role } = judge;
+    if (role === 'inverse' && group.nonEmpty === 0) return undefined;
+    // A group honoring taints its owners do not tolerate here does not count the pod on this node.
+    if (role === 'counted' && !group.countsOn(taints)) return undefined;
+    const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.startAllowed(pod, group) };
+    return role === 'counted' ? countedDomains(a) : nextDomains(a);
+  }
+
   /**
    * Requirements the pod's topology adds on a node with requirements `nodeReqs` (already intersected with the
-   * pod's own), or the constraint that cannot be met there. The answers of all groups on one key are intersected;
-   * when some group needs the domain settled, one is picked by the first such group's rule.
+   * pod's own) and `taints`, or the constraint that cannot be met there. The answers of all groups on one key are
+   * intersected; when some group needs the domain settled, one is picked by the first such group's rule.
    */
-  addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
+  addRequirements(pod: PodInfo, nodeReqs: Requirements, taints?: readonly Taint[]): TopologyDecision {
     const byKey = new Map<string, KeyState>();
-    for (const { group, role } of this.judges(pod)) {
-      if (role === 'inverse' && group.nonEmpty === 0) continue;
-      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.startAllowed(pod, group) };
-      const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
+    for (const judge of this.judges(pod)) {
+      const choice = this.answer(pod, judge, nodeReqs, taints);
+      if (!choice) continue;
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;
+      const group = judge.group;
       const key = group.spec.key;
       const state = byKey.get(key);
       if (!state) {
@@ -300,9 +312,10 @@ export class Topology {
     return out;
   }
 
-  /** Counts `pod` placed on a node with requirements `nodeReqs`. */
-  record(pod: PodInfo, nodeReqs: Requirements): void {
+  /** Counts `pod` placed on a node with requirements `nodeReqs` and `taints`. */
+  record(pod: PodInfo, nodeReqs: Requirements, taints?: readonly Taint[]): void {
     for (const g of this.selecting.get(pod) ?? []) {
+      if (!g.countsOn(taints)) continue;
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
       if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
       else if (g.spec.nodeFilter) recordFiltered(g, g.spec.nodeFilter, nodeReqs);

@@ -137,6 +137,19 @@ const cases: Case[] = [
     flagged: [],
   },
   {
+    // Valid order: a starts (no app=b pod yet), b follows on n1, then c starts its tier=y group and d follows. Starting
+    // c first (its group has the most waiting pods) would bind an app=b pod and strand a and b for good.
+    name: 'a binding order exists only if one group starts before another whose starter it selects',
+    build: () => {
+      const a = affine('a', { app: 'b', tier: 'x' }, [term(zone, { app: 'b' })]);
+      const b = affine('b', { app: 'b', tier: 'x' }, [term(hostname, { app: 'b' })]);
+      const c = affine('c', { app: 'b', tier: 'y' }, [term(zone, { tier: 'y' })]);
+      const d = affine('d', { app: 'a', tier: 'x' }, [term(zone, { tier: 'y' })]);
+      return place([node('n1', 'zone-a', []), node('n2', 'zone-b', [])], [[a, 'n1'], [b, 'n1'], [c, 'n2'], [d, 'n2']]);
+    },
+    flagged: [],
+  },
+  {
     name: 'pods with one term each keep the per-term rule: a pod matching the term in the zone suffices',
     build: () => {
       const p = affine('p', {}, [term(zone, { app: 'db' })]);

@@ -69,15 +69,28 @@ class Counts {
   }
 }
 
+/** The term sets of a solve and, per pod, those that count it (worked out once: replays bind pods many times). */
+class Sets {
+  private readonly memo = new Map<PlacedPod, TermSet[]>();
+
+  constructor(readonly all: ReadonlyMap<string, TermSet>) {}
+
+  counting(p: PlacedPod): TermSet[] {
+    let out = this.memo.get(p);
+    if (!out) this.memo.set(p, (out = [...this.all.values()].filter((s) => setSelects(s, p))));
+    return out;
+  }
+}
+
 /** Pods bound so far, counted per term set. */
 class Bound {
   constructor(
-    private readonly sets: ReadonlyMap<string, TermSet>,
+    private readonly sets: Sets,
     readonly counts: Map<string, Counts>,
   ) {}
 
   bind(p: PlacedPod): void {
-    for (const s of this.sets.values()) if (setSelects(s, p)) this.counts.get(s.key)?.add(p.node, s.topologyKeys);
+    for (const s of this.sets.counting(p)) this.counts.get(s.key)?.add(p.node, s.topologyKeys);
   }
 
   clone(): Bound {
@@ -163,8 +176,8 @@ const lookahead = 8;
  * The pod that starts a group: one of the pods `stuck` when no group starts, able to start its group now (nothing
  * matching all its terms is bound yet). Starting one group may close another's start (the starter matches that
  * group's terms too), so a few candidates are tried — those where most stuck pods of their group wait in the same
- * domains first — and the one leaving the fewest of `rest` stuck in groups that can no longer start (then the
- * fewest stuck) wins (an order kube-scheduler's queue could take).
+ * domains first — and the first leaving none of `rest` stranded after settling wins, else the one stranding the
+ * fewest (an order kube-scheduler's queue could take).
  */
 function starter(stuck: Pending[], from: Bound, rest: Pending[]): Pending | undefined {
   const waiting = new Map<string, number>();
@@ -187,10 +200,10 @@ function starter(stuck: Pending[], from: Bound, rest: Pending[]): Pending | unde
   for (const { p } of tried) {
     const trial = from.clone();
     trial.bind(p.pod);
-    const left = settle(rest.filter((q) => q !== p), trial);
-    const dead = stranded(left, trial);
-    const cost = dead * (rest.length + 1) + left.length;
-    if (cost < fewest) [best, fewest] = [p, cost];
+    const dead = stranded(settle(rest.filter((q) => q !== p), trial), trial);
+    // A start that strands nobody is as good as any (the usual case: groups that do not select each other).
+    if (dead === 0) return p;
+    if (dead < fewest) [best, fewest] = [p, dead];
   }
   return best;
 }
@@ -248,7 +261,7 @@ export function checkPodAffinity(world: World): Violation[] {
     pending.push({ pod: p, set: shared, self: setSelects(shared, p) });
   }
   if (pending.length === 0) return [];
-  const initial = new Bound(sets, new Map([...sets.keys()].map((k) => [k, new Counts()])));
+  const initial = new Bound(new Sets(sets), new Map([...sets.keys()].map((k) => [k, new Counts()])));
   const waiting = new Set(pending.map((p) => p.pod));
   for (const p of world.placed) if (!waiting.has(p)) initial.bind(p);
   const { left, bound } = replay(pending, initial);

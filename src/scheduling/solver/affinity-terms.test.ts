@@ -66,6 +66,7 @@ describe('several required pod-affinity terms', () => {
     const r = solve(input([p], [nodeIn('a1', 'test-zone-a', [running('d1', { app: 'db' }), running('t1', { tier: 'data' })])]));
     expect(r.unplaced.map((u) => u.pod)).toEqual(['default/p']);
     expect(r.unplaced[0]?.reasons.map((x) => x.constraint)).toContain('pod-affinity');
+    expect(r.unplaced[0]?.reasons.map((x) => x.message).join(' ')).toContain('no pod matches all its required terms');
   });
 
   it('followers with two terms join a group started by a pod matching both', () => {

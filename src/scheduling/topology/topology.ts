@@ -201,7 +201,7 @@ export class Topology {
       return {
         ok: false,
         constraint: 'pod-affinity',
-        message: `pod affinity on ${g.spec.key}: no pod matches the term anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
+        message: `pod affinity on ${g.spec.key}: no pod matches ${this.owned.get(pod)?.joint.includes(g) ? 'all its required terms' : 'the term'} anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
         details: { topologyKey: g.spec.key },
       };
     }

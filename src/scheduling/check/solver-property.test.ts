@@ -38,7 +38,14 @@ const filterArb = fc.oneof(
   ),
   fc.constantFrom('amd64', 'arm64').map((a): Partial<Pod['spec']> => ({ nodeSelector: { 'kubernetes.io/arch': a } })),
 );
-const spreadArb = fc.record({ cpu: fc.constantFrom('500m', '1', '3'), filter: filterArb, owner: fc.boolean() });
+const spreadArb = fc.record({
+  cpu: fc.constantFrom('500m', '1', '3'),
+  filter: filterArb,
+  owner: fc.boolean(),
+  /** Tolerates the tainted NodePool's taint; with nodeTaintsPolicy Honor the owner then counts its nodes. */
+  tolerate: fc.boolean(),
+  taintsPolicy: fc.constantFrom('Honor' as const, 'Ignore' as const, undefined),
+});
 
 /** Pods with zero to three required affinity terms on zone or hostname, over labels drawn from a few values. */
 const termSelectors: LabelSelector[] = [{ matchLabels: { app: 'a' } }, { matchLabels: { app: 'b' } }, { matchLabels: { tier: 'x' } }, { matchLabels: { tier: 'y' } }, { matchLabels: { app: 'a', tier: 'x' } }];
@@ -96,12 +103,22 @@ function taintedNodes(specs: { zone: string; pods: number }[]): ExistingNode[] {
 }
 
 describe('the current solver, judged by the independent checker', () => {
-  it('one zone spread shared by pods with different node filters, and pods it merely counts: no violations', () => {
+  it('one zone spread shared by pods with different node filters and tolerations, and pods it merely counts: no violations', () => {
     const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } };
+    const tainted = makeNodePool({ name: 'tainted', weight: 5, taints: [{ key: 'team', effect: 'NoSchedule' }], requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z1', 'z2'] }] });
     fc.assert(
       fc.property(fc.array(spreadArb, { minLength: 1, maxLength: 20 }), fc.constantFrom('tenon', 'karpenter-ffd' as const), (specs, strategy) => {
-        const pods = specs.map((s, i) => makePod({ name: `w${i}`, cpu: s.cpu, labels: { app: 'web' }, ...s.filter, ...(s.owner ? { topologySpreadConstraints: [spread] } : {}) }));
-        const input = { pods, nodePools: [makeNodePool()], instanceTypes: armTypes, strategy };
+        const pods = specs.map((s, i) =>
+          makePod({
+            name: `w${i}`,
+            cpu: s.cpu,
+            labels: { app: 'web' },
+            ...s.filter,
+            ...(s.tolerate ? { tolerations: [{ key: 'team', operator: 'Exists' as const }] } : {}),
+            ...(s.owner ? { topologySpreadConstraints: [{ ...spread, nodeTaintsPolicy: s.taintsPolicy }] } : {}),
+          }),
+        );
+        const input = { pods, nodePools: [tainted, makeNodePool()], instanceTypes: armTypes, strategy };
         const r = solve(input);
         expect(checkPlacement(input, r)).toEqual([]);
       }),

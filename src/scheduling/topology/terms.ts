@@ -105,6 +105,7 @@ export function affinitySpec(
   };
 }
 
+/** The namespaces every set allows (undefined stands for all of them). */
 function intersect(sets: (Set<string> | undefined)[]): Set<string> | undefined {
   let out: Set<string> | undefined;
   for (const s of sets) if (s) out = out ? new Set([...out].filter((n) => s.has(n))) : s;

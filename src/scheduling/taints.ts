@@ -26,6 +26,18 @@ export function untoleratedTaint(taints: readonly Taint[], tolerations: readonly
   return undefined;
 }
 
+/**
+ * The first NoSchedule or NoExecute taint of `taints` the tolerations do not tolerate, or undefined: what excludes a
+ * node from a spread constraint with nodeTaintsPolicy Honor (kube-scheduler's DoNotScheduleTaintsFilterFunc).
+ */
+export function untoleratedDoNotSchedule(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint | undefined {
+  for (const t of taints) {
+    if (t.effect === 'PreferNoSchedule') continue;
+    if (!tolerations.some((tol) => tolerates(tol, t))) return t;
+  }
+  return undefined;
+}
+
 /** Taints that will stay on a node: drops ephemeral and startup taints while it is not initialized. */
 export function effectiveTaints(taints: readonly Taint[], opts: { initialized: boolean; startupTaints?: readonly Taint[] }): Taint[] {
   if (opts.initialized) return [...taints];

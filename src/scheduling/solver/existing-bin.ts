@@ -175,7 +175,7 @@ export class ExistingBin {
     if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: `${target}: ${quick.message}` });
     const driver = this.csiFailure(pod);
     if (driver) return noFit({ constraint: 'csi-limits', target, message: `${target} reached its CSI attach limit for ${driver}` });
-    const topo = topology.addRequirements(pod, this.requirements);
+    const topo = topology.addRequirements(pod, this.requirements, this.taints);
     if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `${target}: ${topo.message}` });
     const reqs = this.requirements.copy();
     for (const r of topo.requirements) reqs.add(r);
@@ -191,7 +191,7 @@ export class ExistingBin {
     this.hostPorts.push(...pod.hostPorts);
     for (const a of pod.volumes.attachments) this.attach(a);
     this.pods.push(pod);
-    topology.record(pod, this.requirements);
+    topology.record(pod, this.requirements, this.taints);
   }
 }
 

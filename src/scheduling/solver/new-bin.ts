@@ -127,7 +127,7 @@ export class NewBin {
     const incompatible = this.requirements.compatible(pod.requirements, WellKnownLabels);
     if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${incompatible}` });
     const reqs = this.requirements.copy().addAll(pod.requirements);
-    const topo = topology.addRequirements(pod, reqs);
+    const topo = topology.addRequirements(pod, reqs, this.template.taints);
     if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `incompatible with nodepool "${this.template.name}", ${topo.message}` });
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
@@ -178,7 +178,7 @@ export class NewBin {
       this.refresh();
     }
     this.fit = plan.firstFit ?? 0;
-    topology.record(pod, this.requirements);
+    topology.record(pod, this.requirements, this.template.taints);
   }
 
   /** Index of the cheapest option holding `requests` (options before `fit` never will again). */

@@ -4,7 +4,7 @@
  * solver plans. Each domain remembers the taints of what provides it (for nodeTaintsPolicy: Honor).
  */
 import type { Taint, Toleration } from '../../api/index.js';
-import { untoleratedTaint } from '../taints.js';
+import { untoleratedDoNotSchedule } from '../taints.js';
 
 /** Something that can provide a domain: a NodePool or a node. */
 export interface DomainSource {
@@ -47,9 +47,12 @@ export class Domains {
     return this.byKey.get(key) ?? new Map<string, DomainSource[]>();
   }
 
-  /** True when some source of `domain` has only taints the tolerations tolerate. */
+  /**
+   * True when some source of `domain` has no NoSchedule or NoExecute taint the tolerations leave untolerated (a
+   * node nodeTaintsPolicy Honor keeps; PreferNoSchedule never excludes one).
+   */
   tolerated(key: string, domain: string, tolerations: readonly Toleration[]): boolean {
     const sources = this.byKey.get(key)?.get(domain) ?? [];
-    return sources.some((s) => untoleratedTaint(s.taints, tolerations) === undefined);
+    return sources.some((s) => untoleratedDoNotSchedule(s.taints, tolerations) === undefined);
   }
 }

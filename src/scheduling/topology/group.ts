@@ -2,7 +2,9 @@
  * A topology group (Karpenter's TopologyGroup): one spread constraint, affinity term or anti-affinity term, shared
  * by every pod that has the same one, with the count of matching pods per domain kept incrementally.
  */
+import type { Taint, Toleration } from '../../api/index.js';
 import type { LabelMatcher } from '../label-selector.js';
+import { untoleratedDoNotSchedule } from '../taints.js';
 import type { NodeFilter } from './node-filter.js';
 
 /** What kind of constraint a group enforces. */
@@ -18,7 +20,12 @@ export interface GroupSpec {
   maxSkew: number;
   minDomains: number | undefined;
   honorNodeAffinity: boolean;
-  honorNodeTaints: boolean;
+  /**
+   * Spread with nodeTaintsPolicy Honor on a key other than hostname: the owners' tolerations. Only pods on nodes
+   * whose NoSchedule and NoExecute taints they tolerate are counted, and only domains such a node or NodePool
+   * provides are eligible for the minimum; owners that tolerate differently are in different groups.
+   */
+  tolerations: readonly Toleration[] | undefined;
   /**
    * Spread with nodeAffinityPolicy Honor on a key other than hostname: the owners' node filter. Only pods on nodes
    * passing it are counted, and only domains it allows are eligible for the minimum.
@@ -44,6 +51,12 @@ export class TopologyGroup {
   readonly constrained = new Map<string, number>();
 
   constructor(readonly spec: GroupSpec) {}
+
+  /** True when pods on a node with `taints` count for this group (always, unless it honors node taints). */
+  countsOn(taints: readonly Taint[] | undefined): boolean {
+    const tol = this.spec.tolerations;
+    return !tol || !taints || taints.length === 0 || untoleratedDoNotSchedule(taints, tol) === undefined;
+  }
 
   /** True when a pod in `namespace` with `labels` is counted by this group. */
   selects(namespace: string, labels: Readonly<Record<string, string>>): boolean {

@@ -57,7 +57,7 @@ function candidates(a: Args): string[] {
   return out;
 }
 
-/** Which domains count for a minimum: the owner's own requirement on the key, and whether its tolerations apply. */
+/** Which domains count for a minimum: the owner's own requirement on the key, and whether the group's tolerations apply. */
 interface Eligibility {
   podReq: Requirement | undefined;
   taints: boolean;
@@ -68,7 +68,7 @@ function eligibleDomain(a: Args, domain: string, e: Eligibility): boolean {
   const { spec } = a.group;
   if (spec.nodeFilter && !filterAllowsDomain(spec.nodeFilter, spec.key, domain)) return false;
   if (e.podReq && !e.podReq.has(domain)) return false;
-  return !e.taints || a.domains.tolerated(spec.key, domain, a.pod.tolerations);
+  return !e.taints || !spec.tolerations || a.domains.tolerated(spec.key, domain, spec.tolerations);
 }
 
 /**
@@ -96,7 +96,7 @@ function eligibleMin(a: Args, e: Eligibility): number {
 /** The spread minimum the pod itself sees as an owner of the group. */
 function minCount(a: Args): number {
   const { spec } = a.group;
-  return eligibleMin(a, { podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined, taints: spec.honorNodeTaints });
+  return eligibleMin(a, { podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined, taints: spec.tolerations !== undefined });
 }
 
 /**

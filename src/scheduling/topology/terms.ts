@@ -1,7 +1,8 @@
 /**
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
-import { compileSelector, selectorKey } from '../label-selector.js';
+import { compileSelector, selectorKey, type LabelMatcher } from '../label-selector.js';
+import type { Toleration } from '../../api/index.js';
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';
 import type { NodeFilter } from './node-filter.js';
@@ -42,17 +43,27 @@ export function termNamespaces(term: PodAffinityTerm, ownNamespace: string, nsLa
   return out;
 }
 
+/** The spread owner a group definition is built for. */
+export interface SpreadOwner {
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  filter: NodeFilter | undefined;
+  tolerations: readonly Toleration[];
+}
+
 /**
- * A group definition for a spread constraint of a pod in `namespace` with `labels` and node filter `filter`
- * (ignored under nodeAffinityPolicy Ignore and for hostname, where an owner is never on a node it filters out and
- * the minimum is zero anyway).
+ * A group definition for a spread constraint of `owner`, with its node filter and tolerations (ignored under
+ * nodeAffinityPolicy / nodeTaintsPolicy Ignore, and for hostname, where an owner is never on a node it filters out
+ * or does not tolerate and the minimum is zero anyway).
  */
-export function spreadSpec(c: TopologySpreadConstraint, owner: { namespace: string; labels: Readonly<Record<string, string>>; filter: NodeFilter | undefined }): GroupSpec {
+export function spreadSpec(c: TopologySpreadConstraint, owner: SpreadOwner): GroupSpec {
   const { namespace, labels } = owner;
   const selector = withLabelKeys(c.labelSelector, labels, { match: c.matchLabelKeys });
   const honorNodeAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
   const honorNodeTaints = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor';
-  const nodeFilter = honorNodeAffinity && c.topologyKey !== 'kubernetes.io/hostname' ? owner.filter : undefined;
+  const byNode = c.topologyKey !== 'kubernetes.io/hostname';
+  const nodeFilter = honorNodeAffinity && byNode ? owner.filter : undefined;
+  const tolerations = honorNodeTaints && byNode ? owner.tolerations : undefined;
   return {
     type: 'spread',
     key: c.topologyKey,
@@ -61,11 +72,11 @@ export function spreadSpec(c: TopologySpreadConstraint, owner: { namespace: stri
     maxSkew: c.maxSkew,
     minDomains: c.minDomains,
     honorNodeAffinity,
-    honorNodeTaints,
+    tolerations,
     nodeFilter,
     required: c.whenUnsatisfiable === 'DoNotSchedule',
     hash: JSON.stringify([
-      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null,
+      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null, tolerations ?? null,
     ]),
   };
 }
@@ -87,11 +98,51 @@ export function affinitySpec(
     maxSkew: 0,
     minDomains: undefined,
     honorNodeAffinity: true,
-    honorNodeTaints: false,
+    tolerations: undefined,
     nodeFilter: undefined,
     required: false,
     hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
   };
+}
+
+/** The namespaces every set allows (undefined stands for all of them). */
+function intersect(sets: (Set<string> | undefined)[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (const s of sets) if (s) out = out ? new Set([...out].filter((n) => s.has(n))) : s;
+  return out;
+}
+
+/**
+ * Group definitions for a pod's required pod affinity terms. kube-scheduler judges several terms together
+ * (InterPodAffinity's satisfyPodAffinity): only pods matching every term count, and the pod's domain of each term's
+ * key must hold one. So with several terms each term becomes a group on its own key selecting pods that match all the
+ * terms; a single term is its plain group.
+ */
+export function requiredAffinitySpecs(terms: readonly PodAffinityTerm[], owner: { namespace: string; labels: Readonly<Record<string, string>> }, nsLabels: NamespaceLabels): GroupSpec[] {
+  if (terms.length <= 1) return terms.map((t) => affinitySpec('affinity', t, owner, nsLabels));
+  const parts = terms.map((t) => {
+    const selector = withLabelKeys(t.labelSelector, owner.labels, { match: t.matchLabelKeys, mismatch: t.mismatchLabelKeys });
+    const namespaces = termNamespaces(t, owner.namespace, nsLabels);
+    return { matcher: compileSelector(selector), namespaces, key: JSON.stringify([namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]) };
+  });
+  const matchers = parts.map((p) => p.matcher);
+  const selector: LabelMatcher = (labels) => matchers.every((m) => m(labels));
+  const namespaces = intersect(parts.map((p) => p.namespaces));
+  const joint = parts.map((p) => p.key).sort();
+  const keys = [...new Set(terms.map((t) => t.topologyKey))];
+  return keys.map((key) => ({
+    type: 'affinity',
+    key,
+    namespaces,
+    selector,
+    maxSkew: 0,
+    minDomains: undefined,
+    honorNodeAffinity: true,
+    tolerations: undefined,
+    nodeFilter: undefined,
+    required: false,
+    hash: JSON.stringify(['affinity-all', key, joint]),
+  }));
 }
 
 /** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */

@@ -10,14 +10,16 @@ import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
-import { Labels } from '../../api/index.js';
-import { countedDomains, nextDomains, refuse, type Pick, type Refusal } from './next-domain.js';
-import { affinitySpec, spreadSpec, type NamespaceLabels } from './terms.js';
+import { Labels, type Taint } from '../../api/index.js';
+import { countedDomains, nextDomains, refuse, type DomainChoice, type Pick, type Refusal } from './next-domain.js';
+import { affinitySpec, requiredAffinitySpecs, spreadSpec, type NamespaceLabels } from './terms.js';
 import { filterMatch, filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
   labels: Readonly<Record<string, string>>;
+  /** Its taints, for spread that honors them (none: counted by every group). */
+  taints?: readonly Taint[];
   pods: readonly Pod[];
   /** Its pods with required anti-affinity, when known (saves scanning every pod). */
   antiAffinityPods?: readonly Pod[];
@@ -72,6 +74,8 @@ function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick
 interface Owned {
   version: number;
   groups: TopologyGroup[];
+  /** The groups of several required affinity terms, which may only start together (see startAllowed). */
+  joint: readonly TopologyGroup[];
 }
 
 /** Topology state for one solve. */
@@ -124,7 +128,7 @@ export class Topology {
     }
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
-      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels))) continue;
+      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels)) || !g.countsOn(n.taints)) continue;
       for (let c = matchingPods(n.pods, g); c > 0; c--) g.record(domain);
     }
     return g;
@@ -145,13 +149,27 @@ export class Topology {
     const owner = { namespace: pod.namespace, labels: pod.labels };
     if (!this.filters.has(pod)) this.filters.set(pod, nodeFilterOf(pod.pod));
     const filter = this.filters.get(pod);
+    const required = s.affinity.filter((t) => t.required).map((t) => t.term);
+    const joint = required.length > 1 ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec)) : [];
     const groups = [
-      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter }))),
-      ...s.affinity.map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
+      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter, tolerations: pod.pod.spec.tolerations ?? [] }))),
+      ...joint,
+      ...s.affinity.filter((t) => joint.length === 0 || !t.required).map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
     ];
-    this.owned.set(pod, { version, groups });
+    this.owned.set(pod, { version, groups, joint });
     return groups;
+  }
+
+  /**
+   * Whether `pod` may start its own affinity group `g` where no matching pod exists: only while starts are allowed,
+   * and for a group of several required terms only while none of those terms' groups counts a pod anywhere
+   * (kube-scheduler's first-pod rule asks that no pod match all the terms, judged across them).
+   */
+  private startAllowed(pod: PodInfo, g: TopologyGroup): boolean {
+    if (!this.allowStart) return false;
+    const joint = this.owned.get(pod)?.joint ?? [];
+    return !joint.includes(g) || joint.every((j) => j.nonEmpty === 0);
   }
 
   /**
@@ -179,11 +197,11 @@ export class Topology {
   unmatchedAffinity(pod: PodInfo): Refusal | undefined {
     for (const g of this.ownedGroups(pod)) {
       if (g.spec.type !== 'affinity' || g.nonEmpty > 0) continue;
-      if (this.allowStart && g.selects(pod.namespace, pod.labels)) continue;
+      if (this.startAllowed(pod, g) && g.selects(pod.namespace, pod.labels)) continue;
       return {
         ok: false,
         constraint: 'pod-affinity',
-        message: `pod affinity on ${g.spec.key}: no pod matches the term anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
+        message: `pod affinity on ${g.spec.key}: no pod matches ${this.owned.get(pod)?.joint.includes(g) ? 'all its required terms' : 'the term'} anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
         details: { topologyKey: g.spec.key },
       };
     }
@@ -209,7 +227,7 @@ export class Topology {
     if (hostname === undefined) return undefined;
     for (const { group: g, role } of judges) {
       const c = g.count(hostname);
-      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.allowStart })) {
+      if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.startAllowed(pod, g) })) {
         const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
         return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
       }
@@ -217,19 +235,29 @@ export class Topology {
     return undefined;
   }
 
+  /** One judge's answer for `pod` on a node, or undefined when it has nothing to say there. */
+  private answer(pod: PodInfo, judge: Judge, nodeReqs: Requirements, taints: readonly Taint[] | undefined): DomainChoice | undefined {
+    const { group, role } = judge;
+    if (role === 'inverse' && group.nonEmpty === 0) return undefined;
+    // A group honoring taints its owners do not tolerate here does not count the pod on this node.
+    if (role === 'counted' && !group.countsOn(taints)) return undefined;
+    const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.startAllowed(pod, group) };
+    return role === 'counted' ? countedDomains(a) : nextDomains(a);
+  }
+
   /**
    * Requirements the pod's topology adds on a node with requirements `nodeReqs` (already intersected with the
-   * pod's own), or the constraint that cannot be met there. The answers of all groups on one key are intersected;
-   * when some group needs the domain settled, one is picked by the first such group's rule.
+   * pod's own) and `taints`, or the constraint that cannot be met there. The answers of all groups on one key are
+   * intersected; when some group needs the domain settled, one is picked by the first such group's rule.
    */
-  addRequirements(pod: PodInfo, nodeReqs: Requirements): TopologyDecision {
+  addRequirements(pod: PodInfo, nodeReqs: Requirements, taints?: readonly Taint[]): TopologyDecision {
     const byKey = new Map<string, KeyState>();
-    for (const { group, role } of this.judges(pod)) {
-      if (role === 'inverse' && group.nonEmpty === 0) continue;
-      const a = { group, pod, nodeReqs, domains: this.domains, allowStart: this.allowStart };
-      const choice = role === 'counted' ? countedDomains(a) : nextDomains(a);
+    for (const judge of this.judges(pod)) {
+      const choice = this.answer(pod, judge, nodeReqs, taints);
+      if (!choice) continue;
       if (!choice.ok) return choice;
       if (!choice.allowed) continue;
+      const group = judge.group;
       const key = group.spec.key;
       const state = byKey.get(key);
       if (!state) {
@@ -284,9 +312,10 @@ export class Topology {
     return out;
   }
 
-  /** Counts `pod` placed on a node with requirements `nodeReqs`. */
-  record(pod: PodInfo, nodeReqs: Requirements): void {
+  /** Counts `pod` placed on a node with requirements `nodeReqs` and `taints`. */
+  record(pod: PodInfo, nodeReqs: Requirements, taints?: readonly Taint[]): void {
     for (const g of this.selecting.get(pod) ?? []) {
+      if (!g.countsOn(taints)) continue;
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
       if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
       else if (g.spec.nodeFilter) recordFiltered(g, g.spec.nodeFilter, nodeReqs);

@@ -1,7 +1,6 @@
 /** Built-in kinds' OpenAPI schemas: kubectl explain walks them and strict field validation rejects unknown fields. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { hasKubectl, kubectlFor, type Kubectl } from './kubectl-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlOnServer } from './kubectl-helpers.js';
 
 const misspelt = `apiVersion: apps/v1
 kind: Deployment
@@ -17,16 +16,7 @@ spec:
 
 for (const version of ['1.27', '1.33']) {
   describe.runIf(hasKubectl(version))(`kubectl ${version} and built-in schemas`, () => {
-    let server: ApiServer;
-    let k: Kubectl;
-    beforeAll(async () => {
-      server = await startApiServer({ kubernetesVersion: `v${version}.1` });
-      k = kubectlFor(server, version);
-    });
-    afterAll(async () => {
-      k.dispose();
-      await server.close();
-    });
+    const k = kubectlOnServer(version, { kubernetesVersion: `v${version}.1` });
 
     it('rejects unknown fields of a built-in kind with the strict decoding message, storing nothing', async () => {
       const r = await k.run(['apply', '-f', '-'], misspelt);
@@ -62,16 +52,7 @@ const explained: Array<[string, RegExp]> = [
 
 for (const version of ['1.27', '1.32', '1.33']) {
   describe.runIf(hasKubectl(version))(`kubectl ${version} explain prints descriptions`, () => {
-    let server: ApiServer;
-    let k: Kubectl;
-    beforeAll(async () => {
-      server = await startApiServer({ kubernetesVersion: `v${version}.1` });
-      k = kubectlFor(server, version);
-    });
-    afterAll(async () => {
-      k.dispose();
-      await server.close();
-    });
+    const k = kubectlOnServer(version, { kubernetesVersion: `v${version}.1` });
 
     it("describes built-in kinds and Tenon's CRDs, their specs and common fields", async () => {
       for (const [target, phrase] of explained) {
@@ -87,16 +68,7 @@ for (const version of ['1.27', '1.32', '1.33']) {
 }
 
 describe.runIf(hasKubectl('1.33'))('kubectl 1.33 explain on built-in kinds', () => {
-  let server: ApiServer;
-  let k: Kubectl;
-  beforeAll(async () => {
-    server = await startApiServer();
-    k = kubectlFor(server, '1.33');
-  });
-  afterAll(async () => {
-    k.dispose();
-    await server.close();
-  });
+  const k = kubectlOnServer('1.33');
 
   it('explains deployment.spec and pod.spec.containers with their fields and types', async () => {
     const spec = await k.run(['explain', 'deployment.spec']);

@@ -3,7 +3,8 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiServer } from '../../src/apiserver/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
 
 /** The kubectl binary of a minor version (`1.27` … `1.33`). */
 export function kubectlBinary(version: string): string {
@@ -48,4 +49,27 @@ export function kubectlFor(server: ApiServer, version: string): Kubectl {
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A kubectl of `version` against a server started for the enclosing describe block (before its tests, closed after
+ * them); `setup` runs once both are up.
+ */
+export function kubectlOnServer(version: string, opts: ApiServerOptions = {}, setup?: (k: Kubectl) => Promise<unknown>): Kubectl {
+  let server: ApiServer | undefined;
+  let k: Kubectl | undefined;
+  beforeAll(async () => {
+    server = await startApiServer(opts);
+    k = kubectlFor(server, version);
+    await setup?.(k);
+  });
+  afterAll(async () => {
+    k?.dispose();
+    await server?.close();
+  });
+  const current = (): Kubectl => {
+    if (!k) throw new Error('kubectl used outside its describe block');
+    return k;
+  };
+  return { run: (args, stdin) => current().run(args, stdin), start: (args) => current().start(args), dispose: () => undefined };
 }

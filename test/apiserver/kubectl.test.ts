@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
+import { describe, expect, it } from 'vitest';
 import { eventually } from './helpers.js';
-import { hasKubectl, kubectlFor, type Kubectl } from './kubectl-helpers.js';
+import { hasKubectl, kubectlOnServer } from './kubectl-helpers.js';
 
 const deployment = (replicas: number): string => `apiVersion: apps/v1
 kind: Deployment
@@ -47,16 +46,7 @@ status:
 // Each version runs against a server reporting that version, as /usr/bin/kubectl's dispatcher would pick it.
 for (const version of ['1.27', '1.32', '1.33']) {
   describe.runIf(hasKubectl(version))(`kubectl ${version}`, () => {
-    let server: ApiServer;
-    let k: Kubectl;
-    beforeAll(async () => {
-      server = await startApiServer({ kubernetesVersion: `v${version}.4` });
-      k = kubectlFor(server, version);
-    });
-    afterAll(async () => {
-      k.dispose();
-      await server.close();
-    });
+    const k = kubectlOnServer(version, { kubernetesVersion: `v${version}.4` });
 
     it('lists api-resources with short names, including the CRDs', async () => {
       const r = await k.run(['api-resources']);
@@ -103,7 +93,6 @@ for (const version of ['1.27', '1.32', '1.33']) {
     it('watches with get -w', async () => {
       const w = k.start(['get', 'configmaps', '-w']);
       await new Promise((r) => setTimeout(r, 700));
-      // `kubectl create configmap` (1.32+) sends protobuf, which this server answers with 415: apply sends JSON.
       await k.run(['apply', '-f', '-'], `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"watched-cm"}}`);
       await eventually(() => w.output().includes('watched-'), 10_000);
       w.stop();
@@ -112,17 +101,7 @@ for (const version of ['1.27', '1.32', '1.33']) {
 }
 
 describe.runIf(hasKubectl('1.33'))('kubectl 1.33 node and workload commands', () => {
-  let server: ApiServer;
-  let k: Kubectl;
-  beforeAll(async () => {
-    server = await startApiServer({ kubernetesVersion: 'v1.33.1', podGrace: 'immediate' });
-    k = kubectlFor(server, '1.33');
-    await k.run(['apply', '-f', '-'], node);
-  });
-  afterAll(async () => {
-    k.dispose();
-    await server.close();
-  });
+  const k = kubectlOnServer('1.33', { kubernetesVersion: 'v1.33.1', podGrace: 'immediate' }, (kubectl) => kubectl.run(['apply', '-f', '-'], node));
 
   it('labels, annotates, taints and patches with the three patch types', async () => {
     expect((await k.run(['label', 'node', 'n1', 'tier=web'])).stdout).toContain('labeled');

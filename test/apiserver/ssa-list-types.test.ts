@@ -1,8 +1,7 @@
 /** Server-side apply on custom resources honours the schema's list markers: map lists by key, sets by value, others atomic. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CustomResourceDefinition } from '../../src/api/index.js';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { hasKubectl, kubectlFor, type Kubectl } from './kubectl-helpers.js';
+import { hasKubectl, type Kubectl, kubectlOnServer } from './kubectl-helpers.js';
 
 const widgetCrd: CustomResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -53,16 +52,7 @@ spec:
 ${spec}`;
 
 describe.runIf(hasKubectl('1.33'))('kubectl 1.33 apply --server-side on list-type markers of a CRD', () => {
-  let server: ApiServer;
-  let k: Kubectl;
-  beforeAll(async () => {
-    server = await startApiServer({ crds: [widgetCrd] });
-    k = kubectlFor(server, '1.33');
-  });
-  afterAll(async () => {
-    k.dispose();
-    await server.close();
-  });
+  const k = kubectlOnServer('1.33', { crds: [widgetCrd] });
 
   const apply = (manager: string, spec: string, ...flags: string[]): ReturnType<Kubectl['run']> =>
     k.run(['apply', '--server-side', `--field-manager=${manager}`, ...flags, '-f', '-'], widget(spec));

@@ -90,19 +90,13 @@ export function affinitySpec(
 ): GroupSpec {
   const selector = withLabelKeys(term.labelSelector, owner.labels, { match: term.matchLabelKeys, mismatch: term.mismatchLabelKeys });
   const namespaces = termNamespaces(term, owner.namespace, nsLabels);
-  return {
-    type,
-    key: term.topologyKey,
-    namespaces,
-    selector: compileSelector(selector),
-    maxSkew: 0,
-    minDomains: undefined,
-    honorNodeAffinity: true,
-    tolerations: undefined,
-    nodeFilter: undefined,
-    required: false,
-    hash: JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
-  };
+  const hash = JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]);
+  return termGroup(type, { key: term.topologyKey, namespaces, selector: compileSelector(selector), hash });
+}
+
+/** An (anti-)affinity group's definition: no skew, no tolerations or node filter of its own. */
+function termGroup(type: GroupType, g: { key: string; namespaces: Set<string> | undefined; selector: LabelMatcher; hash: string }): GroupSpec {
+  return { type, ...g, maxSkew: 0, minDomains: undefined, honorNodeAffinity: true, tolerations: undefined, nodeFilter: undefined, required: false };
 }
 
 /** The namespaces every set allows (undefined stands for all of them). */
@@ -130,19 +124,7 @@ export function requiredAffinitySpecs(terms: readonly PodAffinityTerm[], owner: 
   const namespaces = intersect(parts.map((p) => p.namespaces));
   const joint = parts.map((p) => p.key).sort();
   const keys = [...new Set(terms.map((t) => t.topologyKey))];
-  return keys.map((key) => ({
-    type: 'affinity',
-    key,
-    namespaces,
-    selector,
-    maxSkew: 0,
-    minDomains: undefined,
-    honorNodeAffinity: true,
-    tolerations: undefined,
-    nodeFilter: undefined,
-    required: false,
-    hash: JSON.stringify(['affinity-all', key, joint]),
-  }));
+  return keys.map((key) => termGroup('affinity', { key, namespaces, selector, hash: JSON.stringify(['affinity-all', key, joint]) }));
 }
 
 /** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */

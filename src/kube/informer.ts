@@ -45,6 +45,7 @@ export class Informer<T extends KubeObject> {
   private readonly handlers: InformerHandlers<T>[] = [];
   private readonly abort = new AbortController();
   private synced = false;
+  private started = false;
   private syncWaiters: Array<() => void> = [];
   private resourceVersion: string | undefined;
   private failures = 0;
@@ -70,8 +71,10 @@ export class Informer<T extends KubeObject> {
     return this.synced ? Promise.resolve() : new Promise((r) => this.syncWaiters.push(r));
   }
 
-  /** Starts the list-watch loop in the background. */
+  /** Starts the list-watch loop in the background; starting a started informer does nothing (it may be shared). */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     void this.run();
     const period = this.opts.resyncPeriod ?? 0;
     if (period > 0) this.scheduleResync(period);

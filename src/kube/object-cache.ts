@@ -7,10 +7,22 @@ export type Indexers<T> = Record<string, (obj: T) => string[]>;
 export class ObjectCache<T extends KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  private readonly indexers: Indexers<T> = {};
 
   /** Creates an empty cache with the given indexers. */
-  constructor(private readonly indexers: Indexers<T>) {
-    for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+  constructor(indexers: Indexers<T>) {
+    this.addIndexers(indexers);
+  }
+
+  /** Adds indexers (a name already present keeps its function) and indexes the objects already cached. */
+  addIndexers(indexers: Indexers<T>): void {
+    for (const [name, fn] of Object.entries(indexers)) {
+      if (this.indexes.has(name)) continue;
+      const index = new Map<string, Set<string>>();
+      this.indexers[name] = fn;
+      this.indexes.set(name, index);
+      for (const [key, obj] of this.items) for (const v of fn(obj)) index.set(v, (index.get(v) ?? new Set()).add(key));
+    }
   }
 
   /** The object under a key. */

@@ -1,7 +1,7 @@
 import type { CloudProvider } from '../cloudprovider/index.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
-import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject } from '../kube/index.js';
+import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject, type SharedInformers } from '../kube/index.js';
 import type { Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import type { Options } from '../settings/options.js';
@@ -22,6 +22,8 @@ export interface OperatorOptions {
   /** The cloud provider's own controllers (e.g. the EC2NodeClass controller) and the informers they read. */
   providerControllers?: Controller[];
   providerInformers?: StartableInformer[];
+  /** Informers shared with other components of the process (the playground's world); their owner stops them. */
+  sharedInformers?: SharedInformers;
 }
 
 /** A running operator. */
@@ -36,7 +38,7 @@ export interface RunningOperator {
 
 /** Starts informers, waits for them to sync (no decision is taken on a partial view), then runs every controller. */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
-  const informers = createInformers(o.client, o.clock);
+  const informers = createInformers(o.client, o.clock, o.sharedInformers);
   const metrics = o.metrics ?? new Metrics();
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
   const state = new ClusterState(informers, o.clock);
@@ -59,7 +61,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
         c.stop?.();
         c.queue.shutDown();
       }
-      stopInformers(informers);
+      if (!o.sharedInformers) stopInformers(informers);
       for (const i of extra) i.stop();
       await Promise.all(runs);
     },

@@ -1,6 +1,6 @@
 import type { NodeClaim, NodePool } from '../api/index.js';
 import type { Clock } from '../clock/index.js';
-import { Informer, Resources, type KubeClient, type KubeObject, type Node, type Pod } from '../kube/index.js';
+import { Informer, Resources, type Indexers, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType, type SharedInformers } from '../kube/index.js';
 
 /** A PodDisruptionBudget, as far as Tenon reads it. */
 export interface PodDisruptionBudget extends KubeObject {
@@ -67,37 +67,25 @@ export interface ClusterInformers {
 /** Index names. */
 export const Indexes = { providerID: 'providerID', nodeName: 'nodeName' } as const;
 
-/** Creates (but does not start) the shared informers. */
-export function createInformers(client: KubeClient, clock: Clock): ClusterInformers {
-  const common = { client, clock, onError: () => undefined };
+/**
+ * Creates (but does not start) the operator's informers: its own, or, when `shared` is given (the playground,
+ * where the simulated world watches the same server), those of the process-wide registry.
+ */
+export function createInformers(client: KubeClient, clock: Clock, shared?: SharedInformers): ClusterInformers {
+  const make = <T extends KubeObject>(resource: ResourceType<T>, indexers?: Indexers<T>): Informer<T> =>
+    shared ? shared.get(resource, indexers) : new Informer<T>({ client, clock, onError: () => undefined, resource, indexers });
   return {
-    nodeClaims: new Informer<StoredNodeClaim>({
-      ...common,
-      resource: Resources.nodeClaims,
-      indexers: { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) },
-    }),
-    nodePools: new Informer<StoredNodePool>({ ...common, resource: Resources.nodePools }),
-    nodes: new Informer<Node>({
-      ...common,
-      resource: Resources.nodes,
-      indexers: { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) },
-    }),
-    pods: new Informer<Pod>({
-      ...common,
-      resource: Resources.pods,
-      indexers: { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) },
-    }),
-    pdbs: new Informer<PodDisruptionBudget>({ ...common, resource: Resources.podDisruptionBudgets }),
-    volumeAttachments: new Informer<VolumeAttachment>({
-      ...common,
-      resource: Resources.volumeAttachments,
-      indexers: { [Indexes.nodeName]: (va) => [va.spec.nodeName] },
-    }),
-    daemonSets: new Informer<DaemonSet>({ ...common, resource: Resources.daemonSets }),
-    persistentVolumeClaims: new Informer<PersistentVolumeClaim>({ ...common, resource: Resources.persistentVolumeClaims }),
-    persistentVolumes: new Informer<PersistentVolume>({ ...common, resource: Resources.persistentVolumes }),
-    storageClasses: new Informer<StorageClass>({ ...common, resource: Resources.storageClasses }),
-    csiNodes: new Informer<CSINode>({ ...common, resource: Resources.csiNodes }),
+    nodeClaims: make<StoredNodeClaim>(Resources.nodeClaims, { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) }),
+    nodePools: make<StoredNodePool>(Resources.nodePools),
+    nodes: make<Node>(Resources.nodes, { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) }),
+    pods: make<Pod>(Resources.pods, { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) }),
+    pdbs: make<PodDisruptionBudget>(Resources.podDisruptionBudgets),
+    volumeAttachments: make<VolumeAttachment>(Resources.volumeAttachments, { [Indexes.nodeName]: (va) => [va.spec.nodeName] }),
+    daemonSets: make<DaemonSet>(Resources.daemonSets),
+    persistentVolumeClaims: make<PersistentVolumeClaim>(Resources.persistentVolumeClaims),
+    persistentVolumes: make<PersistentVolume>(Resources.persistentVolumes),
+    storageClasses: make<StorageClass>(Resources.storageClasses),
+    csiNodes: make<CSINode>(Resources.csiNodes),
   };
 }
 

@@ -5,7 +5,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Writable } from 'node:stream';
 import { readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
-import { Discovery, KubeClient, transportFromKubeConfig } from '../../kube/index.js';
+import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig } from '../../kube/index.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
@@ -81,12 +81,14 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     kubernetesVersion: '1.33',
   });
   const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: server.url, ...o.options };
-  const operator = await clock.busy(
-    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers }),
-  );
   const worldErrors: Playground['worldErrors'] = [];
+  // The world and the operator watch the same server through the same client: one cache of each kind serves both.
+  const shared = new SharedInformers({ client, clock, onError: (error) => worldErrors.push({ agent: 'informer', error }) });
+  const operator = await clock.busy(
+    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
+  );
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
-  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, onError: (agent, error) => worldErrors.push({ agent, error }) });
+  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, onError: (agent, error) => worldErrors.push({ agent, error }), sharedInformers: shared });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
   if ((o.defaults ?? true) && !server.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
@@ -103,6 +105,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     stop: async () => {
       world.stop();
       await operator.stop();
+      shared.stop();
       await server.close();
     },
   };

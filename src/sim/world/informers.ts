@@ -3,7 +3,7 @@
  * controllers watch pods and nodes once. Each cache is indexed by controller owner uid, and pods by node name.
  */
 import type { Clock } from '../../clock/index.js';
-import { Informer, type Indexers, type KubeClient, type KubeObject, type Pod, type ResourceType } from '../../kube/index.js';
+import { Informer, type Indexers, type KubeClient, type KubeObject, type Pod, type ResourceType, type SharedInformers } from '../../kube/index.js';
 
 /** Index name: a controller owner's uid. */
 export const ByOwner = 'owner';
@@ -25,6 +25,8 @@ export interface InformerSetOptions {
   client: KubeClient;
   clock: Clock;
   onError?: (e: unknown) => void;
+  /** A process-wide registry to take the informers from (left running on stop: its owner stops it). */
+  shared?: SharedInformers;
 }
 
 /** Lazily created, shared informers; started together. */
@@ -40,7 +42,8 @@ export class InformerSet {
     const key = `${rt.group}/${rt.plural}`;
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new Informer<KubeObject>({ client: this.opts.client, resource: rt, clock: this.opts.clock, indexers: indexersFor(rt), onError: this.opts.onError });
+      const shared = this.opts.shared;
+      inf = shared ? shared.get<KubeObject>(rt, indexersFor(rt)) : new Informer<KubeObject>({ client: this.opts.client, resource: rt, clock: this.opts.clock, indexers: indexersFor(rt), onError: this.opts.onError });
       this.informers.set(key, inf);
       if (this.started) inf.start();
     }
@@ -61,7 +64,7 @@ export class InformerSet {
 
   /** Stops every informer. */
   stop(): void {
-    for (const inf of this.informers.values()) inf.stop();
+    if (!this.opts.shared) for (const inf of this.informers.values()) inf.stop();
     this.started = false;
   }
 }

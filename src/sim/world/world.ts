@@ -4,7 +4,7 @@
  * KubeClient, driven by one clock and one seed. The playground builds one World and starts it.
  */
 import type { Clock } from '../../clock/index.js';
-import type { KubeClient } from '../../kube/index.js';
+import type { KubeClient, SharedInformers } from '../../kube/index.js';
 import { CloudControllerManager, type CcmOptions } from '../ccm/controller.js';
 import { KubeletFleet } from '../kubelet/fleet.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
@@ -45,6 +45,8 @@ export interface WorldOptions {
   volumes?: PvControllerOptions;
   /** Failures agents recovered from (by agent name). */
   onError?: (agent: string, e: unknown) => void;
+  /** Informers shared with other components of the process (the playground's operator); their owner stops them. */
+  sharedInformers?: SharedInformers;
 }
 
 /** The running world. */
@@ -60,7 +62,7 @@ export class World {
   /** Builds every agent; nothing runs until start(). */
   constructor(readonly opts: WorldOptions) {
     const root = new Rng(opts.seed ?? 1);
-    this.informers = new InformerSet({ client: opts.client, clock: opts.clock, onError: (e) => opts.onError?.('informer', e) });
+    this.informers = new InformerSet({ client: opts.client, clock: opts.clock, onError: (e) => opts.onError?.('informer', e), shared: opts.sharedInformers });
     const ctx = (name: string): AgentContext => ({ client: opts.client, clock: opts.clock, informers: this.informers, rng: root.fork(name), onError: opts.onError });
     this.kubelets = new KubeletFleet(ctx('kubelets'), {
       machines: opts.machines,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../clock/index.js';
 import { KubeClient } from './client.js';
 import { ObjectCache } from './object-cache.js';
-import { Resources, type Pod } from './resources.js';
+import type { Pod } from './core-types.js';
+import { Resources } from './resources.js';
 import { SharedInformers } from './shared-informers.js';
 
 // The informers are never started: the tests fill their caches as a watch would.

@@ -4,12 +4,11 @@
  * is re-validated after the consolidation TTL says so on each candidate.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConditionTypes } from '../../src/api/index.js';
 import { minimalNodePool } from '../../src/api/fixtures/index.js';
 import { DisruptionController } from '../../src/controllers/disruption/controller.js';
 import { Resources, type KubeObject } from '../../src/kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
-import { bringUp, eventually, launchedClaim, runPod, startCluster, type Cluster } from './harness.js';
+import { bringUp, eventually, isInitialized, launchedClaim, runPod, startCluster, type Cluster } from './harness.js';
 
 let c: Cluster;
 beforeEach(async () => {
@@ -19,7 +18,6 @@ afterEach(async () => {
   await c.stop();
 });
 
-const isInitialized = (nc: StoredNodeClaim | undefined): boolean => nc?.status?.conditions?.some((x) => x.type === ConditionTypes.initialized && x.status === 'True') ?? false;
 
 /** A NodePool that consolidates at once, and one initialized node of `type` running a pod of `cpu` cores. */
 async function managedNode(name: string, type: string, cpu: number): Promise<void> {

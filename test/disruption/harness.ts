@@ -5,7 +5,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { Labels } from '../../src/api/index.js';
+import { ConditionTypes, Labels } from '../../src/api/index.js';
 import { FakeCloudProvider, fakeInstanceType } from '../../src/cloudprovider/fake/index.js';
 import { FakeClock } from '../../src/clock/index.js';
 import { KubeClient, Resources, transportFromKubeConfig, type Node, type Pod } from '../../src/kube/index.js';
@@ -22,6 +22,11 @@ export interface Cluster {
   cloud: FakeCloudProvider;
   operator: RunningOperator;
   stop(): Promise<void>;
+}
+
+/** True once the NodeClaim is Initialized. */
+export function isInitialized(nc: StoredNodeClaim | undefined): boolean {
+  return nc?.status?.conditions?.some((x) => x.type === ConditionTypes.initialized && x.status === 'True') ?? false;
 }
 
 /** Sizes 2..16 cores on-demand in one zone, $0.05 per core. */

@@ -8,7 +8,7 @@ import { ConditionTypes, DisruptedTaint } from '../../src/api/index.js';
 import { minimalNodePool } from '../../src/api/fixtures/index.js';
 import { Resources, type KubeObject, type Node } from '../../src/kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
-import { bringUp, eventually, launchedClaim, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
+import { bringUp, eventually, isInitialized, launchedClaim, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
 
 let c: Cluster;
 beforeEach(async () => {
@@ -18,7 +18,6 @@ afterEach(async () => {
   await c.stop();
 });
 
-const isInitialized = (nc: StoredNodeClaim | undefined): boolean => nc?.status?.conditions?.some((x) => x.type === ConditionTypes.initialized && x.status === 'True') ?? false;
 const tainted = (n: Node): boolean => (n.spec?.taints ?? []).some((t) => t.key === DisruptedTaint.key);
 
 /** A NodePool that consolidates at once, and one oversized node running a small pod. */

@@ -22,12 +22,17 @@ import { binPrice } from './result.js';
 import type { Template } from './template.js';
 
 /**
- * Prices looked up by one pass at most: this many per pod moved, up to a cap (tens of milliseconds on the largest
- * batches). Most of the gain comes early; on catalogs priced linearly in size, moves keep finding crumbs.
+ * Work (prices looked up, pairs tried) one pass may do: per pod moved, more for small batches, where a solve packs
+ * three ways and the pass is a small share of it, than for large ones, where the greedy packing is the budget to
+ * stay near (a few tens of milliseconds at 5,000 pods). Most of the gain comes early; on catalogs priced linearly in
+ * size, moves keep finding crumbs.
  */
-const BudgetPerPod = 30;
-const BudgetFloor = 30_000;
+const BudgetPerPod = { small: 200, large: 15 };
+/** Batches up to this many movable pods count as small (solve.ts's PortfolioMaxPods). */
+const SmallBatch = 600;
 const BudgetCap = 200_000;
+/** Rounds of emptyings then exchanges. */
+const Rounds = 3;
 /** Failed emptyings in a row after which a bucket's remaining NodeClaims are not tried. */
 const MaxFailures = 32;
 
@@ -56,21 +61,31 @@ interface Slot {
 /** Types a NodeClaim with the given requirements may launch, in the template's order, each at its price there. */
 type Priced = { it: InstanceTypeInfo; price: number }[];
 
+/** Kept types each type is compared with for dominance (the latest ones: most of the beating is done nearby). */
+const DominanceWindow = 8;
+
 /**
- * The types that can be the cheapest to hold something: a type with no more room in any resource than a type as
- * cheap or cheaper listed before it never is (the earlier one holds whatever it holds). Sorted by price.
+ * The types that can be the cheapest to hold something, sorted by price. A type with no more room in any resource
+ * than one as cheap or cheaper before it never is (the earlier one holds whatever it holds), so dropping it changes
+ * no first fit; it is compared with the last few kept only, which keeps this linear on catalogs of hundreds.
  */
 function frontier(sorted: Priced): Priced {
   const keys = [...new Set(sorted.flatMap((x) => Object.keys(x.it.allocatable)))];
   const out: Priced = [];
   for (const x of sorted) {
-    if (!out.some((o) => keys.every((k) => (o.it.allocatable[k] ?? 0) >= (x.it.allocatable[k] ?? 0)))) out.push(x);
+    const beaten = out.slice(-DominanceWindow).some((o) => keys.every((k) => (o.it.allocatable[k] ?? 0) >= (x.it.allocatable[k] ?? 0)));
+    if (!beaten) out.push(x);
   }
   return out;
 }
 
+/**
+ * Price lists per prepared instance type list (shared by a NodePool's templates across solves, see template.ts)
+ * and requirements: a memo of immutable inputs, as the template preparation itself.
+ */
+const listCache = new WeakMap<readonly InstanceTypeInfo[], Map<string, { list: Priced; byPrice: Priced }>>();
+
 class Prices {
-  private readonly cache = new Map<string, { list: Priced; byPrice: Priced }>();
   /** Requirement objects are shared while pods without requirements move: most look-ups end here. */
   private readonly byObject = new WeakMap<Requirements, { template: Template; lists: { list: Priced; byPrice: Priced } }>();
 
@@ -83,8 +98,10 @@ class Prices {
   }
 
   private build(template: Template, reqs: Requirements): { list: Priced; byPrice: Priced } {
-    const sig = [template.name, ...[...reqs.values()].filter((r) => r.key !== Labels.hostname).map((r) => r.toString()).sort()].join(';');
-    const cached = this.cache.get(sig);
+    const sig = [...[...reqs.values()].filter((r) => r.key !== Labels.hostname).map((r) => r.toString()).sort()].join(';');
+    let cache = listCache.get(template.instanceTypes);
+    if (!cache) listCache.set(template.instanceTypes, (cache = new Map()));
+    const cached = cache.get(sig);
     if (cached) return cached;
     const list: Priced = [];
     for (const it of template.instanceTypes) {
@@ -94,7 +111,7 @@ class Prices {
     }
     const byPrice = frontier([...list].sort((a, b) => a.price - b.price || (a.it.name < b.it.name ? -1 : 1)));
     const out = { list, byPrice };
-    this.cache.set(sig, out);
+    cache.set(sig, out);
     return out;
   }
 
@@ -210,7 +227,8 @@ function restore(saved: ReadonlyMap<Slot, Saved>): void {
 
 /** Moves every pod of `from` elsewhere when that does not raise the price; true when it did. */
 function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget: { left: number } }): boolean {
-  const order = [...from.pods].sort((a, b) => (b.pod.requests['cpu'] ?? 0) - (a.pod.requests['cpu'] ?? 0) || a.pod.index - b.pod.index);
+  // The most constrained first (a failing emptying fails early), then the largest.
+  const order = [...from.pods].sort((a, b) => b.own.length - a.own.length || (b.pod.requests['cpu'] ?? 0) - (a.pod.requests['cpu'] ?? 0) || a.pod.index - b.pod.index);
   from.alive = false;
   const saved = new Map<Slot, Saved>();
   let delta = -from.price;
@@ -280,6 +298,23 @@ function priceAfter(slot: Slot, change: { out: Mover | undefined; add: Mover | u
   return ctx.prices.price(slot.bin.template, change.reqs, slot.requests, { add: change.add?.pod.requests, sub: change.out?.pod.requests });
 }
 
+/** A pod's cpu in cores plus its memory in units of 4 GiB: a rough size for gathering. */
+function size(r: Resources): number {
+  return (r['cpu'] ?? 0) / 1000 + (r['memory'] ?? 0) / 4 / 2 ** 30;
+}
+
+/**
+ * Whether a change at the same price gathers the pods onto the fuller NodeClaim (the sum of squared sizes grows):
+ * it leaves the other one emptier, for a later emptying or a smaller type. The sum grows strictly, so such changes
+ * cannot cycle.
+ */
+function gathers(a: Slot, b: Slot, moved: { p: Mover | undefined; q: Mover | undefined }): boolean {
+  const d = (moved.p ? size(moved.p.pod.requests) : 0) - (moved.q ? size(moved.q.pod.requests) : 0);
+  const sa = size(a.requests);
+  const sb = size(b.requests);
+  return (sa - d) ** 2 + (sb + d) ** 2 > sa ** 2 + sb ** 2 + 1e-9;
+}
+
 /** Tries `p` from a to b and `q` from b to a (either may be absent); true when that lowered the price and was done. */
 function tryChange(a: Slot, b: Slot, moved: { p: Mover | undefined; q: Mover | undefined }, ctx: Ctx): boolean {
   const { p, q } = moved;
@@ -288,11 +323,11 @@ function tryChange(a: Slot, b: Slot, moved: { p: Mover | undefined; q: Mover | u
   if (!ra) return false;
   const rb = p ? admits(b, p, { from: a, out: q }) : b.reqs;
   if (!rb) return false;
-  const base = a.price + b.price - 1e-9;
+  const base = a.price + b.price;
   const na = priceAfter(a, { out: p, add: q, reqs: ra }, ctx);
-  if (!(na < base)) return false;
+  if (!(na < base - 1e-9)) return false;
   const nb = priceAfter(b, { out: q, add: p, reqs: rb }, ctx);
-  if (!(na + nb < base)) return false;
+  if (!(na + nb < base - 1e-9) && !(na + nb <= base + 1e-9 && gathers(a, b, moved))) return false;
   replacePod(a, { out: p, add: q }, { price: na, reqs: ra });
   replacePod(b, { out: q, add: p }, { price: nb, reqs: rb });
   return true;
@@ -326,18 +361,20 @@ function improveFrom(bucket: readonly Slot[], i: number, ctx: Ctx): boolean {
   return false;
 }
 
-/** Rounds of moves and swaps within each bucket, until a round finds nothing or the budget runs out. */
-function exchanges(buckets: readonly Slot[][], ctx: Ctx): void {
+/** Rounds of moves and swaps within each bucket, until a round finds nothing or the budget runs out; true if any. */
+function exchanges(buckets: readonly Slot[][], ctx: Ctx): boolean {
+  let any = false;
   for (let round = 0; round < ExchangeRounds; round++) {
     let improved = false;
     for (const bucket of buckets) {
       for (let i = 0; i < bucket.length; i++) {
-        if (ctx.budget.left <= 0) return;
-        if (bucket[i]?.alive && improveFrom(bucket, i, ctx)) improved = true;
+        if (ctx.budget.left <= 0) return any;
+        if (bucket[i]?.alive && improveFrom(bucket, i, ctx)) improved = any = true;
       }
     }
-    if (!improved) return;
+    if (!improved) break;
   }
+  return any;
 }
 
 /**
@@ -388,23 +425,34 @@ function slotsOf(packing: Packing, prices: Prices): Slot[] {
   return slots;
 }
 
+/** Empties the NodeClaims of one bucket it can, cheapest first; how many it emptied. */
+function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
+  const order = bucket.filter((s) => s.alive).sort((a, b) => a.price - b.price || a.pods.length - b.pods.length || (a.bin.hostname < b.bin.hostname ? -1 : 1));
+  // Cheapest first: past a run of failures the NodeClaims left are fuller and dearer, and rarely empty.
+  let failures = 0;
+  let emptied = 0;
+  for (const slot of order) {
+    if (ctx.budget.left <= 0 || failures >= MaxFailures) break;
+    if (empty(slot, ctx)) {
+      emptied++;
+      failures = 0;
+    } else failures++;
+  }
+  return emptied;
+}
+
 /** Empties planned NodeClaims into others where the hostname constraints allow and the price does not rise. */
 export function merge(packing: Packing): void {
   const prices = new Prices();
   const slots = slotsOf(packing, prices);
   const buckets = bucketsOf(slots);
-  const budget = { left: Math.min(BudgetCap, Math.max(BudgetFloor, BudgetPerPod * slots.reduce((n, s) => n + s.pods.length, 0))) };
-  for (const bucket of buckets) {
-    const ctx = { slots: bucket, prices, budget };
-    const order = [...bucket].sort((a, b) => a.price - b.price || a.pods.length - b.pods.length || (a.bin.hostname < b.bin.hostname ? -1 : 1));
-    // Cheapest first: past a run of failures the NodeClaims left are fuller and dearer, and rarely empty.
-    let failures = 0;
-    for (const slot of order) {
-      if (budget.left <= 0 || failures >= MaxFailures) break;
-      if (slot.pods.length > 0) failures = empty(slot, ctx) ? 0 : failures + 1;
-    }
+  const movers = slots.reduce((n, s) => n + s.pods.length, 0);
+  const budget = { left: Math.min(BudgetCap, movers * (movers <= SmallBatch ? BudgetPerPod.small : BudgetPerPod.large)) };
+  for (let round = 0; round < Rounds && budget.left > 0; round++) {
+    const emptied = buckets.reduce((n, bucket) => n + emptyBucket(bucket, { slots: bucket, prices, budget }), 0);
+    // Moves and swaps leave room elsewhere: another round of emptyings may use it.
+    if (!exchanges(buckets, { slots, prices, budget }) && emptied === 0) break;
   }
-  exchanges(buckets, { slots, prices, budget });
   const old = slots.filter((s) => s.changed || !s.alive);
   const fresh = old.filter((s) => s.alive).map((s) => NewBin.rebuilt(s.bin.template, s.bin.hostname, { requirements: s.reqs, options: prices.options(s.bin.template, s.reqs, s.requests), pods: s.pods.map((m) => m.pod) }));
   const sum = (bins: readonly NewBin[]): number => bins.reduce((t, b) => t + (binPrice(b) ?? Number.POSITIVE_INFINITY), 0);

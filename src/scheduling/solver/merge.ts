@@ -27,7 +27,7 @@ import type { Template } from './template.js';
  * stay near (a few tens of milliseconds at 5,000 pods). Most of the gain comes early; on catalogs priced linearly in
  * size, moves keep finding crumbs.
  */
-const BudgetPerPod = { small: 200, large: 15 };
+const BudgetPerPod = { small: 200, large: 10 };
 /** Batches up to this many movable pods count as small (solve.ts's PortfolioMaxPods). */
 const SmallBatch = 600;
 const BudgetCap = 200_000;
@@ -447,12 +447,15 @@ export function merge(packing: Packing): void {
   const slots = slotsOf(packing, prices);
   const buckets = bucketsOf(slots);
   const movers = slots.reduce((n, s) => n + s.pods.length, 0);
+  const before = slots.reduce((t, s) => t + s.price, 0);
   const budget = { left: Math.min(BudgetCap, movers * (movers <= SmallBatch ? BudgetPerPod.small : BudgetPerPod.large)) };
   for (let round = 0; round < Rounds && budget.left > 0; round++) {
     const emptied = buckets.reduce((n, bucket) => n + emptyBucket(bucket, { slots: bucket, prices, budget }), 0);
     // Moves and swaps leave room elsewhere: another round of emptyings may use it.
     if (!exchanges(buckets, { slots, prices, budget }) && emptied === 0) break;
   }
+  // Price-neutral changes alone are not worth rebuilding NodeClaims for.
+  if (slots.reduce((t, s) => t + (s.alive ? s.price : 0), 0) >= before - 1e-9) return;
   const old = slots.filter((s) => s.changed || !s.alive);
   const fresh = old.filter((s) => s.alive).map((s) => NewBin.rebuilt(s.bin.template, s.bin.hostname, { requirements: s.reqs, options: prices.options(s.bin.template, s.reqs, s.requests), pods: s.pods.map((m) => m.pod) }));
   const sum = (bins: readonly NewBin[]): number => bins.reduce((t, b) => t + (binPrice(b) ?? Number.POSITIVE_INFINITY), 0);

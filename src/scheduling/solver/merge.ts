@@ -250,7 +250,7 @@ function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget
 /** Rounds of pair exchanges at most (each pass over all pairs; most gains come in the first). */
 const ExchangeRounds = 4;
 /** Partners tried for each NodeClaim in a round (the next ones in its bucket). */
-const Window = 16;
+const Window = 32;
 
 interface Ctx {
   slots: readonly Slot[];

@@ -445,6 +445,8 @@ function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
 export function merge(packing: Packing): void {
   const prices = new Prices();
   const slots = slotsOf(packing, prices);
+  // Without a hostname constraint among them the NodeClaims are repack.ts's (which packs such groups exactly).
+  if (!slots.some((s) => s.pods.some((m) => m.own.length > 0))) return;
   const buckets = bucketsOf(slots);
   const movers = slots.reduce((n, s) => n + s.pods.length, 0);
   const before = slots.reduce((t, s) => t + s.price, 0);

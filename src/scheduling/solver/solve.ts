@@ -11,6 +11,7 @@ import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
 import { PodQueue, queueOrder } from './queue.js';
+import { merge } from './merge.js';
 import { repack } from './repack.js';
 import { buildResult } from './result.js';
 
@@ -22,6 +23,8 @@ export type Variant = {
   first?: ReadonlySet<string>;
   /** Tenon: run the improvement pass (repack.ts) after packing; on unless false. */
   repack?: boolean;
+  /** Tenon: then move pods tied to their node by hostname constraints (merge.ts); on unless false or no repack. */
+  merge?: boolean;
 };
 
 /**
@@ -61,7 +64,8 @@ export function solve(input: SchedulingInput): SchedulingResult {
   const marginal: Variant = { strategy, targets: false };
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
-    const [first, second] = probeScore(pack(probe, marginal)) <= probeScore(pack(probe, targets)) ? [marginal, targets] : [targets, marginal];
+    // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
+    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false })) <= probeScore(pack(probe, { ...targets, merge: false })) ? [marginal, targets] : [targets, marginal];
     let best = pack(input, first);
     // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
     for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
@@ -128,6 +132,9 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
     failures.delete(started);
     pending = pending.filter((p) => p !== started);
   }
-  if (strategy === 'tenon' && variant.repack !== false) repack(packing);
+  if (strategy === 'tenon' && variant.repack !== false) {
+    repack(packing);
+    if (variant.merge !== false) merge(packing);
+  }
   return buildResult(packing, failures);
 }

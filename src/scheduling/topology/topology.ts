@@ -295,6 +295,26 @@ export class Topology {
     return keys;
   }
 
+  /**
+   * What may keep `pod` from moving to another planned node of the same domains: the keys other than hostname whose
+   * domain some constraint depends on (as movableKeys), and the hostname-keyed spread and anti-affinity groups it
+   * owns. With a hostname minimum of zero those are limits on the pods sharing its node alone, which the caller
+   * checks on the node it moves to. Undefined when the pod may not move: a hostname affinity involves it (its
+   * partner must stay beside it), or a node-filtered spread counts it.
+   */
+  localRules(pod: PodInfo): { keys: ReadonlySet<string>; own: readonly TopologyGroup[] } | undefined {
+    const owned = this.ownedGroups(pod);
+    const groups = [...owned, ...(this.selecting.get(pod) ?? []), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const filtered = this.nodeFilteredGroups();
+    const keys = new Set<string>();
+    for (const g of groups) {
+      if (filtered.has(g) || (g.spec.key === hostnameKey && g.spec.type === 'affinity')) return undefined;
+      if (g.spec.key !== hostnameKey) keys.add(g.spec.key);
+    }
+    const own = owned.filter((g) => g.spec.key === hostnameKey && (g.spec.type === 'spread' || g.spec.type === 'anti-affinity'));
+    return { keys, own };
+  }
+
   private filtered: Set<TopologyGroup> | undefined;
 
   /**

@@ -1,10 +1,27 @@
 /** Request context and response writing shared by every handler. */
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import YAML from 'yaml';
 import { decodeProtobufBody } from './protobuf/decode.js';
 import { ApiError, badRequest } from './status.js';
 import type { ServerState } from './state.js';
 import type { Json } from './types.js';
+
+/**
+ * The part of an HTTP response handlers use. node:http's ServerResponse is one; the in-process transport of
+ * the playground's own clients is another, so they skip TLS and HTTP framing.
+ */
+export interface ResponseSink {
+  writeHead(status: number, headers: Record<string, string | number>): unknown;
+  /** Returns false when the receiver wants the writer to wait for 'drain'. */
+  write(chunk: Buffer | string): boolean;
+  end(chunk?: Buffer | string): unknown;
+  flushHeaders(): void;
+  once(event: 'drain', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  destroy(): unknown;
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+}
 
 /** One request as handlers see it (body already read). */
 export interface Ctx {
@@ -13,19 +30,19 @@ export interface Ctx {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  res: ServerResponse;
+  res: ResponseSink;
   state: ServerState;
 }
 
 /** Writes a JSON answer; `body` may be pre-serialised text or UTF-8 bytes (a stored object). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+export function sendJson(res: ResponseSink, status: number, body: unknown, contentType = 'application/json'): void {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
   res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, 'cache-control': 'no-cache, private' });
   res.end(bytes);
 }
 
 /** Writes a failure as a metav1.Status. */
-export function sendError(res: ServerResponse, e: ApiError): void {
+export function sendError(res: ResponseSink, e: ApiError): void {
   const headers: Record<string, string> = {};
   if (e.details?.retryAfterSeconds !== undefined) headers['retry-after'] = String(e.details.retryAfterSeconds);
   const text = JSON.stringify(e.toStatus());

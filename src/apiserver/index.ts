@@ -10,7 +10,8 @@ import { FaultInjector, type Faults } from './faults.js';
 import { kubeConfigYaml } from './kubeconfig.js';
 import { loadState, saveState } from './persistence.js';
 import { ResourceRegistry, type ResourceInfo } from './resource-types.js';
-import { createHttpsServer } from './server.js';
+import { createHttpsServer, dispatch, type LocalRequest } from './server.js';
+import type { ResponseSink } from './http-io.js';
 import type { PodGrace, ServerState } from './state.js';
 import { Store, parseEntry } from './store.js';
 import { generateServingCerts } from './tls.js';
@@ -19,6 +20,8 @@ import { createObject } from './writes.js';
 
 export type { Faults, FaultRule } from './faults.js';
 export type { PodGrace } from './state.js';
+export type { LocalRequest } from './server.js';
+export type { ResponseSink } from './http-io.js';
 export { readStateHeader, StateFileError, type StateHeader } from './persistence.js';
 export type { ServerClock } from './types.js';
 
@@ -63,6 +66,11 @@ export interface ApiServer {
   closeWatches(): void;
   /** True when the objects were loaded from the state file. */
   restored: boolean;
+  /**
+   * Serves a request from this process without TLS or HTTP (the playground's own clients): no token is
+   * checked; fault injection, watches and everything else behave as over HTTPS.
+   */
+  serveInProcess(req: LocalRequest, res: ResponseSink): Promise<void>;
   /** Saves the state now (a no-op without a state file, or when nothing changed since the last save). */
   snapshot(): Promise<void>;
   /** Stops the server, ends every connection and saves the state. */
@@ -141,7 +149,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   interval?.unref();
   const certs = generateServingCerts();
   const token = opts.token ?? crypto.randomBytes(24).toString('base64url');
-  const server = createHttpsServer(state, { token, certs, kubernetesVersion: opts.kubernetesVersion ?? 'v1.33.1' });
+  const kubernetesVersion = opts.kubernetesVersion ?? 'v1.33.1';
+  const server = createHttpsServer(state, { token, certs, kubernetesVersion });
   // Every TCP socket, so close() can end the ones the HTTP layer does not track (mid-handshake, idle TLS).
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -162,6 +171,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     faults,
     closeWatches: () => faults.dropWatches(),
     restored,
+    serveInProcess: (req, res) => dispatch(state, kubernetesVersion, req, res),
     snapshot,
     close: async () => {
       clearInterval(interval);

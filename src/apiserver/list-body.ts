@@ -3,7 +3,7 @@
  * precomputed Content-Length, so a list of 150k pods is a few hundred memory copies and socket writes, with no
  * re-serialisation, no string building and no chunked-encoding framing.
  */
-import type { ServerResponse } from 'node:http';
+import type { ResponseSink } from './http-io.js';
 import type { Entry } from './store.js';
 
 const chunkBytes = 1 << 20;
@@ -11,7 +11,7 @@ const comma = Buffer.from(',');
 const tail = Buffer.from(']}');
 
 /** Sends `head` (the list's JSON up to and including `"items":[`), the entries' JSON comma-separated, then `]}`. */
-export function sendListBody(res: ServerResponse, head: string, entries: readonly Entry[]): void {
+export function sendListBody(res: ResponseSink, head: string, entries: readonly Entry[]): void {
   const headBytes = Buffer.from(head, 'utf8');
   let length = headBytes.length + tail.length + Math.max(0, entries.length - 1);
   for (const e of entries) length += e.json.length;

@@ -2,10 +2,10 @@
 import crypto from 'node:crypto';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { serveDiscovery } from './discovery.js';
 import type { FaultInjector } from './faults.js';
-import { sendError, sendJson, type Ctx } from './http-io.js';
+import { sendError, sendJson, type Ctx, type ResponseSink } from './http-io.js';
 import { serveOpenApi } from './openapi.js';
 import { parseResourcePath } from './resource-path.js';
 import { handleResource, verbOf } from './rest.js';
@@ -63,14 +63,38 @@ function delay(ms: number): Promise<void> {
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
 
+/** A request from inside the process: already authenticated, body already read. */
+export interface LocalRequest {
+  method: string;
+  /** Path and query, e.g. `/api/v1/pods?watch=true`. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Serves one authenticated request whose body has been read; failures become a metav1.Status answer. */
+export async function dispatch(state: ServerState, version: string, req: LocalRequest, res: ResponseSink): Promise<void> {
+  try {
+    const url = new URL(req.url, 'https://127.0.0.1');
+    await delay((state.faults as FaultInjector).latencyMs);
+    const ctx: Ctx = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: req.body, res, state };
+    route(ctx, version);
+  } catch (e: unknown) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
+    sendError(res, err);
+  }
+}
+
 async function serve(state: ServerState, opts: HttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'https://127.0.0.1');
-  const isVersion = url.pathname === '/version' || url.pathname === '/version/';
+  const url = req.url ?? '/';
+  const isVersion = /^\/version\/?(\?|$)/.test(url);
   if (!isVersion && !authorized(req, opts.token)) return sendError(res, unauthorized());
   const body = await readBody(req);
-  await delay((state.faults as FaultInjector).latencyMs);
-  const ctx: Ctx = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, res, state };
-  route(ctx, opts.kubernetesVersion);
+  await dispatch(state, opts.kubernetesVersion, { method: req.method ?? 'GET', url, headers: req.headers, body }, res);
 }
 
 // AES-128-GCM first: large lists are bound by encryption, and it is a third cheaper than Node's default
@@ -80,14 +104,7 @@ const cipherPreference = `TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHAC
 /** Creates the HTTPS server (not yet listening). */
 export function createHttpsServer(state: ServerState, opts: HttpOptions): https.Server {
   const server = https.createServer({ cert: opts.certs.certPem, key: opts.certs.keyPem, keepAlive: true, ciphers: cipherPreference, honorCipherOrder: true }, (req, res) => {
-    serve(state, opts, req, res).catch((e: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
-      sendError(res, err);
-    });
+    serve(state, opts, req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 60_000;
   return server;

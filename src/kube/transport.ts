@@ -25,7 +25,8 @@ export interface Transport {
   stream(req: TransportRequest & { onLine: (line: string) => void; signal: AbortSignal }): Promise<TransportResponse>;
 }
 
-function withQuery(path: string, query: TransportRequest['query']): string {
+/** The request's path with its query string. */
+export function withQuery(path: string, query: TransportRequest['query']): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
   const q = params.toString();

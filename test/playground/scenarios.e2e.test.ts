@@ -18,4 +18,13 @@ describe('shipped scenarios on the playground', () => {
     expect(report.passed, renderSummary(report)).toBe(true);
     expect(report.expectations.length).toBeGreaterThan(0);
   }, 180_000);
+
+  it('s1-ccm-taint-race also passes with the clients on HTTPS', async () => {
+    // The playground's own clients normally skip HTTP; the race must be caught over real sockets as well.
+    const { scenario } = parseScenario(readFileSync(join(dir, 's1-ccm-taint-race.yaml'), 'utf8'));
+    expect(scenario).toBeDefined();
+    if (!scenario) return;
+    const report = await runScenario(scenario, { baseDir: dir, apiTransport: 'https' });
+    expect(report.passed, renderSummary(report)).toBe(true);
+  }, 180_000);
 });

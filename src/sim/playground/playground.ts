@@ -5,7 +5,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Writable } from 'node:stream';
 import { readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
-import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig } from '../../kube/index.js';
+import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig, type Transport } from '../../kube/index.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
@@ -17,6 +17,7 @@ import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
 import { applyObjects, parseManifests } from '../scenario/apply.js';
 import { World } from '../world/world.js';
 import { defaultManifests } from './defaults.js';
+import { inProcessTransport } from './in-process-transport.js';
 
 /** The cluster name every playground uses (its subnets, security groups and role are tagged for it). */
 export const playgroundCluster = 'playground';
@@ -39,6 +40,11 @@ export interface PlaygroundOptions {
    * kept across restarts; the simulated EC2 instances are not (see `tenon serve --help`).
    */
   stateFile?: string;
+  /**
+   * How the playground's own clients reach the API server: in process (default; no TLS or HTTP framing, which
+   * cost them most of their CPU) or over HTTPS as kubectl does.
+   */
+  apiTransport?: 'in-process' | 'https';
 }
 
 /** A running playground. */
@@ -60,6 +66,13 @@ function silentLogger(): Logger {
   return createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 }
 
+async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['apiTransport']): Promise<Transport> {
+  if (kind !== 'https') return inProcessTransport(server);
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeConfigYaml);
+  return transportFromKubeConfig(kc);
+}
+
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
 export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
   // A restored cluster resumes its simulated time, so ages and timestamps stay in order, and draws from a
@@ -69,9 +82,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
   const clock = new SimClock({ start: Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) });
   const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
-  const kc = new KubeConfig();
-  kc.loadFromString(server.kubeConfigYaml);
-  const client = new KubeClient(trackTransport(await transportFromKubeConfig(kc), clock));
+  const client = new KubeClient(trackTransport(await playgroundTransport(server, o.apiTransport), clock));
   const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: playgroundCluster });
   const wiring = wireAwsProvider({
     client,

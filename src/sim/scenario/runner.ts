@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from '../../observability/logger.js';
 import { parseDuration } from '../../settings/duration.js';
-import { startPlayground, type Playground } from '../playground/playground.js';
+import { startPlayground, type Playground, type PlaygroundOptions } from '../playground/playground.js';
 import type { ExpectationResult, RunReport, Sample } from '../report/run-report.js';
 import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
 import { describeExpectation, evaluate, type Outcome } from './expectations.js';
@@ -24,6 +24,8 @@ export interface RunScenarioOptions {
   log?: Logger;
   /** Called after every sample (for live progress). */
   onProgress?: (p: { sample: Sample; step: number; steps: number; text: string }) => void;
+  /** How the playground's clients reach its API server (see PlaygroundOptions.apiTransport). */
+  apiTransport?: PlaygroundOptions['apiTransport'];
 }
 
 /** Simulated time moves in slices this long between looks at the world. */
@@ -122,7 +124,7 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
 export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Promise<RunReport> {
   const wall0 = performance.now();
   const seed = o.seed ?? s.seed ?? 1;
-  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log });
+  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log, apiTransport: o.apiTransport });
   const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
   let error: string | undefined;
   let passed = true;

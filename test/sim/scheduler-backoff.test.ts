@@ -33,7 +33,10 @@ describe('simulated kube-scheduler retries', () => {
     h = await startWorld({ machines: [machine('a')] });
     const world = h;
     await until(world, () => ready(world), 120_000);
-    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
+    // Required anti-affinity makes the pod's feasibility depend on other pods, so every node change wakes it (a pod
+    // without such rules is woken only by a node that could take it).
+    const apart = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'none' } }, topologyKey: 'kubernetes.io/hostname' }] };
+    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { affinity: { podAntiAffinity: apart }, containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
     await world.clock.busy(world.client.create(SimResources.pods, huge));
     await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
     // A node change every 200 ms for 30 s: without back-off that is a retry every change.

@@ -1,14 +1,16 @@
 /** One scheduling cycle for one pod, pure: filter every node, score the feasible ones, pick the best. */
 import type { Pod } from '../../kube/index.js';
 import type { Rng } from '../world/random.js';
-import { infeasibility, type NodeVerdict } from './feasibility.js';
+import { infeasibility, type FeasibilityContext, type NodeVerdict } from './feasibility.js';
 import type { Diagnosis } from './fit-error.js';
 import type { NodeInfo } from './node-info.js';
-import { nodeScorer } from './scoring.js';
+import { nodeScorer, zoneCountsIn } from './scoring.js';
 import { volumeInfo, volumePreFilter, type VolumeObjects } from './volume-filter.js';
 
-/** The outcome of a cycle: a node, or why none fits. */
-export type Decision = { kind: 'bind'; node: string } | { kind: 'unschedulable'; diagnosis: Diagnosis; verdicts: ReadonlyMap<string, NodeVerdict> };
+/** The outcome of a cycle: a node (and how many nodes were filtered to find it), or why none fits. */
+export type Decision =
+  | { kind: 'bind'; node: string; examined: number }
+  | { kind: 'unschedulable'; diagnosis: Diagnosis; verdicts: ReadonlyMap<string, NodeVerdict> };
 
 /** Everything a cycle reads. */
 export interface CycleInput {
@@ -17,34 +19,75 @@ export interface CycleInput {
   volumes: VolumeObjects;
   /** Breaks ties between equal scores, as kube-scheduler picks at random among them. */
   rng: Rng;
+  /** Where filtering starts in `nodes` (kube-scheduler's nextStartNodeIndex: each cycle goes on where the last stopped). */
+  start?: number;
+  /** Whether any node runs a pod with required anti-affinity, when the caller keeps count. */
+  antiAffinityAnywhere?: boolean;
+  /** Pods of a controller owner per zone, when the caller keeps count (else counted from `nodes`). */
+  zoneCounts?: (owner: string) => ReadonlyMap<string, number>;
 }
 
-/** Decides where `pod` goes. A feasible nominated node is taken first, as kube-scheduler evaluates it first. */
+/**
+ * kube-scheduler's numFeasibleNodesToFind with the default adaptive percentageOfNodesToScore: filtering stops once
+ * this many feasible nodes are found (every node below 100 nodes; 50% less 1% per 125 nodes, at least 5%, at least 100).
+ */
+export function feasibleNodesToFind(all: number): number {
+  if (all < 100) return all;
+  const percentage = Math.max(5, 50 - Math.floor(all / 125));
+  return Math.max(100, Math.floor((all * percentage) / 100));
+}
+
+/** Filters nodes from `start` round the list until `want` feasible ones are found; every verdict given. */
+function filterNodes(input: CycleInput, ctx: FeasibilityContext, want: number): { feasible: NodeInfo[]; verdicts: Map<string, NodeVerdict>; examined: number } {
+  const { pod, nodes } = input;
+  const feasible: NodeInfo[] = [];
+  const verdicts = new Map<string, NodeVerdict>();
+  const start = nodes.length === 0 ? 0 : (input.start ?? 0) % nodes.length;
+  let examined = 0;
+  while (examined < nodes.length && feasible.length < want) {
+    const chunk: NodeInfo[] = [];
+    for (let i = 0; i < want && examined + i < nodes.length; i++) {
+      const n = nodes[(start + examined + i) % nodes.length];
+      if (n) chunk.push(n);
+    }
+    examined += chunk.length;
+    for (const [name, v] of infeasibility(pod, nodes, ctx, chunk)) verdicts.set(name, v);
+    for (const n of chunk) if (verdicts.get(n.name)?.reasons.length === 0) feasible.push(n);
+  }
+  return { feasible, verdicts, examined };
+}
+
+/** The name of the best scored node, ties broken at random (reservoir sampling); undefined when there is none. */
+function bestScored(nodes: readonly NodeInfo[], scoreNode: (n: NodeInfo) => number, rng: Rng): string | undefined {
+  let best: { name: string; score: number; ties: number } | undefined;
+  for (const n of nodes) {
+    const score = scoreNode(n);
+    if (!best || score > best.score) best = { name: n.name, score, ties: 1 };
+    else if (score === best.score) {
+      best.ties++;
+      if (rng.next() * best.ties < 1) best.name = n.name;
+    }
+  }
+  return best?.name;
+}
+
+/**
+ * Decides where `pod` goes. A feasible nominated node is taken first, as kube-scheduler evaluates it first; then
+ * nodes are filtered until enough feasible ones are found, and the best scored of those is taken.
+ */
 export function decide(input: CycleInput): Decision {
   const { pod, nodes, volumes } = input;
   const info = volumeInfo(volumes);
   const preFilter = volumePreFilter(pod, info);
   if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter }, verdicts: new Map() };
-  const verdicts = infeasibility(pod, nodes, { volumes: info, csiNodes: volumes.csiNodes });
+  const ctx = { volumes: info, csiNodes: volumes.csiNodes, antiAffinityAnywhere: input.antiAffinityAnywhere };
   const nominated = pod.status?.nominatedNodeName;
-  if (nominated && verdicts.get(nominated)?.reasons.length === 0) return { kind: 'bind', node: nominated };
+  const nominatedInfo = nominated ? nodes.find((n) => n.name === nominated) : undefined;
+  if (nominatedInfo && infeasibility(pod, nodes, ctx, [nominatedInfo]).get(nominatedInfo.name)?.reasons.length === 0) return { kind: 'bind', node: nominatedInfo.name, examined: 0 };
+  const { feasible, verdicts, examined } = filterNodes(input, ctx, feasibleNodesToFind(nodes.length));
+  const best = bestScored(feasible, nodeScorer(pod, feasible, input.zoneCounts ?? ((owner) => zoneCountsIn(nodes, owner))), input.rng);
+  if (best) return { kind: 'bind', node: best, examined };
   const reasons = new Map<string, string[]>();
-  let best: { name: string; score: number; ties: number } | undefined;
-  const scoreNode = nodeScorer(pod, nodes);
-  for (const n of nodes) {
-    const why = verdicts.get(n.name)?.reasons ?? [];
-    if (why.length > 0) {
-      reasons.set(n.name, why);
-      continue;
-    }
-    const score = scoreNode(n);
-    if (!best || score > best.score) best = { name: n.name, score, ties: 1 };
-    else if (score === best.score) {
-      // Reservoir sampling over equal scores.
-      best.ties++;
-      if (input.rng.next() * best.ties < 1) best.name = n.name;
-    }
-  }
-  if (best) return { kind: 'bind', node: best.name };
+  for (const [name, v] of verdicts) if (v.reasons.length > 0) reasons.set(name, v.reasons);
   return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons }, verdicts };
 }

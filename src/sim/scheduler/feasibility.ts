@@ -27,6 +27,8 @@ import { asSchedPod, podKeyOf } from './sched-pod.js';
 export interface FeasibilityContext {
   volumes: VolumeInfo;
   csiNodes: readonly CsiNode[];
+  /** Whether any node runs a pod with required anti-affinity, when the caller keeps count (else the nodes are read). */
+  antiAffinityAnywhere?: boolean;
 }
 
 /** The taint a cordoned node stands for (kube-scheduler's NodeUnschedulable plugin checks tolerations of it). */
@@ -136,12 +138,12 @@ function traitsOf(info: NodeInfo): PodTraits {
 }
 
 /** True when one copy of the pod per node is judged exactly as the pod alone on each node. */
-function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[]): boolean {
+function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext): boolean {
   const spec = asSchedPod(pod).spec;
   if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
   if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
-  return !nodes.some((n) => traitsOf(n).antiAffinity);
+  return !(ctx.antiAffinityAnywhere ?? nodes.some((n) => traitsOf(n).antiAffinity));
 }
 
 const specKeys = new WeakMap<Pod, string>();
@@ -239,13 +241,14 @@ function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): 
  * placement checker with `nodes` as the whole cluster.
  */
 export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
-  const independent = copiesIndependent(pod, nodes);
-  const all = { nodes: nodes.map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
+  const independent = copiesIndependent(pod, nodes, ctx);
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
   const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
   const key = cacheable ? specKey(pod) : '';
   const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
+  // Independent copies read nothing but their own node, so the checker needs only the nodes being judged.
+  const all = { nodes: (independent ? unknown : nodes).map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
   if (unknown.length === 1 || independent) {
     if (unknown.length > 0) for (const [k, v] of judge(sched, unknown, all)) verdicts.set(k, v);
   } else {

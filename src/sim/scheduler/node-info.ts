@@ -47,3 +47,13 @@ export function addPod(info: NodeInfo, pod: Pod): void {
   info.pods.push(pod);
   addInto(info.requested, requestsOf(pod));
 }
+
+/** How many pods requesting `r` fit in what the node has left (at least 1: a feasible node takes one). */
+export function copiesThatFit(r: Resources, info: NodeInfo): number {
+  let n = Infinity;
+  for (const [k, v] of Object.entries(r)) {
+    if (v <= 0) continue;
+    n = Math.min(n, Math.floor(((info.allocatable[k] ?? 0) - (info.requested[k] ?? 0)) / v));
+  }
+  return Number.isFinite(n) ? Math.max(1, n) : 1;
+}

@@ -14,8 +14,10 @@ import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type PodDisruptionBudget, type StorageClass } from '../world/resources.js';
 import { decide, type Decision } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
-import { addPod, type NodeInfo } from './node-info.js';
+import { infeasibility } from './feasibility.js';
+import { addPod, copiesThatFit, requestsOf, type NodeInfo } from './node-info.js';
 import { NodeInfoCache } from './node-info-cache.js';
+import { classKeyOf, ParkedPods } from './parked-pods.js';
 import { preempt, priorityOf, type Candidate } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
 import { volumeInfo, type VolumeObjects } from './volume-filter.js';
@@ -62,8 +64,16 @@ export class KubeScheduler implements Agent {
   private readonly moved = new Set<string>();
   /** Failed attempts per pending pod and when the last one ended, for its back-off. */
   private readonly attempts = new Map<string, { count: number; at: number }>();
-  /** Bumped on every cluster change, so a pod failing while one happened is retried at once after back-off. */
+  /** Bumped on every cluster change that may make room, so a pod failing while one happened is retried at once after back-off. */
   private changeSeq = 0;
+  /** Parked pods by equivalence class, so a node gaining room wakes only pods it can take. */
+  private readonly parked = new ParkedPods();
+  /** Nodes that may have gained room since the parked pods were last offered them. */
+  private readonly dirtyNodes = new Set<string>();
+  /** A class's last failed cycle, reused by its next pod while nothing that could make room has changed. */
+  private readonly failures = new Map<string, { seq: number; message: string; clearNomination: boolean }>();
+  /** kube-scheduler's nextStartNodeIndex: where the next cycle starts filtering. */
+  private nextStart = 0;
   /** Pods bound by this scheduler whose binding the informer has not shown yet. */
   private readonly assumed = new Map<string, { pod: Pod; node: string }>();
   /** Pending pods nominated to a node by preemption: their room is kept from pods of lower priority. */
@@ -93,21 +103,23 @@ export class KubeScheduler implements Agent {
         this.enqueue(p);
       },
       update: (_o, p) => {
-        this.cache.setPod(p);
+        // An assumed pod stays on its node in the cache until the informer shows the binding.
+        if (p.spec.nodeName || !this.assumed.has(keyOf(p))) this.cache.setPod(p);
         this.podUpdated(p);
       },
       delete: (p) => {
         this.cache.deletePod(keyOf(p));
-        this.nominated.delete(keyOf(p));
+        this.assumed.delete(keyOf(p));
+        this.setNomination(keyOf(p), undefined);
         this.forget(keyOf(p));
-        this.retryUnschedulable();
+        if (p.spec.nodeName) this.nodeGainedRoom(p.spec.nodeName);
       },
     });
     inf.get(SimResources.podDisruptionBudgets);
     inf.get<Node>(SimResources.nodes).on({
       add: (n) => {
         this.cache.setNode(n);
-        this.retryUnschedulable();
+        this.nodeGainedRoom(n.metadata.name ?? '');
       },
       update: (o, n) => {
         this.cache.setNode(n);
@@ -115,7 +127,9 @@ export class KubeScheduler implements Agent {
       },
       delete: (n) => {
         this.cache.deleteNode(n.metadata.name ?? '');
-        this.retryUnschedulable();
+        // Fewer nodes makes no room, but topology domains change for pods whose rules read other pods.
+        this.changeSeq++;
+        this.wake(this.parked.takeLoners());
       },
     });
     for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
@@ -137,6 +151,7 @@ export class KubeScheduler implements Agent {
 
   private scheduleFlush(): void {
     this.cancelFlush = this.ctx.clock.setTimer(this.opts.unschedulableFlushMs ?? 300_000, () => {
+      this.parked.takeAll();
       for (const k of this.unschedulable) this.runner?.queue.add(k);
       this.scheduleFlush();
     });
@@ -146,14 +161,24 @@ export class KubeScheduler implements Agent {
     if (isPendingForScheduler(p)) this.runner?.queue.add(keyOf(p));
   }
 
+  /** Records a pod's nomination (undefined: none); a nomination that ends gives its node's room back. */
+  private setNomination(key: string, p: Pod | undefined): void {
+    const before = this.nominated.get(key)?.status?.nominatedNodeName;
+    if (p) this.nominated.set(key, p);
+    else this.nominated.delete(key);
+    const after = p?.status?.nominatedNodeName;
+    if (before === after) return;
+    this.changeSeq++;
+    if (before) this.nodeGainedRoom(before);
+  }
+
   private podUpdated(p: Pod): void {
     const key = keyOf(p);
-    if (!p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp) this.nominated.set(key, p);
-    else this.nominated.delete(key);
+    this.setNomination(key, !p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp ? p : undefined);
     if (p.spec.nodeName) {
       this.assumed.delete(key);
       this.forget(key);
-      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.retryUnschedulable();
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.nodeGainedRoom(p.spec.nodeName);
       return;
     }
     // Only spec changes make a parked pod worth another try; our own status writes must not loop.
@@ -163,11 +188,12 @@ export class KubeScheduler implements Agent {
   private nodeUpdated(o: Node, n: Node): void {
     const relevant = (x: Node): string =>
       JSON.stringify([x.metadata.labels, x.spec?.taints, x.spec?.unschedulable, x.status?.allocatable]);
-    if (relevant(o) !== relevant(n)) this.retryUnschedulable();
+    if (relevant(o) !== relevant(n)) this.nodeGainedRoom(n.metadata.name ?? '');
   }
 
   /** Drops what the queue keeps about a pod that is bound or gone. */
   private forget(key: string): void {
+    this.parked.remove(key);
     this.unschedulable.delete(key);
     this.moved.delete(key);
     this.attempts.delete(key);
@@ -181,11 +207,65 @@ export class KubeScheduler implements Agent {
     return a.at + Math.min(this.opts.maxBackoffMs ?? 10_000, initial * 2 ** (a.count - 1));
   }
 
-  /** A cluster change wakes every parked pod; each is retried once its back-off is over. */
+  /** A cluster-wide change (volumes) wakes every parked pod; each is retried once its back-off is over. */
   private retryUnschedulable(): void {
     this.changeSeq++;
-    for (const k of this.unschedulable) this.moved.add(k);
+    this.wake(this.parked.takeAll());
+  }
+
+  /** Parked pods to retry once their back-off is over. */
+  private wake(keys: readonly string[]): void {
+    for (const k of keys) this.moved.add(k);
     this.armRetry();
+  }
+
+  /**
+   * A node may have room it did not have: pods without a class are woken at once, and each class is offered the
+   * node once its turn of the event loop ends (several changes of one node are offered together).
+   */
+  private nodeGainedRoom(name: string): void {
+    this.changeSeq++;
+    this.wake(this.parked.takeLoners());
+    this.dirtyNodes.add(name);
+    if (this.dirtyNodes.size === 1) queueMicrotask(() => this.offerDirtyNodes());
+  }
+
+  /** Wakes, per class, as many parked pods as each changed node can now take (kube-scheduler's queueing hints). */
+  private offerDirtyNodes(): void {
+    const names = [...this.dirtyNodes];
+    this.dirtyNodes.clear();
+    const pods = this.ctx.informers.get<Pod>(SimResources.pods).cache;
+    const toWake: Array<[string, number]> = [];
+    for (const [cls, keys] of this.parked.classes()) {
+      const [first] = keys;
+      const rep = first === undefined ? undefined : pods.get(first);
+      if (!rep) continue;
+      let room = 0;
+      for (const name of names) room += this.roomOn(rep, name);
+      if (room > 0) toWake.push([cls, room]);
+    }
+    for (const [cls, room] of toWake) this.wake(this.parked.take(cls, room));
+  }
+
+  /** How many pods like `pod` node `name` can take now (0 when it is not feasible for it). */
+  private roomOn(pod: Pod, name: string): number {
+    const info = this.nodeInfoFor(pod, name);
+    if (!info) return 0;
+    const volumes = this.volumeObjects();
+    const nodes = this.cache.hasAntiAffinity() ? this.nodeInfos(pod) : [info];
+    const verdict = infeasibility(pod, nodes, { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, [info]).get(name);
+    return verdict && verdict.reasons.length === 0 ? copiesThatFit(requestsOf(pod), info) : 0;
+  }
+
+  /** The volume objects a cycle reads. */
+  private volumeObjects(): VolumeObjects {
+    const inf = this.ctx.informers;
+    return {
+      claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
+      volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
+      storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
+      csiNodes: (this.csiNodes ??= inf.get<CsiNode>(SimResources.csiNodes).cache.list()),
+    };
   }
 
   /** One timer for all woken pods, set for the earliest end of back-off among them. */
@@ -206,39 +286,72 @@ export class KubeScheduler implements Agent {
   }
 
   /** Parks a pod after a failed attempt, counting it for the back-off; a change during the attempt wakes it. */
-  private park(key: string, seqAtStart: number): void {
+  private park(pod: Pod, seqAtStart: number): void {
+    const key = keyOf(pod);
     const prev = this.attempts.get(key);
     this.attempts.set(key, { count: (prev?.count ?? 0) + 1, at: this.ctx.clock.now() });
     this.unschedulable.add(key);
-    if (this.changeSeq === seqAtStart) return;
-    this.moved.add(key);
-    this.armRetry();
+    if (this.changeSeq === seqAtStart) {
+      this.parked.park(key, classKeyOf(pod));
+      return;
+    }
+    this.wake([key]);
   }
 
   /**
-   * The nodes as `pod` sees them: bound and assumed pods, and pods nominated there with at least its priority. The
-   * cached NodeInfos are shared, so a node with assumed or nominated pods gets a copy with them added.
+   * The nodes as `pod` sees them: bound and assumed pods (both in the cache), and pods nominated there with at least
+   * its priority. The cached NodeInfos are shared, so a node with nominated pods gets a copy with them added.
    */
-  private nodeInfos(pod: Pod): NodeInfo[] {
+  private nodeInfos(pod: Pod): readonly NodeInfo[] {
+    const extra = this.extraCharges(pod);
+    const infos = this.cache.list();
+    if (extra.size === 0) return infos;
+    const out = infos.slice();
+    for (const [name, add] of extra) {
+      const i = this.cache.position(name);
+      const info = i === undefined ? undefined : out[i];
+      if (i === undefined || !info || info.name !== name) continue;
+      const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
+      for (const p of add) addPod(copy, p);
+      out[i] = copy;
+    }
+    return out;
+  }
+
+  /** Pods the cache does not show on a node: nominations `pod` must leave room for. */
+  private extraCharges(pod: Pod, onlyNode?: string): Map<string, Pod[]> {
     const extra = new Map<string, Pod[]>();
     const charge = (node: string, p: Pod): void => {
+      if (onlyNode !== undefined && node !== onlyNode) return;
       const list = extra.get(node);
       if (list) list.push(p);
       else extra.set(node, [p]);
     };
-    for (const a of this.assumed.values()) charge(a.node, a.pod);
     for (const [k, p] of this.nominated) {
       if (k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod)) charge(p.status?.nominatedNodeName ?? '', p);
     }
-    const infos = this.cache.list();
-    if (extra.size === 0) return infos;
-    return infos.map((info) => {
-      const add = extra.get(info.name);
-      if (!add) return info;
-      const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
-      for (const p of add) addPod(copy, p);
-      return copy;
-    });
+    return extra;
+  }
+
+  /** One node as `pod` sees it (see nodeInfos). */
+  private nodeInfoFor(pod: Pod, name: string): NodeInfo | undefined {
+    const info = this.cache.get(name);
+    const add = this.extraCharges(pod, name).get(name);
+    if (!info || !add) return info;
+    const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
+    for (const p of add) addPod(copy, p);
+    return copy;
+  }
+
+  /**
+   * The last failure of the pod's class, when it still holds: no change that could make room since, no pod that
+   * preemption could evict, and no nomination of the pod's own.
+   */
+  private knownFailure(pod: Pod): { message: string; clearNomination: boolean } | undefined {
+    const cls = classKeyOf(pod);
+    const f = cls === undefined ? undefined : this.failures.get(cls);
+    if (!f || f.seq !== this.changeSeq || pod.status?.nominatedNodeName) return undefined;
+    return this.cache.lowestBoundPriority() >= priorityOf(pod) ? f : undefined;
   }
 
   private async scheduleOne(key: string): Promise<void> {
@@ -247,28 +360,32 @@ export class KubeScheduler implements Agent {
     if (!pod || !isPendingForScheduler(pod) || this.assumed.has(key)) {
       this.unschedulable.delete(key);
       this.moved.delete(key);
+      this.parked.remove(key);
       return;
     }
     this.moved.delete(key);
+    this.parked.remove(key);
     const seqAtStart = this.changeSeq;
-    const volumes = {
-      claims: inf.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).cache.list(),
-      volumes: inf.get<PersistentVolume>(SimResources.persistentVolumes).cache.list(),
-      storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
-      csiNodes: (this.csiNodes ??= inf.get<CsiNode>(SimResources.csiNodes).cache.list()),
-    };
+    const known = this.knownFailure(pod);
+    if (known) {
+      this.park(pod, seqAtStart);
+      await this.markUnschedulable(pod, known.message, known.clearNomination ? null : undefined);
+      return;
+    }
+    const volumes = this.volumeObjects();
     const nodes = this.nodeInfos(pod);
-    const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng });
+    const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng, start: this.nextStart, antiAffinityAnywhere: this.cache.hasAntiAffinity(), zoneCounts: (o) => this.cache.zoneCounts(o) });
     if (decision.kind === 'bind') {
+      this.nextStart = nodes.length === 0 ? 0 : (this.nextStart + decision.examined) % nodes.length;
       await this.bind(pod, decision.node, volumes.claims);
       return;
     }
-    this.park(key, seqAtStart);
-    await this.postFilter(pod, { nodes, volumes, decision });
+    this.park(pod, seqAtStart);
+    await this.postFilter(pod, { nodes, volumes, decision, seq: seqAtStart });
   }
 
   /** Preemption for a pod no node took, then its Unschedulable condition (with the nomination, if any). */
-  private async postFilter(pod: Pod, cycle: { nodes: NodeInfo[]; volumes: VolumeObjects; decision: Extract<Decision, { kind: 'unschedulable' }> }): Promise<void> {
+  private async postFilter(pod: Pod, cycle: { nodes: readonly NodeInfo[]; volumes: VolumeObjects; decision: Extract<Decision, { kind: 'unschedulable' }>; seq: number }): Promise<void> {
     const { nodes, volumes, decision } = cycle;
     if (decision.diagnosis.preFilter) {
       // Removing pods cannot fix what PreFilter rejects; kube still tries every node and finds no victims.
@@ -280,6 +397,8 @@ export class KubeScheduler implements Agent {
     const outcome = preempt({ pod, nodes, verdicts: decision.verdicts, ctx: { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, budgets });
     if (outcome.kind === 'none') {
       const message = fitErrorMessage({ ...decision.diagnosis, preemption: outcome.message });
+      const cls = classKeyOf(pod);
+      if (cls !== undefined && cycle.seq === this.changeSeq) this.failures.set(cls, { seq: cycle.seq, message, clearNomination: outcome.clearNomination });
       await this.markUnschedulable(pod, message, outcome.clearNomination ? null : undefined);
       return;
     }
@@ -309,6 +428,8 @@ export class KubeScheduler implements Agent {
     const key = keyOf(pod);
     const { namespace = 'default', name } = parseKey(key);
     this.assumed.set(key, { pod, node });
+    // As kube-scheduler's cache assumes the pod: its node is charged at once, not once per later cycle.
+    this.cache.setPod({ ...pod, spec: { ...pod.spec, nodeName: node } });
     this.unschedulable.delete(key);
     try {
       await selectNodeForClaims(this.ctx.client, { pod, node, claims, storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list() });
@@ -319,11 +440,20 @@ export class KubeScheduler implements Agent {
       });
       await this.events.publish(pod, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${node}` });
     } catch (e) {
-      this.assumed.delete(key);
+      this.forgetAssumed(key, node);
       // Already bound (by someone else) or deleted meanwhile: nothing to retry.
       if (isConflict(e) || isNotFound(e)) return;
       throw e;
     }
+  }
+
+  /** Takes back an assumed binding that failed: the pod is as the informer shows it, and its node has the room again. */
+  private forgetAssumed(key: string, node: string): void {
+    if (!this.assumed.delete(key)) return;
+    this.cache.deletePod(key);
+    const current = this.ctx.informers.get<Pod>(SimResources.pods).cache.get(key);
+    if (current) this.cache.setPod(current);
+    this.nodeGainedRoom(node);
   }
 
   /** Marks the pod Unschedulable; `nominate` sets (a node), clears (null) or keeps (undefined) its nominated node. */

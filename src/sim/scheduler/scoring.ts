@@ -40,23 +40,31 @@ function countsByOwner(info: NodeInfo): Map<string, number> {
   return m;
 }
 
-/** The spread score of each node, from the owner's pod counts per node and zone gathered once per cycle. */
-function spreadScorer(pod: Pod, all: readonly NodeInfo[]): (n: NodeInfo) => number {
-  const owner = ownerUid(pod);
-  if (!owner) return () => 100;
-  const onNode = new Map<NodeInfo, number>();
-  const byZone = new Map<string | undefined, number>();
-  let maxNode = 1;
-  for (const info of all) {
+/** Pods of a controller owner per zone among `nodes` (zone '' for nodes without a zone label). */
+export function zoneCountsIn(nodes: readonly NodeInfo[], owner: string): Map<string, number> {
+  const byZone = new Map<string, number>();
+  for (const info of nodes) {
     const c = countsByOwner(info).get(owner) ?? 0;
-    onNode.set(info, c);
-    if (c > maxNode) maxNode = c;
-    const z = info.labels[Labels.zone];
+    if (c === 0) continue;
+    const z = info.labels[Labels.zone] ?? '';
     byZone.set(z, (byZone.get(z) ?? 0) + c);
   }
+  return byZone;
+}
+
+/**
+ * The spread score of each scored node: the owner's pods on the node against the most on any scored node (kube
+ * normalises over the nodes it scores), and in the node's zone against the fullest zone of the cluster.
+ */
+function spreadScorer(pod: Pod, scored: readonly NodeInfo[], zoneCounts: (owner: string) => ReadonlyMap<string, number>): (n: NodeInfo) => number {
+  const owner = ownerUid(pod);
+  if (!owner) return () => 100;
+  let maxNode = 1;
+  for (const info of scored) maxNode = Math.max(maxNode, countsByOwner(info).get(owner) ?? 0);
+  const byZone = zoneCounts(owner);
   const maxZone = Math.max(1, ...byZone.values());
   // Zone spread weighs more than node spread, as in the system default constraints.
-  return (n) => 100 - ((onNode.get(n) ?? countsByOwner(n).get(owner) ?? 0) / maxNode) * 33 - ((byZone.get(n.labels[Labels.zone]) ?? 0) / maxZone) * 67;
+  return (n) => 100 - ((countsByOwner(n).get(owner) ?? 0) / maxNode) * 33 - ((byZone.get(n.labels[Labels.zone] ?? '') ?? 0) / maxZone) * 67;
 }
 
 function preferNoSchedule(pod: Pod, n: NodeInfo): number {
@@ -74,8 +82,8 @@ function preferredAffinity(pod: Pod, n: NodeInfo): number {
   return (met / total) * 100;
 }
 
-/** The weighted score of placing `pod` on a node among the nodes `all`, with what spreading reads gathered once. */
-export function nodeScorer(pod: Pod, all: readonly NodeInfo[]): (n: NodeInfo) => number {
-  const spread = spreadScorer(pod, all);
+/** The weighted score of placing `pod` on one of the `scored` nodes, with what spreading reads gathered once. */
+export function nodeScorer(pod: Pod, scored: readonly NodeInfo[], zoneCounts: (owner: string) => ReadonlyMap<string, number>): (n: NodeInfo) => number {
+  const spread = spreadScorer(pod, scored, zoneCounts);
   return (n) => leastAllocated(pod, n) + 2 * spread(n) + 3 * preferNoSchedule(pod, n) + 2 * preferredAffinity(pod, n);
 }

@@ -29,6 +29,12 @@ const defaultDedupeTimeout = 2 * 60_000;
 const seriesFinishMs = 6 * 60_000;
 /** client-go's events.k8s.io broadcaster: how often the series still cached are written (its heartbeat). */
 const seriesRefreshMs = 30 * 60_000;
+/**
+ * Series cached at once. client-go bounds its cache only by time (6 minutes after a series' last occurrence); the
+ * 4096 of the correlator would end every series of a scale-up with more pending pods than that, each retry of each
+ * pod then creating another Event. This bound is above the playground's largest runs (150,000 pods).
+ */
+const maxSeries = 1 << 18;
 
 interface Recorded {
   name: string;
@@ -173,14 +179,14 @@ export class EventRecorder {
     if (cached) {
       cached.count++;
       cached.lastObserved = now;
-      touch(this.series, key, cached, maxRecent);
+      touch(this.series, key, cached, maxSeries);
       if (cached.count === 2) await this.writeSeries(cached);
       return;
     }
     const namespace = obj.metadata.namespace ?? 'default';
     const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
     const body = eventObject({ obj, e, name, namespace, now, component: this.opts.component });
-    touch(this.series, key, { body, name, namespace, count: 1, lastObserved: now, written: 1 }, maxRecent);
+    touch(this.series, key, { body, name, namespace, count: 1, lastObserved: now, written: 1 }, maxSeries);
     this.armHeartbeat(now);
     try {
       await this.opts.client.create(Resources.events, body);

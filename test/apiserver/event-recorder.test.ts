@@ -141,6 +141,16 @@ describe('EventRecorder in series mode (client-go events.k8s.io, as kube-schedul
     rec.stop();
   });
 
+  it('keeps a series going while more than 4096 other pods fail scheduling too', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 1, 5));
+    const rec = seriesRecorder(clock);
+    for (let i = 0; i < 5000; i++) await rec.publish(pod(`throng-${i}`), failed(1));
+    clock.advance(60_000);
+    await rec.publish(pod('throng-0'), failed(2));
+    expect((await shown('throng-0')).map((e) => e.count)).toEqual([2]);
+    rec.stop();
+  }, 60_000);
+
   it('still applies the spam filter: of 30 occurrences about one object within a minute, 25 are counted', async () => {
     const clock = new FakeClock(Date.UTC(2026, 1, 3));
     const rec = seriesRecorder(clock);

@@ -25,12 +25,32 @@ const spamBurst = 25;
 const spamQps = 1 / 300;
 /** Karpenter's default de-duplication timeout. */
 const defaultDedupeTimeout = 2 * 60_000;
+/** client-go's events.k8s.io broadcaster: a series silent this long is finished (checked this often). */
+const seriesFinishMs = 6 * 60_000;
+/** client-go's events.k8s.io broadcaster: how often the series still cached are written (its heartbeat). */
+const seriesRefreshMs = 30 * 60_000;
+/**
+ * Series cached at once. client-go bounds its cache only by time (6 minutes after a series' last occurrence); the
+ * 4096 of the correlator would end every series of a scale-up with more pending pods than that, each retry of each
+ * pod then creating another Event. This bound is above the playground's largest runs (150,000 pods).
+ */
+const maxSeries = 1 << 18;
 
 interface Recorded {
   name: string;
   namespace: string;
   count: number;
   at: number;
+}
+
+/** One cached series: the Event as created, its occurrences, and the count the API server has. */
+interface Series {
+  body: KubeObject;
+  name: string;
+  namespace: string;
+  count: number;
+  lastObserved: number;
+  written: number;
 }
 
 /** Options of the recorder. */
@@ -40,6 +60,8 @@ export interface EventRecorderOptions {
   component: string;
   /** Identical events within this window bump the count of the first instead of adding another (ms). */
   dedupeWindow?: number;
+  /** client-go's events.k8s.io broadcaster behaviour (used by kube-scheduler): repeats of an event, whatever its message, form one series. */
+  series?: boolean;
   onError?: (e: unknown) => void;
 }
 
@@ -57,12 +79,22 @@ function touch<V>(m: Map<string, V>, key: string, value: V, max: number): void {
  * kubelet and controllers do: the first is created, later ones raise its `count` and `lastTimestamp`. As
  * client-go's correlator, it lets one component record at most 25 events about an object, then one every 5
  * minutes; and it applies Karpenter's per-event de-duplication and shared rate limits where an event asks.
+ *
+ * With `series`, it behaves as client-go's events.k8s.io broadcaster instead: an event with the type and reason of
+ * one recorded about the same object less than 6 minutes before is a repeat, whatever its message. The second
+ * occurrence writes `count: 2` (and `series`); later ones are only counted, and written by a heartbeat every 30
+ * minutes and when the series ends (6 minutes without a repeat). The Event keeps its first message. The spam filter
+ * and Karpenter's de-duplication apply to every occurrence, as without `series`. `stop()` ends the heartbeat.
  */
 export class EventRecorder {
   private readonly recent = new Map<string, Recorded>();
   private readonly spam = new Map<string, TokenBucket>();
   private readonly dedupedUntil = new Map<string, number>();
   private seq = 0;
+  private readonly series = new Map<string, Series>();
+  private cancelHeartbeat: (() => void) | undefined;
+  /** When the heartbeat last wrote the series (or started); unset while none are cached. */
+  private refreshedAt: number | undefined;
 
   /** Creates a recorder writing through the client. */
   constructor(private readonly opts: EventRecorderOptions) {}
@@ -74,6 +106,12 @@ export class EventRecorder {
     } catch (err) {
       this.opts.onError?.(err);
     }
+  }
+
+  /** Stops the series heartbeat; counts not yet written stay unwritten. */
+  stop(): void {
+    this.cancelHeartbeat?.();
+    this.cancelHeartbeat = undefined;
   }
 
   /** Whether the event gets written at all: Karpenter's de-duplication and limiter, then client-go's spam filter. */
@@ -102,6 +140,10 @@ export class EventRecorder {
   private async write(obj: KubeObject, e: EventSpec): Promise<void> {
     const now = this.opts.clock.now();
     if (!this.admitted(obj, e, now)) return;
+    if (this.opts.series) {
+      await this.occur(obj, e, now);
+      return;
+    }
     const dedupeKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}/${e.message}`;
     const prev = this.recent.get(dedupeKey);
     const window = this.opts.dedupeWindow ?? 10 * 60_000;
@@ -127,6 +169,84 @@ export class EventRecorder {
   }
 
   /**
+   * One occurrence of a series event. As client-go, the message is not part of the key, and the cache entry exists
+   * before the Event is created, so a repeat meanwhile counts on it.
+   * https://github.com/kubernetes/client-go/blob/master/tools/events/event_broadcaster.go (recordToSink)
+   */
+  private async occur(obj: KubeObject, e: EventSpec, now: number): Promise<void> {
+    const key = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}`;
+    const cached = this.series.get(key);
+    if (cached) {
+      cached.count++;
+      cached.lastObserved = now;
+      touch(this.series, key, cached, maxSeries);
+      if (cached.count === 2) await this.writeSeries(cached);
+      return;
+    }
+    const namespace = obj.metadata.namespace ?? 'default';
+    const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
+    const body = eventObject({ obj, e, name, namespace, now, component: this.opts.component });
+    touch(this.series, key, { body, name, namespace, count: 1, lastObserved: now, written: 1 }, maxSeries);
+    this.armHeartbeat(now);
+    try {
+      await this.opts.client.create(Resources.events, body);
+    } catch (err) {
+      // Not recorded: the next occurrence tries to create it again.
+      if (this.series.get(key)?.body === body) this.series.delete(key);
+      throw err;
+    }
+  }
+
+  /** Writes a series' count, creating the Event again if it is gone (as client-go does). */
+  private async writeSeries(s: Series): Promise<void> {
+    const count = s.count;
+    const fields = { count, lastTimestamp: rfc3339(s.lastObserved), series: { count, lastObservedTime: microTime(s.lastObserved) } };
+    try {
+      await this.opts.client.patch(Resources.events, { name: s.name, namespace: s.namespace }, fields);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.opts.client.create(Resources.events, { ...s.body, ...fields });
+    }
+    s.written = Math.max(s.written, count);
+  }
+
+  /** Runs the heartbeat every 6 minutes while series are cached (client-go runs finishSeries that often). */
+  private armHeartbeat(now: number): void {
+    if (this.cancelHeartbeat) return;
+    this.refreshedAt ??= now;
+    this.cancelHeartbeat = this.opts.clock.setTimer(seriesFinishMs, () => {
+      this.cancelHeartbeat = undefined;
+      void this.heartbeat();
+    });
+  }
+
+  /**
+   * client-go's finishSeries and refreshExistingEventSeries: series silent for 6 minutes are written a last time and
+   * dropped, and every 30 minutes the others are written. A series whose count the API server already has is not
+   * written again: the write would change nothing a reader sees.
+   */
+  private async heartbeat(): Promise<void> {
+    const now = this.opts.clock.now();
+    const refresh = now - (this.refreshedAt ?? now) >= seriesRefreshMs;
+    if (refresh) this.refreshedAt = now;
+    const due: Series[] = [];
+    for (const [key, s] of this.series) {
+      const finished = now - s.lastObserved > seriesFinishMs;
+      if (finished) this.series.delete(key);
+      if (s.count !== s.written && (finished || refresh)) due.push(s);
+    }
+    if (this.series.size > 0) this.armHeartbeat(now);
+    else this.refreshedAt = undefined;
+    for (const s of due) {
+      try {
+        await this.writeSeries(s);
+      } catch (err) {
+        this.opts.onError?.(err);
+      }
+    }
+  }
+
+  /**
    * Drops expired entries and, past client-go's 4096-entry LRU size, the least recently used: the map is kept in
    * use order, so this stops at the first live entry instead of scanning them all on every event.
    */
@@ -136,6 +256,11 @@ export class EventRecorder {
       this.recent.delete(k);
     }
   }
+}
+
+/** A MicroTime as Kubernetes writes it (RFC 3339 with microseconds), the type of `series.lastObservedTime`. */
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '000Z');
 }
 
 function eventObject(p: { obj: KubeObject; e: EventSpec; name: string; namespace: string; now: number; component: string }): KubeObject {

@@ -22,7 +22,10 @@ async function ready(world: SimHarness): Promise<boolean> {
   return nodes.length === 1 && nodes.every((n) => (n.spec?.taints ?? []).length === 0 && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
 }
 
-/** How many times the scheduler tried the pod and failed: FailedScheduling occurrences, counted events included. */
+/**
+ * How many times the scheduler tried the pod and failed: FailedScheduling occurrences, counted events included. The
+ * scheduler's events form a series whose count is written when it ends (6 minutes without a repeat) or every 30 min.
+ */
 async function failedAttempts(world: SimHarness, pod: string): Promise<number> {
   const events = (await world.client.list<CoreEvent>(SimResources.events, { namespace: 'default' })).items;
   return events.filter((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === pod).reduce((n, e) => n + (e.count ?? 1), 0);
@@ -30,7 +33,8 @@ async function failedAttempts(world: SimHarness, pod: string): Promise<number> {
 
 describe('simulated kube-scheduler retries', () => {
   it('backs an unschedulable pod off (1 s, doubling, at most 10 s) however often the cluster changes', async () => {
-    h = await startWorld({ machines: [machine('a')] });
+    // No 5-minute flush, so the pod's FailedScheduling series ends once the churn stops and its count is written.
+    h = await startWorld({ machines: [machine('a')], scheduler: { unschedulableFlushMs: 3_600_000 } });
     const world = h;
     await until(world, () => ready(world), 120_000);
     // Required anti-affinity makes the pod's feasibility depend on other pods, so every node change wakes it (a pod
@@ -44,6 +48,7 @@ describe('simulated kube-scheduler retries', () => {
       await world.clock.busy(world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }));
       await world.clock.advance(200);
     }
+    await world.clock.advance(13 * 60_000);
     // First attempt at 0 s, then retries after 1, 2, 4, 8 and 10 s back-offs: 0, 1, 3, 7, 15, 25 s.
     const attempts = await world.clock.busy(failedAttempts(world, 'huge'));
     expect(attempts).toBeGreaterThanOrEqual(5);

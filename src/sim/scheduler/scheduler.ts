@@ -90,7 +90,8 @@ export class KubeScheduler implements Agent {
     private readonly ctx: AgentContext,
     private readonly opts: SchedulerOptions = {},
   ) {
-    this.events = new EventRecorder({ client: ctx.client, clock: ctx.clock, component: 'default-scheduler', onError: (e) => ctx.onError?.(this.name, e) });
+    // kube-scheduler records through client-go's events.k8s.io broadcaster: one Event per pod and reason, counted.
+    this.events = new EventRecorder({ client: ctx.client, clock: ctx.clock, component: 'default-scheduler', series: true, onError: (e) => ctx.onError?.(this.name, e) });
   }
 
   /** Watches pods, nodes and volumes and starts the scheduling loop. */
@@ -147,6 +148,7 @@ export class KubeScheduler implements Agent {
     this.runner?.stop();
     this.cancelFlush?.();
     this.cancelRetry?.();
+    this.events.stop();
   }
 
   private scheduleFlush(): void {

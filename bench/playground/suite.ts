@@ -42,8 +42,8 @@ spec:
       steps: [
         { apply: `${smallNodeManifests()}---\n${deployment('small', pods, '250m', '512Mi')}` },
         // At this size the pods already created can all be Running before the ReplicaSet has created the last ones.
-        { wait: { for: { count: { kind: 'Pod', equals: pods } }, timeout: '30m' } },
-        { wait: { for: { allPodsRunning: true }, timeout: '30m' } },
+        { wait: { for: { count: { kind: 'Pod', equals: pods } }, timeout: '2h' } },
+        { wait: { for: { allPodsRunning: true }, timeout: '2h' } },
         { expect: { count: { kind: 'Pod', equals: pods } } },
       ],
     };
@@ -54,7 +54,7 @@ spec:
     seed: 1,
     steps: [
       { apply: `${deployment('small', small, '250m', '512Mi')}---\n${deployment('large', pods - small, '1', '2Gi')}` },
-      { wait: { for: { allPodsRunning: true }, timeout: '30m' } },
+      { wait: { for: { allPodsRunning: true }, timeout: '2h' } },
       { expect: { count: { kind: 'Pod', equals: pods } } },
     ],
   };

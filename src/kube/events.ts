@@ -43,9 +43,14 @@ interface Recorded {
   at: number;
 }
 
-/** One cached series: the Event as created, its occurrences, and the count the API server has. */
+/**
+ * One cached series: what the Event is made from (kept small: a scale-up caches one series per pending pod, so
+ * neither the Event nor the pod is kept), its occurrences, and the count the API server has.
+ */
 interface Series {
-  body: KubeObject;
+  about: KubeObject;
+  spec: Pick<EventSpec, 'type' | 'reason' | 'message'>;
+  firstAt: number;
   name: string;
   namespace: string;
   count: number;
@@ -185,16 +190,22 @@ export class EventRecorder {
     }
     const namespace = obj.metadata.namespace ?? 'default';
     const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
-    const body = eventObject({ obj, e, name, namespace, now, component: this.opts.component });
-    touch(this.series, key, { body, name, namespace, count: 1, lastObserved: now, written: 1 }, maxSeries);
+    const about = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion } };
+    const entry: Series = { about, spec: { type: e.type, reason: e.reason, message: e.message }, firstAt: now, name, namespace, count: 1, lastObserved: now, written: 1 };
+    touch(this.series, key, entry, maxSeries);
     this.armHeartbeat(now);
     try {
-      await this.opts.client.create(Resources.events, body);
+      await this.opts.client.create(Resources.events, this.seriesEvent(entry));
     } catch (err) {
       // Not recorded: the next occurrence tries to create it again.
-      if (this.series.get(key)?.body === body) this.series.delete(key);
+      if (this.series.get(key) === entry) this.series.delete(key);
       throw err;
     }
+  }
+
+  /** The Event of a series as first created. */
+  private seriesEvent(s: Series): KubeObject {
+    return eventObject({ obj: s.about, e: s.spec, name: s.name, namespace: s.namespace, now: s.firstAt, component: this.opts.component });
   }
 
   /** Writes a series' count, creating the Event again if it is gone (as client-go does). */
@@ -205,7 +216,7 @@ export class EventRecorder {
       await this.opts.client.patch(Resources.events, { name: s.name, namespace: s.namespace }, fields);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.opts.client.create(Resources.events, { ...s.body, ...fields });
+      await this.opts.client.create(Resources.events, { ...this.seriesEvent(s), ...fields });
     }
     s.written = Math.max(s.written, count);
   }

@@ -31,6 +31,14 @@ async function failedAttempts(world: SimHarness, pod: string): Promise<number> {
   return events.filter((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === pod).reduce((n, e) => n + (e.count ?? 1), 0);
 }
 
+/** Changes the node's labels every 200 ms for 30 s. */
+async function churn(world: SimHarness): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    await world.clock.busy(world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }));
+    await world.clock.advance(200);
+  }
+}
+
 describe('simulated kube-scheduler retries', () => {
   it('backs an unschedulable pod off (1 s, doubling, at most 10 s) however often the cluster changes', async () => {
     // No 5-minute flush, so the pod's FailedScheduling series ends once the churn stops and its count is written.
@@ -44,15 +52,24 @@ describe('simulated kube-scheduler retries', () => {
     await world.clock.busy(world.client.create(SimResources.pods, huge));
     await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
     // A node change every 200 ms for 30 s: without back-off that is a retry every change.
-    for (let i = 0; i < 150; i++) {
-      await world.clock.busy(world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }));
-      await world.clock.advance(200);
-    }
+    await churn(world);
     await world.clock.advance(13 * 60_000);
     // First attempt at 0 s, then retries after 1, 2, 4, 8 and 10 s back-offs: 0, 1, 3, 7, 15, 25 s.
     const attempts = await world.clock.busy(failedAttempts(world, 'huge'));
     expect(attempts).toBeGreaterThanOrEqual(5);
     expect(attempts).toBeLessThanOrEqual(7);
     expect((await pods(world)).find((p) => p.metadata.name === 'huge')?.spec.nodeName).toBeUndefined();
+  });
+
+  it('does not retry a pod on changes of a node that cannot take it (queueing hints)', async () => {
+    h = await startWorld({ machines: [machine('a')], scheduler: { unschedulableFlushMs: 3_600_000 } });
+    const world = h;
+    await until(world, () => ready(world), 120_000);
+    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
+    await world.clock.busy(world.client.create(SimResources.pods, huge));
+    await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
+    await churn(world);
+    await world.clock.advance(13 * 60_000);
+    expect(await world.clock.busy(failedAttempts(world, 'huge'))).toBe(1);
   });
 });

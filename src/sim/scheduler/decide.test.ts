@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Taint } from '../../api/index.js';
 import type { Node, Pod } from '../../kube/index.js';
 import { Rng } from '../world/random.js';
-import { decide, type CycleInput } from './decide.js';
+import { decide, feasibleNodesToFind, type CycleInput } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
 import { nodeInfo } from './node-info.js';
 
@@ -69,5 +69,24 @@ describe('the simulated kube-scheduler\'s filtering (through the placement check
     expect(message(d)).toBe(
       "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..",
     );
+  });
+});
+
+describe("kube-scheduler's percentageOfNodesToScore", () => {
+  it('filters every node of a small cluster and, by the documented formula, 10% of 5,000 nodes and at least 5%', () => {
+    expect(feasibleNodesToFind(50)).toBe(50);
+    expect(feasibleNodesToFind(100)).toBe(100);
+    expect(feasibleNodesToFind(5000)).toBe(500);
+    expect(feasibleNodesToFind(10_000)).toBe(500);
+    expect(feasibleNodesToFind(1000)).toBe(420);
+  });
+
+  it('stops filtering once enough feasible nodes are found and goes on from there next cycle', () => {
+    const nodes = Array.from({ length: 200 }, (_, i) => nodeInfo(node(`n${String(i).padStart(3, '0')}`), []));
+    const d = decide({ pod: pod('p'), nodes, volumes: noVolumes, rng: new Rng(1), start: 150 });
+    expect(d).toMatchObject({ kind: 'bind', examined: 100 });
+    // Nodes 150..199 and 0..49 were filtered: the pick is among them.
+    const picked = d.kind === 'bind' ? Number(d.node.slice(1)) : -1;
+    expect(picked >= 150 || picked < 50).toBe(true);
   });
 });

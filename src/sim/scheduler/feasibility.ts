@@ -21,7 +21,8 @@ import {
 } from '../../scheduling/index.js';
 import type { CsiNode } from '../world/resources.js';
 import { requestsOf, type NodeInfo } from './node-info.js';
-import { asSchedPod, podKeyOf } from './sched-pod.js';
+import { asSchedPod, podKeyOf, readsOtherPods } from './sched-pod.js';
+import { specText } from './spec-key.js';
 
 /** What the filter reads besides the pod and the nodes. */
 export interface FeasibilityContext {
@@ -139,20 +140,8 @@ function traitsOf(info: NodeInfo): PodTraits {
 
 /** True when one copy of the pod per node is judged exactly as the pod alone on each node. */
 function copiesIndependent(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext): boolean {
-  const spec = asSchedPod(pod).spec;
-  if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
-  if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
-  if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
+  if (readsOtherPods(pod)) return false;
   return !(ctx.antiAffinityAnywhere ?? nodes.some((n) => traitsOf(n).antiAffinity));
-}
-
-const specKeys = new WeakMap<Pod, string>();
-
-/** The pod's spec as text: pods of one template share it, and so share their per-node verdicts. */
-function specKey(pod: Pod): string {
-  let k = specKeys.get(pod);
-  if (k === undefined) specKeys.set(pod, (k = JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined })));
-  return k;
 }
 
 /**
@@ -245,7 +234,7 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
   const verdicts = new Map<string, Violation[]>();
   const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
-  const key = cacheable ? specKey(pod) : '';
+  const key = cacheable ? specText(pod) : '';
   const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
   // Independent copies read nothing but their own node, so the checker needs only the nodes being judged.
   const all = { nodes: (independent ? unknown : nodes).map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };

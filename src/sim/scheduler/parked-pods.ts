@@ -4,7 +4,8 @@
  * not once per pod, and only as many of the class's pods are woken as the node can take.
  */
 import type { Pod } from '../../kube/index.js';
-import { asSchedPod } from './sched-pod.js';
+import { asSchedPod, readsOtherPods } from './sched-pod.js';
+import { intern, specText } from './spec-key.js';
 
 const classKeys = new WeakMap<Pod, string | null>();
 
@@ -14,17 +15,13 @@ const classKeys = new WeakMap<Pod, string | null>();
  */
 export function classKeyOf(pod: Pod): string | undefined {
   let k = classKeys.get(pod);
-  if (k === undefined) classKeys.set(pod, (k = readsOnlyItsNode(pod) ? `${pod.metadata.namespace ?? 'default'}|${JSON.stringify({ ...pod.spec, nodeName: undefined })}` : null));
+  if (k === undefined) classKeys.set(pod, (k = readsOnlyItsNode(pod) ? intern(`${pod.metadata.namespace ?? 'default'}|${specText(pod)}`) : null));
   return k ?? undefined;
 }
 
-/** True when the pod's feasibility on a node reads nothing but that node: no inter-pod rule, no hard spread, no volume. */
+/** True when the pod's feasibility on a node reads nothing but that node: no rule on other pods, no volume. */
 function readsOnlyItsNode(pod: Pod): boolean {
-  const spec = asSchedPod(pod).spec;
-  if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
-  if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return false;
-  if (spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule')) return false;
-  return (spec.volumes ?? []).length === 0;
+  return !readsOtherPods(pod) && (asSchedPod(pod).spec.volumes ?? []).length === 0;
 }
 
 /** Parked pods by class, each class in the order its pods were parked. */

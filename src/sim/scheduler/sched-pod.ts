@@ -47,3 +47,11 @@ export function podKeyOf(pod: Pod): string {
 export function occupiesNode(pod: Pod): boolean {
   return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';
 }
+
+/** True when the pod's own rules read other pods: required pod (anti-)affinity or a DoNotSchedule spread. */
+export function readsOtherPods(pod: Pod): boolean {
+  const spec = asSchedPod(pod).spec;
+  if (spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return true;
+  if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return true;
+  return spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule') ?? false;
+}

@@ -1,0 +1,29 @@
+/**
+ * Pod specs as text, for the caches keyed by "pods of one template". Every pod of a Deployment has the same text,
+ * so one string is kept per distinct spec rather than one per pod (150,000 pods would otherwise hold ~200 MB of
+ * copies of a few strings).
+ */
+import type { Pod } from '../../kube/index.js';
+import { asSchedPod } from './sched-pod.js';
+
+/** Distinct texts kept; past this the table starts over (texts then in use stay valid, they are only not shared). */
+const maxTexts = 10_000;
+const texts = new Map<string, string>();
+
+/** The one kept copy of `text`. */
+export function intern(text: string): string {
+  const kept = texts.get(text);
+  if (kept !== undefined) return kept;
+  if (texts.size >= maxTexts) texts.clear();
+  texts.set(text, text);
+  return text;
+}
+
+const specTexts = new WeakMap<Pod, string>();
+
+/** The pod's spec as text without its node: pods of one template share it (and their per-node verdicts). */
+export function specText(pod: Pod): string {
+  let k = specTexts.get(pod);
+  if (k === undefined) specTexts.set(pod, (k = intern(JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined }))));
+  return k;
+}

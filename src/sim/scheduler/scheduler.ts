@@ -3,9 +3,10 @@
  * best feasible node through the pods/binding subresource, or marks it PodScheduled=False (Unschedulable) with
  * kube-scheduler's message and a FailedScheduling event. A pod that fits nowhere may preempt lower-priority pods:
  * it is nominated to the node (status.nominatedNodeName, which keeps its room from lower-priority pods) and the
- * victims are deleted gracefully; it binds there once they are gone. Unschedulable pods are retried when the cluster
- * changes (a node, a pod deletion, a volume) and at least every 5 minutes, as kube-scheduler flushes them; a
- * retry waits out the pod's back-off (1 s doubling per failed attempt up to 10 s), as kube-scheduler's queue does.
+ * victims are deleted gracefully; it binds there once they are gone. Unschedulable pods wait in the scheduling
+ * queue (scheduling-queue.ts) for a change that may make room for them. Filtering stops once enough feasible nodes
+ * are found (percentageOfNodesToScore), and a failure of a pod's equivalence class is reused by the next pod of
+ * the class while nothing that could make room has changed.
  */
 import { rfc3339 } from '../../clock/index.js';
 import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
@@ -17,21 +18,15 @@ import { fitErrorMessage } from './fit-error.js';
 import { infeasibility } from './feasibility.js';
 import { addPod, copiesThatFit, requestsOf, type NodeInfo } from './node-info.js';
 import { NodeInfoCache } from './node-info-cache.js';
-import { classKeyOf, ParkedPods } from './parked-pods.js';
+import { classKeyOf } from './parked-pods.js';
+import { SchedulingQueue, type QueueTimings } from './scheduling-queue.js';
 import { preempt, priorityOf, type Candidate } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
 import { volumeInfo, type VolumeObjects } from './volume-filter.js';
 import { selectNodeForClaims } from './volume-binding.js';
 
-/** Options of the scheduler. */
-export interface SchedulerOptions {
-  /** How long an unschedulable pod waits before a retry without any cluster change (default 5 min). */
-  unschedulableFlushMs?: number;
-  /** A pod's back-off after its first failed attempt, doubled after each further one (default 1 s). */
-  initialBackoffMs?: number;
-  /** The longest back-off (default 10 s). */
-  maxBackoffMs?: number;
-}
+/** Options of the scheduler: its queue's timings. */
+export type SchedulerOptions = QueueTimings;
 
 /** The pods this scheduler is responsible for. */
 export function isPendingForScheduler(pod: Pod): boolean {
@@ -59,17 +54,7 @@ function unschedulableStatus(status: Pod['status'], change: { message: string; n
 export class KubeScheduler implements Agent {
   readonly name = 'kube-scheduler';
   private runner: QueueRunner | undefined;
-  private readonly unschedulable = new Set<string>();
-  /** Parked pods a cluster change has woken, waiting out their back-off before the next attempt. */
-  private readonly moved = new Set<string>();
-  /** Failed attempts per pending pod and when the last one ended, for its back-off. */
-  private readonly attempts = new Map<string, { count: number; at: number }>();
-  /** Bumped on every cluster change that may make room, so a pod failing while one happened is retried at once after back-off. */
-  private changeSeq = 0;
-  /** Parked pods by equivalence class, so a node gaining room wakes only pods it can take. */
-  private readonly parked = new ParkedPods();
-  /** Nodes that may have gained room since the parked pods were last offered them. */
-  private readonly dirtyNodes = new Set<string>();
+  private readonly queue: SchedulingQueue;
   /** A class's last failed cycle, reused by its next pod while nothing that could make room has changed. */
   private readonly failures = new Map<string, { seq: number; message: string; clearNomination: boolean }>();
   /** kube-scheduler's nextStartNodeIndex: where the next cycle starts filtering. */
@@ -82,8 +67,6 @@ export class KubeScheduler implements Agent {
   private readonly cache = new NodeInfoCache();
   /** The CSINodes as one array until one changes, so what the filter derives from them is derived once. */
   private csiNodes: CsiNode[] | undefined;
-  private cancelFlush: (() => void) | undefined;
-  private cancelRetry: (() => void) | undefined;
 
   /** Creates the scheduler. */
   constructor(
@@ -91,6 +74,8 @@ export class KubeScheduler implements Agent {
     private readonly opts: SchedulerOptions = {},
   ) {
     // kube-scheduler records through client-go's events.k8s.io broadcaster: one Event per pod and reason, counted.
+    const pod = (k: string): Pod | undefined => ctx.informers.get<Pod>(SimResources.pods).cache.get(k);
+    this.queue = new SchedulingQueue({ clock: ctx.clock, schedule: (k) => this.runner?.queue.add(k), pod, roomOn: (p, n) => this.roomOn(p, n) }, opts);
     this.events = new EventRecorder({ client: ctx.client, clock: ctx.clock, component: 'default-scheduler', series: true, onError: (e) => ctx.onError?.(this.name, e) });
   }
 
@@ -112,15 +97,15 @@ export class KubeScheduler implements Agent {
         this.cache.deletePod(keyOf(p));
         this.assumed.delete(keyOf(p));
         this.setNomination(keyOf(p), undefined);
-        this.forget(keyOf(p));
-        if (p.spec.nodeName) this.nodeGainedRoom(p.spec.nodeName);
+        this.queue.forget(keyOf(p));
+        if (p.spec.nodeName) this.queue.nodeGainedRoom(p.spec.nodeName);
       },
     });
     inf.get(SimResources.podDisruptionBudgets);
     inf.get<Node>(SimResources.nodes).on({
       add: (n) => {
         this.cache.setNode(n);
-        this.nodeGainedRoom(n.metadata.name ?? '');
+        this.queue.nodeGainedRoom(n.metadata.name ?? '');
       },
       update: (o, n) => {
         this.cache.setNode(n);
@@ -129,34 +114,24 @@ export class KubeScheduler implements Agent {
       delete: (n) => {
         this.cache.deleteNode(n.metadata.name ?? '');
         // Fewer nodes makes no room, but topology domains change for pods whose rules read other pods.
-        this.changeSeq++;
-        this.wake(this.parked.takeLoners());
+        this.queue.changedForLoners();
       },
     });
     for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
-      inf.get(rt).on({ add: () => this.retryUnschedulable(), update: () => this.retryUnschedulable() });
+      inf.get(rt).on({ add: () => this.queue.changedEverywhere(), update: () => this.queue.changedEverywhere() });
     }
     const dropCsiNodes = (): void => {
       this.csiNodes = undefined;
     };
     inf.get(SimResources.csiNodes).on({ add: dropCsiNodes, update: dropCsiNodes, delete: dropCsiNodes });
-    this.scheduleFlush();
+    this.queue.start();
   }
 
   /** Stops the loop. */
   stop(): void {
     this.runner?.stop();
-    this.cancelFlush?.();
-    this.cancelRetry?.();
+    this.queue.stop();
     this.events.stop();
-  }
-
-  private scheduleFlush(): void {
-    this.cancelFlush = this.ctx.clock.setTimer(this.opts.unschedulableFlushMs ?? 300_000, () => {
-      this.parked.takeAll();
-      for (const k of this.unschedulable) this.runner?.queue.add(k);
-      this.scheduleFlush();
-    });
   }
 
   private enqueue(p: Pod): void {
@@ -170,8 +145,8 @@ export class KubeScheduler implements Agent {
     else this.nominated.delete(key);
     const after = p?.status?.nominatedNodeName;
     if (before === after) return;
-    this.changeSeq++;
-    if (before) this.nodeGainedRoom(before);
+    if (before) this.queue.nodeGainedRoom(before);
+    else this.queue.changed();
   }
 
   private podUpdated(p: Pod): void {
@@ -179,74 +154,18 @@ export class KubeScheduler implements Agent {
     this.setNomination(key, !p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp ? p : undefined);
     if (p.spec.nodeName) {
       this.assumed.delete(key);
-      this.forget(key);
-      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.nodeGainedRoom(p.spec.nodeName);
+      this.queue.forget(key);
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.queue.nodeGainedRoom(p.spec.nodeName);
       return;
     }
     // Only spec changes make a parked pod worth another try; our own status writes must not loop.
-    if (!this.unschedulable.has(key)) this.enqueue(p);
+    if (!this.queue.has(key)) this.enqueue(p);
   }
 
   private nodeUpdated(o: Node, n: Node): void {
     const relevant = (x: Node): string =>
       JSON.stringify([x.metadata.labels, x.spec?.taints, x.spec?.unschedulable, x.status?.allocatable]);
-    if (relevant(o) !== relevant(n)) this.nodeGainedRoom(n.metadata.name ?? '');
-  }
-
-  /** Drops what the queue keeps about a pod that is bound or gone. */
-  private forget(key: string): void {
-    this.parked.remove(key);
-    this.unschedulable.delete(key);
-    this.moved.delete(key);
-    this.attempts.delete(key);
-  }
-
-  /** When the pod's back-off ends: 1 s after its first failure, doubling per failure, at most 10 s. */
-  private readyAt(key: string): number {
-    const a = this.attempts.get(key);
-    if (!a) return 0;
-    const initial = this.opts.initialBackoffMs ?? 1000;
-    return a.at + Math.min(this.opts.maxBackoffMs ?? 10_000, initial * 2 ** (a.count - 1));
-  }
-
-  /** A cluster-wide change (volumes) wakes every parked pod; each is retried once its back-off is over. */
-  private retryUnschedulable(): void {
-    this.changeSeq++;
-    this.wake(this.parked.takeAll());
-  }
-
-  /** Parked pods to retry once their back-off is over. */
-  private wake(keys: readonly string[]): void {
-    for (const k of keys) this.moved.add(k);
-    this.armRetry();
-  }
-
-  /**
-   * A node may have room it did not have: pods without a class are woken at once, and each class is offered the
-   * node once its turn of the event loop ends (several changes of one node are offered together).
-   */
-  private nodeGainedRoom(name: string): void {
-    this.changeSeq++;
-    this.wake(this.parked.takeLoners());
-    this.dirtyNodes.add(name);
-    if (this.dirtyNodes.size === 1) queueMicrotask(() => this.offerDirtyNodes());
-  }
-
-  /** Wakes, per class, as many parked pods as each changed node can now take (kube-scheduler's queueing hints). */
-  private offerDirtyNodes(): void {
-    const names = [...this.dirtyNodes];
-    this.dirtyNodes.clear();
-    const pods = this.ctx.informers.get<Pod>(SimResources.pods).cache;
-    const toWake: Array<[string, number]> = [];
-    for (const [cls, keys] of this.parked.classes()) {
-      const [first] = keys;
-      const rep = first === undefined ? undefined : pods.get(first);
-      if (!rep) continue;
-      let room = 0;
-      for (const name of names) room += this.roomOn(rep, name);
-      if (room > 0) toWake.push([cls, room]);
-    }
-    for (const [cls, room] of toWake) this.wake(this.parked.take(cls, room));
+    if (relevant(o) !== relevant(n)) this.queue.nodeGainedRoom(n.metadata.name ?? '');
   }
 
   /** How many pods like `pod` node `name` can take now (0 when it is not feasible for it). */
@@ -268,36 +187,6 @@ export class KubeScheduler implements Agent {
       storageClasses: inf.get<StorageClass>(SimResources.storageClasses).cache.list(),
       csiNodes: (this.csiNodes ??= inf.get<CsiNode>(SimResources.csiNodes).cache.list()),
     };
-  }
-
-  /** One timer for all woken pods, set for the earliest end of back-off among them. */
-  private armRetry(): void {
-    if (this.cancelRetry || this.moved.size === 0) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const k of this.moved) earliest = Math.min(earliest, this.readyAt(k));
-    this.cancelRetry = this.ctx.clock.setTimer(Math.max(0, earliest - this.ctx.clock.now()), () => {
-      this.cancelRetry = undefined;
-      const now = this.ctx.clock.now();
-      for (const k of this.moved) {
-        if (this.readyAt(k) > now) continue;
-        this.moved.delete(k);
-        this.runner?.queue.add(k);
-      }
-      this.armRetry();
-    });
-  }
-
-  /** Parks a pod after a failed attempt, counting it for the back-off; a change during the attempt wakes it. */
-  private park(pod: Pod, seqAtStart: number): void {
-    const key = keyOf(pod);
-    const prev = this.attempts.get(key);
-    this.attempts.set(key, { count: (prev?.count ?? 0) + 1, at: this.ctx.clock.now() });
-    this.unschedulable.add(key);
-    if (this.changeSeq === seqAtStart) {
-      this.parked.park(key, classKeyOf(pod));
-      return;
-    }
-    this.wake([key]);
   }
 
   /**
@@ -352,7 +241,7 @@ export class KubeScheduler implements Agent {
   private knownFailure(pod: Pod): { message: string; clearNomination: boolean } | undefined {
     const cls = classKeyOf(pod);
     const f = cls === undefined ? undefined : this.failures.get(cls);
-    if (!f || f.seq !== this.changeSeq || pod.status?.nominatedNodeName) return undefined;
+    if (!f || f.seq !== this.queue.seq || pod.status?.nominatedNodeName) return undefined;
     return this.cache.lowestBoundPriority() >= priorityOf(pod) ? f : undefined;
   }
 
@@ -360,17 +249,14 @@ export class KubeScheduler implements Agent {
     const inf = this.ctx.informers;
     const pod = inf.get<Pod>(SimResources.pods).cache.get(key);
     if (!pod || !isPendingForScheduler(pod) || this.assumed.has(key)) {
-      this.unschedulable.delete(key);
-      this.moved.delete(key);
-      this.parked.remove(key);
+      this.queue.dropped(key);
       return;
     }
-    this.moved.delete(key);
-    this.parked.remove(key);
-    const seqAtStart = this.changeSeq;
+    this.queue.popped(key);
+    const seqAtStart = this.queue.seq;
     const known = this.knownFailure(pod);
     if (known) {
-      this.park(pod, seqAtStart);
+      this.queue.park(pod, key, seqAtStart);
       await this.markUnschedulable(pod, known.message, known.clearNomination ? null : undefined);
       return;
     }
@@ -382,7 +268,7 @@ export class KubeScheduler implements Agent {
       await this.bind(pod, decision.node, volumes.claims);
       return;
     }
-    this.park(pod, seqAtStart);
+    this.queue.park(pod, key, seqAtStart);
     await this.postFilter(pod, { nodes, volumes, decision, seq: seqAtStart });
   }
 
@@ -400,7 +286,7 @@ export class KubeScheduler implements Agent {
     if (outcome.kind === 'none') {
       const message = fitErrorMessage({ ...decision.diagnosis, preemption: outcome.message });
       const cls = classKeyOf(pod);
-      if (cls !== undefined && cycle.seq === this.changeSeq) this.failures.set(cls, { seq: cycle.seq, message, clearNomination: outcome.clearNomination });
+      if (cls !== undefined && cycle.seq === this.queue.seq) this.failures.set(cls, { seq: cycle.seq, message, clearNomination: outcome.clearNomination });
       await this.markUnschedulable(pod, message, outcome.clearNomination ? null : undefined);
       return;
     }
@@ -432,7 +318,7 @@ export class KubeScheduler implements Agent {
     this.assumed.set(key, { pod, node });
     // As kube-scheduler's cache assumes the pod: its node is charged at once, not once per later cycle.
     this.cache.setPod({ ...pod, spec: { ...pod.spec, nodeName: node } });
-    this.unschedulable.delete(key);
+    this.queue.binding(key);
     try {
       await selectNodeForClaims(this.ctx.client, { pod, node, claims, storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list() });
       await this.ctx.client.call('bind pod', {
@@ -455,7 +341,7 @@ export class KubeScheduler implements Agent {
     this.cache.deletePod(key);
     const current = this.ctx.informers.get<Pod>(SimResources.pods).cache.get(key);
     if (current) this.cache.setPod(current);
-    this.nodeGainedRoom(node);
+    this.queue.nodeGainedRoom(node);
   }
 
   /** Marks the pod Unschedulable; `nominate` sets (a node), clears (null) or keeps (undefined) its nominated node. */

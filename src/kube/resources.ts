@@ -21,7 +21,7 @@ export interface KubeObject {
 
 /** A list response. */
 export interface KubeList<T extends KubeObject> {
-  metadata: { resourceVersion?: string; continue?: string };
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   items: T[];
 }
 

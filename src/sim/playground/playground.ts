@@ -57,6 +57,8 @@ export interface Playground {
   provider: AwsCloudProvider;
   world: World;
   operator: RunningOperator;
+  /** The informers the world and the operator share (their caches, for observers that must not list everything). */
+  informers: SharedInformers;
   /** Errors agents of the world recovered from. */
   worldErrors: Array<{ agent: string; error: unknown }>;
   stop(): Promise<void>;
@@ -112,6 +114,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     provider: wiring.cloudProvider,
     world,
     operator,
+    informers: shared,
     worldErrors,
     stop: async () => {
       world.stop();

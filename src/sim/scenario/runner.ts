@@ -60,7 +60,7 @@ class Run {
     const now = this.pg.clock.now();
     if (!force && now - this.lastSample < sampleEveryMs) return;
     this.lastSample = now;
-    const s = await sample(this.pg, this.t0);
+    const s = sample(this.pg, this.t0);
     this.samples.push(s);
     if (!this.allRunning && s.podsRunning > 0 && s.podsPending === 0) this.allRunning = { simSeconds: s.t, wallSeconds: (performance.now() - this.wall0) / 1000 };
     this.o.onProgress?.({ sample: s, step: this.step, steps: this.o.steps, text: this.text });

@@ -86,7 +86,9 @@ function newState(opts: ApiServerOptions): ServerState {
   let scheduled = false;
   const drain = (): void => {
     scheduled = false;
-    for (let fn = queue.shift(); fn; fn = queue.shift()) fn();
+    // Indexed, not shift(): a scale-down defers one call per removed dependent.
+    for (let i = 0; i < queue.length; i++) queue[i]?.();
+    queue.length = 0;
   };
   const state: ServerState = {
     registry,

@@ -86,9 +86,8 @@ function newState(opts: ApiServerOptions): ServerState {
   let scheduled = false;
   const drain = (): void => {
     scheduled = false;
-    // Indexed, not shift(): a scale-down defers one call per removed dependent.
-    for (let i = 0; i < queue.length; i++) queue[i]?.();
-    queue.length = 0;
+    // In batches, not shift() by shift(): a scale-down defers one call per removed dependent.
+    while (queue.length > 0) for (const fn of queue.splice(0)) fn();
   };
   const state: ServerState = {
     registry,

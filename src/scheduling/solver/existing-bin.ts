@@ -84,6 +84,8 @@ export class ExistingBin {
   private hostPorts: HostPort[];
   private attachedIds: Map<string, Set<string>> | undefined;
   private owned = false;
+  /** `kind/name`, as reasons name it (built once: every pod tried against the bin names it when refused). */
+  readonly target: string;
 
   constructor(
     readonly node: ExistingNode,
@@ -97,11 +99,7 @@ export class ExistingBin {
     this.allocatable = base.allocatable;
     this.usage = base.used;
     this.hostPorts = base.ports;
-  }
-
-  /** `kind/name`, as reasons name it. */
-  get target(): string {
-    return `${this.kind}/${this.node.name}`;
+    this.target = `${kind}/${node.name}`;
   }
 
   /** Requests of the pods on it (and of DaemonSet pods charged to it). */

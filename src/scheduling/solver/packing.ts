@@ -24,6 +24,15 @@ const FreeScan = 256;
 /** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
 const DearerScan = 128;
 
+const shapes = new WeakMap<PodInfo, string>();
+
+/** The pod's requests as text: pods of one template share it. */
+function requestShape(pod: PodInfo): string {
+  let s = shapes.get(pod);
+  if (s === undefined) shapes.set(pod, (s = Object.entries(pod.requests).join(';')));
+  return s;
+}
+
 /** The mutable state of one solve's packing. */
 export class Packing {
   readonly newBins: NewBin[] = [];
@@ -35,6 +44,12 @@ export class Packing {
   private readonly priceByShape = new Map<string, number>();
   private readonly demand: Demand | undefined;
   private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
+  /**
+   * Per shape of requests, the existing bins found without room for it and why. Bins only fill up during a packing,
+   * so they stay without room: a batch of 100,000 pending pods against thousands of full nodes is not a full check
+   * of every pod on every node.
+   */
+  private readonly noRoom = new Map<string, UnplacedReason[]>();
 
   constructor(
     readonly ctx: SolveContext,
@@ -50,9 +65,16 @@ export class Packing {
     const unmatched = topology.unmatchedAffinity(pod);
     if (unmatched) return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
     const existingReasons: UnplacedReason[] = [];
-    for (const bin of this.ctx.existing) {
+    const noRoom = this.noRoomFor(pod);
+    for (const [i, bin] of this.ctx.existing.entries()) {
+      const known = noRoom[i];
+      if (known) {
+        existingReasons.push(known);
+        continue;
+      }
       const fit = bin.canAdd(pod, topology);
       if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
+      if (fit.reason.constraint === 'resources') noRoom[i] = fit.reason;
       existingReasons.push(fit.reason);
     }
     const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
@@ -76,6 +98,14 @@ export class Packing {
     }
     if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
     return [...reasons, ...summarize(plannedReasons, 'NodeClaims planned in this solve')];
+  }
+
+  /** The existing bins known to lack room for the pod's requests (by index in ctx.existing). */
+  private noRoomFor(pod: PodInfo): UnplacedReason[] {
+    const key = requestShape(pod);
+    let known = this.noRoom.get(key);
+    if (!known) this.noRoom.set(key, (known = []));
+    return known;
   }
 
   private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {
@@ -159,7 +189,7 @@ export class Packing {
     const cached = this.newBinPrice.get(pod);
     if (cached && cached.requirements === pod.requirements) return cached.price;
     // Pods without node requirements share one answer per request shape.
-    const shape = pod.requirements.size === 0 ? Object.entries(pod.requests).join(';') : undefined;
+    const shape = pod.requirements.size === 0 ? requestShape(pod) : undefined;
     const shared = shape === undefined ? undefined : this.priceByShape.get(shape);
     if (shared !== undefined) return shared;
     let price = Number.POSITIVE_INFINITY;

@@ -24,6 +24,15 @@ const FreeScan = 256;
 /** Bins considered for growing to a dearer type (the roomiest), unless no new NodeClaim can take the pod. */
 const DearerScan = 128;
 
+/**
+ * Existing bins without room for one shape of requests, by index in ctx.existing, and the first index not known to
+ * be full: bins fill in order in a scale-up, so a pod skips the full ones without looking at each.
+ */
+interface NoRoom {
+  reasons: UnplacedReason[];
+  from: number;
+}
+
 const shapes = new WeakMap<PodInfo, string>();
 
 /** The pod's requests as text: pods of one template share it. */
@@ -49,7 +58,7 @@ export class Packing {
    * so they stay without room: a batch of 100,000 pending pods against thousands of full nodes is not a full check
    * of every pod on every node.
    */
-  private readonly noRoom = new Map<string, UnplacedReason[]>();
+  private readonly noRoom = new Map<string, NoRoom>();
 
   constructor(
     readonly ctx: SolveContext,
@@ -64,30 +73,19 @@ export class Packing {
     const { topology } = this.ctx;
     const unmatched = topology.unmatchedAffinity(pod);
     if (unmatched) return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
-    const existingReasons: UnplacedReason[] = [];
-    const noRoom = this.noRoomFor(pod);
-    for (const [i, bin] of this.ctx.existing.entries()) {
-      const known = noRoom[i];
-      if (known) {
-        existingReasons.push(known);
-        continue;
-      }
-      const fit = bin.canAdd(pod, topology);
-      if (fit.ok) return this.commit(pod, bin, () => bin.add(pod, topology));
-      if (fit.reason.constraint === 'resources') noRoom[i] = fit.reason;
-      existingReasons.push(fit.reason);
-    }
+    const existing = this.existingFit(pod);
+    if (existing) return this.commit(pod, existing, () => existing.add(pod, topology));
     const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
     const plannedReasons: UnplacedReason[] = [];
     if (this.strategy === 'karpenter-ffd') this.refusals = plannedReasons;
     const placed = this.placeOnPlanned(pod, newBinPrice);
     this.refusals = undefined;
     if (placed) return undefined;
-    const reasons = summarize(existingReasons);
+    const templateReasons: UnplacedReason[] = [];
     for (const t of this.ctx.templates) {
       const r = this.openBin(t, pod);
       if (!r) return undefined;
-      reasons.push(r);
+      templateReasons.push(r);
     }
     // No new NodeClaim can take it (topology, limits): a planned one is worth its added price after all.
     if (Number.isFinite(newBinPrice)) {
@@ -96,16 +94,48 @@ export class Packing {
       this.refusals = undefined;
       if (late) return undefined;
     }
+    // The existing bins' refusals are gathered only now: most pods of a big batch go on new NodeClaims.
+    const reasons = [...summarize(this.existingRefusals(pod)), ...templateReasons];
     if (this.ctx.templates.length === 0) reasons.push({ constraint: 'no-nodepool', message: 'no NodePool exists' });
     return [...reasons, ...summarize(plannedReasons, 'NodeClaims planned in this solve')];
   }
 
-  /** The existing bins known to lack room for the pod's requests (by index in ctx.existing). */
-  private noRoomFor(pod: PodInfo): UnplacedReason[] {
+  /** The existing bins known to lack room for the pod's requests. */
+  private noRoomFor(pod: PodInfo): NoRoom {
     const key = requestShape(pod);
     let known = this.noRoom.get(key);
-    if (!known) this.noRoom.set(key, (known = []));
+    if (!known) this.noRoom.set(key, (known = { reasons: [], from: 0 }));
     return known;
+  }
+
+  /** The first existing bin that takes the pod, skipping those known to lack room for its requests. */
+  private existingFit(pod: PodInfo): ExistingBin | undefined {
+    const room = this.noRoomFor(pod);
+    const bins = this.ctx.existing;
+    for (let i = room.from; i < bins.length; i++) {
+      const bin = bins[i];
+      if (!bin) continue;
+      if (!room.reasons[i]) {
+        const fit = bin.canAdd(pod, this.ctx.topology);
+        if (fit.ok) return bin;
+        if (fit.reason.constraint === 'resources') room.reasons[i] = fit.reason;
+      }
+      if (room.reasons[i] && i === room.from) room.from++;
+    }
+    return undefined;
+  }
+
+  /** Why each existing bin refuses the pod (after existingFit found none). */
+  private existingRefusals(pod: PodInfo): UnplacedReason[] {
+    const room = this.noRoomFor(pod);
+    const out: UnplacedReason[] = [];
+    for (const [i, bin] of this.ctx.existing.entries()) {
+      const known = room.reasons[i];
+      const fit = known ? undefined : bin.canAdd(pod, this.ctx.topology);
+      if (known) out.push(known);
+      else if (fit && !fit.ok) out.push(fit.reason);
+    }
+    return out;
   }
 
   private commit(pod: PodInfo, bin: ExistingBin | NewBin, add: () => void): undefined {

@@ -117,13 +117,22 @@ export class KubeScheduler implements Agent {
         this.queue.changedForLoners();
       },
     });
-    for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses, SimResources.csiNodes]) {
-      inf.get(rt).on({ add: () => this.queue.changedEverywhere(), update: () => this.queue.changedEverywhere() });
+    // Volumes matter only to pods with volumes, which have no class and are woken by every change anyway.
+    for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses]) {
+      inf.get(rt).on({ add: () => this.queue.changedForLoners(), update: () => this.queue.changedForLoners() });
     }
-    const dropCsiNodes = (): void => {
+    // A CSINode is its node's attach limits: a change there is a change of that node.
+    const csiChanged = (c: CsiNode): void => {
       this.csiNodes = undefined;
+      this.queue.nodeGainedRoom(c.metadata.name ?? '');
     };
-    inf.get(SimResources.csiNodes).on({ add: dropCsiNodes, update: dropCsiNodes, delete: dropCsiNodes });
+    inf.get<CsiNode>(SimResources.csiNodes).on({
+      add: csiChanged,
+      update: (_o, c) => csiChanged(c),
+      delete: () => {
+        this.csiNodes = undefined;
+      },
+    });
     this.queue.start();
   }
 

@@ -109,13 +109,7 @@ export class SchedulingQueue {
     this.unschedulable.delete(key);
   }
 
-  /** A change that may make room anywhere (volumes): every parked pod is woken. */
-  changedEverywhere(): void {
-    this.seq++;
-    this.wake(this.parked.takeAll());
-  }
-
-  /** A change no class can gain from (a node gone, a nomination): pods without a class are woken. */
+  /** A change no class can gain from (a node gone, a volume): pods without a class are woken. */
   changedForLoners(): void {
     this.seq++;
     this.wake(this.parked.takeLoners());

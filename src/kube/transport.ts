@@ -25,6 +25,25 @@ export interface Transport {
   stream(req: TransportRequest & { onLine: (line: string) => void; signal: AbortSignal }): Promise<TransportResponse>;
 }
 
+/** Splits a stream of text into newline-terminated lines; what follows the last newline is kept for later. */
+export class LineBuffer {
+  /** Text after the last complete line. */
+  rest = '';
+
+  /** Adds a chunk and hands each complete non-blank line to `onLine`; true when any line ended. */
+  push(chunk: string, onLine: (line: string) => void): boolean {
+    this.rest += chunk;
+    let ended = false;
+    for (let i = this.rest.indexOf('\n'); i >= 0; i = this.rest.indexOf('\n')) {
+      const line = this.rest.slice(0, i);
+      this.rest = this.rest.slice(i + 1);
+      ended = true;
+      if (line.trim()) onLine(line);
+    }
+    return ended;
+  }
+}
+
 /** The request's path with its query string. */
 export function withQuery(path: string, query: TransportRequest['query']): string {
   const params = new URLSearchParams();
@@ -79,19 +98,12 @@ export async function transportFromKubeConfig(kc: KubeConfig): Promise<Transport
           req,
           (res) => {
             const status = res.statusCode ?? 0;
-            let buffered = '';
+            const lines = new LineBuffer();
             res.setEncoding('utf8');
-            res.on('data', (chunk: string) => {
-              buffered += chunk;
-              for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
-                const line = buffered.slice(0, i);
-                buffered = buffered.slice(i + 1);
-                if (line.trim()) req.onLine(line);
-              }
-            });
-            res.on('end', () => resolve({ status, body: status === 200 ? '' : buffered }));
-            res.on('error', () => resolve({ status, body: buffered }));
-            res.on('aborted', () => resolve({ status, body: buffered }));
+            res.on('data', (chunk: string) => lines.push(chunk, req.onLine));
+            res.on('end', () => resolve({ status, body: status === 200 ? '' : lines.rest }));
+            res.on('error', () => resolve({ status, body: lines.rest }));
+            res.on('aborted', () => resolve({ status, body: lines.rest }));
           },
           req.signal,
         ).on('error', (e: Error) => (req.signal.aborted ? resolve({ status: 0, body: '' }) : reject(e)));

@@ -4,7 +4,7 @@
  * server one function call away; kubectl and other users still come in over HTTPS.
  */
 import type { LocalRequest, ResponseSink } from '../../apiserver/index.js';
-import { withQuery, type Transport, type TransportRequest, type TransportResponse } from '../../kube/index.js';
+import { LineBuffer, withQuery, type Transport, type TransportRequest, type TransportResponse } from '../../kube/index.js';
 
 /** What the transport needs of the server. */
 export interface InProcessServer {
@@ -109,7 +109,7 @@ type StreamRequest = Parameters<Transport['stream']>[0];
 function streamRequest(server: InProcessServer, req: StreamRequest): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     let pending: string[] = [];
-    let text = '';
+    const text = new LineBuffer();
     let finished: TransportResponse | undefined;
     let scheduled = false;
     const flush = (): void => {
@@ -126,22 +126,14 @@ function streamRequest(server: InProcessServer, req: StreamRequest): Promise<Tra
     };
     const sink = new Sink({
       data: (c) => {
-        text += typeof c === 'string' ? c : c.toString('utf8');
-        let i = text.indexOf('\n');
-        if (i < 0) return;
-        for (; i >= 0; i = text.indexOf('\n')) {
-          const line = text.slice(0, i);
-          text = text.slice(i + 1);
-          if (line.trim()) pending.push(line);
-        }
-        later();
+        if (text.push(typeof c === 'string' ? c : c.toString('utf8'), (line) => pending.push(line))) later();
       },
       end: (status) => {
-        finished = { status, body: status === 200 ? '' : text };
+        finished = { status, body: status === 200 ? '' : text.rest };
         later();
       },
       reset: () => {
-        finished = { status: sink.status, body: text };
+        finished = { status: sink.status, body: text.rest };
         later();
       },
     });

@@ -5,8 +5,8 @@
  */
 import { keyOf, type Node, type Pod } from '../../kube/index.js';
 import { Labels } from '../../api/index.js';
-import { addPod, nodeInfo, requestsOf, type NodeInfo } from './node-info.js';
-import { asSchedPod, occupiesNode } from './sched-pod.js';
+import { nodeInfo, requestsOf, withPods, type NodeInfo } from './node-info.js';
+import { asSchedPod, occupiesNode, ownerUid } from './sched-pod.js';
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const ka = Object.keys(a ?? {});
@@ -20,17 +20,6 @@ function sameForScheduling(a: Pod, b: Pod): boolean {
   if (!sameLabels(a.metadata.labels, b.metadata.labels)) return false;
   if (JSON.stringify(a.metadata.ownerReferences) !== JSON.stringify(b.metadata.ownerReferences)) return false;
   return JSON.stringify(a.spec) === JSON.stringify(b.spec);
-}
-
-function ownerUid(p: Pod): string | undefined {
-  return p.metadata.ownerReferences?.find((r) => r.controller)?.uid;
-}
-
-/** The NodeInfo with one more pod: a new object, as what is derived from a NodeInfo is kept per object. */
-function withPod(info: NodeInfo, pod: Pod): NodeInfo {
-  const next = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
-  addPod(next, pod);
-  return next;
 }
 
 /** The NodeInfo without a pod (a new object). */
@@ -72,7 +61,7 @@ export class NodeInfoCache {
     pods.set(key, pod);
     this.nodeOfPod.set(key, node);
     const info = this.infos.get(node);
-    if (info) this.infos.set(node, withPod(info, pod));
+    if (info) this.infos.set(node, withPods(info, [pod]));
     this.dirty.add(node);
     this.count(pod, 1);
     this.countZone(key, pod, node);
@@ -138,7 +127,10 @@ export class NodeInfoCache {
     const info = this.infos.get(node);
     const i = info ? info.pods.indexOf(old) : -1;
     if (info && i >= 0) info.pods[i] = pod;
-    else this.infos.delete(node);
+    else {
+      this.infos.delete(node);
+      this.dirty.add(node);
+    }
     return true;
   }
 

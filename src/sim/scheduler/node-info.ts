@@ -42,6 +42,13 @@ export function nodeInfo(node: Node, pods: readonly Pod[]): NodeInfo {
   };
 }
 
+/** The NodeInfo with more pods: a new object, as what is derived from a NodeInfo is kept per object. */
+export function withPods(info: NodeInfo, pods: readonly Pod[]): NodeInfo {
+  const next = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
+  for (const p of pods) addPod(next, p);
+  return next;
+}
+
 /** Adds a pod to a NodeInfo in place (an assumed binding). */
 export function addPod(info: NodeInfo, pod: Pod): void {
   info.pods.push(pod);

@@ -55,3 +55,8 @@ export function readsOtherPods(pod: Pod): boolean {
   if (spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return true;
   return spec.topologySpreadConstraints?.some((c) => c.whenUnsatisfiable === 'DoNotSchedule') ?? false;
 }
+
+/** The uid of the pod's controller owner (its ReplicaSet, StatefulSet, …), if it has one. */
+export function ownerUid(p: Pod): string | undefined {
+  return p.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+}

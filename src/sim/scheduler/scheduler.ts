@@ -16,7 +16,7 @@ import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolum
 import { decide, type Decision } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
 import { infeasibility } from './feasibility.js';
-import { addPod, copiesThatFit, requestsOf, type NodeInfo } from './node-info.js';
+import { copiesThatFit, requestsOf, withPods, type NodeInfo } from './node-info.js';
 import { NodeInfoCache } from './node-info-cache.js';
 import { classKeyOf } from './parked-pods.js';
 import { SchedulingQueue, type QueueTimings } from './scheduling-queue.js';
@@ -211,9 +211,7 @@ export class KubeScheduler implements Agent {
       const i = this.cache.position(name);
       const info = i === undefined ? undefined : out[i];
       if (i === undefined || !info || info.name !== name) continue;
-      const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
-      for (const p of add) addPod(copy, p);
-      out[i] = copy;
+      out[i] = withPods(info, add);
     }
     return out;
   }
@@ -238,9 +236,7 @@ export class KubeScheduler implements Agent {
     const info = this.cache.get(name);
     const add = this.extraCharges(pod, name).get(name);
     if (!info || !add) return info;
-    const copy = { ...info, requested: { ...info.requested }, pods: [...info.pods] };
-    for (const p of add) addPod(copy, p);
-    return copy;
+    return withPods(info, add);
   }
 
   /**

@@ -7,7 +7,7 @@ import { Labels } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import { Requirements } from '../../scheduling/index.js';
 import { requestsOf, type NodeInfo } from './node-info.js';
-import { asSchedPod } from './sched-pod.js';
+import { asSchedPod, ownerUid } from './sched-pod.js';
 
 function leastAllocated(pod: Pod, n: NodeInfo): number {
   const req = requestsOf(pod);
@@ -18,10 +18,6 @@ function leastAllocated(pod: Pod, n: NodeInfo): number {
     sum += Math.max(0, alloc - (n.requested[r] ?? 0) - (req[r] ?? 0)) / alloc;
   }
   return (sum / 2) * 100;
-}
-
-function ownerUid(p: Pod): string | undefined {
-  return p.metadata.ownerReferences?.find((r) => r.controller)?.uid;
 }
 
 // Counts of pods per controller owner on a NodeInfo; an unchanged node keeps its NodeInfo object across cycles.

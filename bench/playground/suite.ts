@@ -22,7 +22,8 @@ function smallNodeManifests(): string {
     .replace('cpu: "1000"', 'cpu: "100000"');
 }
 
-function scenario(pods: number, smallNodes: boolean): Scenario {
+/** The scale scenario: N pods applied at once, then waited for until all are Running. */
+export function scaleScenario(pods: number, smallNodes: boolean): Scenario {
   const deployment = (name: string, replicas: number, cpu: string, memory: string): string => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${name}, namespace: default}
@@ -64,7 +65,7 @@ spec:
 export async function playgroundSuite(args: string[]): Promise<void> {
   const pods = flag(args, '--pods', 1000);
   const smallNodes = args.includes('--small-nodes');
-  const report = await runScenario(scenario(pods, smallNodes));
+  const report = await runScenario(scaleScenario(pods, smallNodes));
   const last = report.samples.at(-1);
   const row = {
     suite: 'playground',

@@ -28,7 +28,7 @@ export function markStored(o: KObject, e: Entry): void {
 export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);
   obj.metadata.resourceVersion = String(state.store.nextRv());
-  const entry = makeEntry(info, obj);
+  const entry = makeEntry(table, obj);
   const previous = table.objects.get(entry.key);
   if (previous?.owners) unindexOwners(state, previous);
   table.record(previous ? 'MODIFIED' : 'ADDED', entry);
@@ -42,7 +42,7 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
 /** Puts an object loaded from a saved state back with its own resourceVersion, keeping the uid and owner indexes. */
 export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObject): void {
   const table = state.store.table(info);
-  const entry = makeEntry(info, obj);
+  const entry = makeEntry(table, obj);
   table.restore(entry, state.store.currentRv());
   state.uids.set(entry.uid, { table, key: entry.key });
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
@@ -52,7 +52,7 @@ export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObjec
 export function commitDelete(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);
   obj.metadata.resourceVersion = String(state.store.nextRv());
-  const entry = makeEntry(info, obj);
+  const entry = makeEntry(table, obj);
   const previous = table.objects.get(entry.key);
   if (previous?.owners) unindexOwners(state, previous);
   table.record('DELETED', entry);

@@ -14,7 +14,7 @@ const tail = Buffer.from(']}');
 export function sendListBody(res: ResponseSink, head: string, entries: readonly Entry[]): void {
   const headBytes = Buffer.from(head, 'utf8');
   let length = headBytes.length + tail.length + Math.max(0, entries.length - 1);
-  for (const e of entries) length += e.json.length;
+  for (const e of entries) length += e.size;
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': length, 'cache-control': 'no-cache, private' });
   let i = 0;
   const step = (): void => {
@@ -25,7 +25,7 @@ export function sendListBody(res: ResponseSink, head: string, entries: readonly 
         const e = entries[i];
         if (i > 0) parts.push(comma);
         if (e) parts.push(e.json);
-        size += (e?.json.length ?? 0) + 1;
+        size += (e?.size ?? 0) + 1;
       }
       if (!res.write(Buffer.concat(parts))) {
         res.once('drain', step);

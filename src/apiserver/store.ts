@@ -1,18 +1,21 @@
 /**
- * The object store. Each object is kept as its UTF-8 JSON bytes plus the few fields queries need (labels,
- * selectable fields, owners): lists, gets and watch fan-out copy stored bytes to the socket instead of
- * re-serialising or re-encoding, and memory stays near the JSON size (the 150k-pod goal). Entries are
- * immutable; every write stores a new one.
+ * The object store. Each object is kept as its UTF-8 JSON bytes, packed (see packed-json.ts), plus the few fields
+ * queries need (labels, selectable fields, owners): lists, gets and watch fan-out copy stored bytes to the socket
+ * instead of re-serialising or re-encoding, and memory stays well under the JSON size (the 150k-pod goal).
+ * Entries are immutable; every write stores a new one.
  */
 import { selectableFields } from './field-selectors.js';
+import { JsonPacker, type PackedJson } from './packed-json.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
 
 /** One stored object version. */
 export interface Entry {
   readonly key: string;
-  /** The object's JSON as UTF-8 bytes (never mutated). */
+  /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */
   readonly json: Buffer;
+  /** The length of `json` in bytes. */
+  readonly size: number;
   readonly rv: number;
   readonly uid: string;
   readonly labels: Record<string, string> | undefined;
@@ -39,16 +42,6 @@ export function parseEntry(e: Entry): KObject {
   return JSON.parse(e.json.toString('utf8')) as KObject;
 }
 
-/**
- * UTF-8 bytes of a text in a buffer of its own. Buffer.from would slice small texts out of a shared 8 KiB
- * pool, and one surviving object would then keep a whole slab alive after its neighbours are replaced.
- */
-export function ownBytes(text: string): Buffer {
-  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  b.write(text, 'utf8');
-  return b;
-}
-
 /** The objects and recent history of one resource. */
 export class ResourceTable {
   readonly objects = new Map<string, Entry>();
@@ -58,6 +51,8 @@ export class ResourceTable {
   compactedRv = 0;
   private readonly watchers = new Set<(e: StoredEvent) => void>();
   private sortedKeys: string[] | undefined;
+  /** Packs the JSON of this resource's objects. */
+  readonly packer = new JsonPacker();
 
   /** Builds a table keeping at most `historyLimit` events for watches. */
   constructor(
@@ -176,16 +171,36 @@ export class Store {
   }
 }
 
-/** Makes an immutable entry from an object whose metadata.resourceVersion is already set. */
-export function makeEntry(info: ResourceInfo, obj: KObject): Entry {
-  const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
-  return {
-    key: objectKey(obj.metadata.namespace, obj.metadata.name ?? ''),
-    json: ownBytes(JSON.stringify(obj)),
-    rv: Number(obj.metadata.resourceVersion),
-    uid: obj.metadata.uid ?? '',
-    labels: obj.metadata.labels,
-    fields: selectableFields(info.kind, obj),
-    owners: owners && owners.length > 0 ? owners : undefined,
-  };
+class StoredEntry implements Entry {
+  readonly key: string;
+  readonly rv: number;
+  readonly uid: string;
+  readonly labels: Record<string, string> | undefined;
+  readonly fields: Record<string, string>;
+  readonly owners: readonly string[] | undefined;
+  private readonly packed: PackedJson;
+
+  constructor(table: ResourceTable, obj: KObject) {
+    const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
+    this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
+    this.rv = Number(obj.metadata.resourceVersion);
+    this.uid = obj.metadata.uid ?? '';
+    this.labels = obj.metadata.labels;
+    this.fields = selectableFields(table.info.kind, obj);
+    this.owners = owners && owners.length > 0 ? owners : undefined;
+    this.packed = table.packer.pack(Buffer.from(JSON.stringify(obj), 'utf8'));
+  }
+
+  get json(): Buffer {
+    return this.packed.bytes();
+  }
+
+  get size(): number {
+    return this.packed.size;
+  }
+}
+
+/** Makes an immutable entry of a table from an object whose metadata.resourceVersion is already set. */
+export function makeEntry(table: ResourceTable, obj: KObject): Entry {
+  return new StoredEntry(table, obj);
 }

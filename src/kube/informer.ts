@@ -2,6 +2,7 @@ import { sleep, type Clock } from '../clock/index.js';
 import { backoffDelay, type Backoff } from './backoff.js';
 import type { KubeClient } from './client.js';
 import { isGone } from './errors.js';
+import { StringInterner } from './interned-strings.js';
 import { ObjectCache, type Indexers } from './object-cache.js';
 import { keyOf, type KubeObject, type ResourceType } from './resources.js';
 import { watchResource, type WatchEvent } from './watch.js';
@@ -35,6 +36,9 @@ export interface InformerOptions<T extends KubeObject> {
    */
   keepManagedFields?: boolean;
 }
+
+/** One table for every informer of the process: pods, nodes and events repeat each other's values too. */
+const interner = new StringInterner();
 
 /**
  * Lists then watches one resource, keeping an indexed cache. It never gives up: a 410 Gone clears the
@@ -159,6 +163,7 @@ export class Informer<T extends KubeObject> {
     }
     const obj = withKind(this.opts.resource, e.object);
     if (!this.opts.keepManagedFields && obj.metadata.managedFields) delete obj.metadata.managedFields;
+    if (e.type !== 'DELETED') interner.internValues(obj);
     const old = this.cache.get(keyOf(obj));
     if (e.type === 'DELETED') {
       if (old) {

@@ -99,14 +99,15 @@ function existingNode(info: NodeInfo, csi: CsiNode | undefined, condense: boolea
 const views = new WeakMap<NodeInfo, { csi: CsiNode | undefined; condense: boolean; node: ExistingNode }>();
 const csiByName = new WeakMap<readonly CsiNode[], Map<string, CsiNode>>();
 
-function csiOf(csiNodes: readonly CsiNode[], name: string): CsiNode | undefined {
+/** The CSINodes by node name (built once per list; a cycle looks up hundreds of nodes). */
+function csiIndex(csiNodes: readonly CsiNode[]): ReadonlyMap<string, CsiNode> {
   let m = csiByName.get(csiNodes);
   if (!m) csiByName.set(csiNodes, (m = new Map(csiNodes.map((c) => [c.metadata.name ?? '', c]))));
-  return m.get(name);
+  return m;
 }
 
-function cachedExistingNode(info: NodeInfo, csiNodes: readonly CsiNode[], condense: boolean): ExistingNode {
-  const csi = csiOf(csiNodes, info.name);
+function cachedExistingNode(info: NodeInfo, csiByNode: ReadonlyMap<string, CsiNode>, condense: boolean): ExistingNode {
+  const csi = csiByNode.get(info.name);
   const v = views.get(info);
   if (v && v.csi === csi && v.condense === condense) return v.node;
   const node = existingNode(info, csi, condense);
@@ -235,15 +236,16 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   const verdicts = new Map<string, Violation[]>();
   const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
   const key = cacheable ? specText(pod) : '';
-  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csiOf(ctx.csiNodes, n.name))) : targets;
+  const csi = csiIndex(ctx.csiNodes);
+  const unknown = cacheable ? targets.filter((n) => traitsOf(n).alone || !cached(n, key, csi.get(n.name))) : targets;
   // Independent copies read nothing but their own node, so the checker needs only the nodes being judged.
-  const all = { nodes: (independent ? unknown : nodes).map((n) => cachedExistingNode(n, ctx.csiNodes, independent)), ctx };
+  const all = { nodes: (independent ? unknown : nodes).map((n) => cachedExistingNode(n, csi, independent)), ctx };
   if (unknown.length === 1 || independent) {
     if (unknown.length > 0) for (const [k, v] of judge(sched, unknown, all)) verdicts.set(k, v);
   } else {
     for (const n of unknown) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csiOf(ctx.csiNodes, n.name), verdicts })]));
+  return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csi.get(n.name), verdicts })]));
 }
 
 /** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */

@@ -6,6 +6,9 @@ import type { ControllerContext } from '../../context.js';
 import { nodePoolHash, nodePoolHashVersion } from '../hash/nodepool-hash.js';
 import { sumResources } from './resource-sum.js';
 
+/** How long NodeClaim changes gather before their NodePool's status is recomputed. */
+const claimBatchMs = 1000;
+
 /**
  * nodepool.status: keeps the NodePool's hash annotations current, and its status: resources in use (the sum of
  * its NodeClaims' capacity), node count, and the `Ready` condition.
@@ -18,9 +21,10 @@ export class NodePoolStatusController implements Reconciler {
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(ctx.clock);
     ctx.informers.nodePools.on({ add: (np) => this.queue.add(np.metadata.name ?? ''), update: (_o, np) => this.queue.add(np.metadata.name ?? '') });
+    // NodeClaim changes come in bursts (a scale-up launches thousands): their sum is taken at most once a second.
     const byClaim = (nc: KubeObject): void => {
       const pool = nc.metadata.labels?.[Labels.nodePool];
-      if (pool) this.queue.add(pool);
+      if (pool) this.queue.addAfter(pool, claimBatchMs);
     };
     ctx.informers.nodeClaims.on({ add: byClaim, update: (_o, n) => byClaim(n), delete: byClaim });
   }

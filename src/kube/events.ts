@@ -44,12 +44,20 @@ interface Recorded {
 }
 
 /**
- * One cached series: what the Event is made from (kept small: a scale-up caches one series per pending pod, so
- * neither the Event nor the pod is kept), its occurrences, and the count the API server has.
+ * One cached series: what the Event is made from, its occurrences, and the count the API server has. Kept flat (a
+ * scale-up caches one series per pending pod and another per scheduled pod): neither the Event nor the object it
+ * is about is kept, only the fields the Event repeats.
  */
 interface Series {
-  about: KubeObject;
-  spec: Pick<EventSpec, 'type' | 'reason' | 'message'>;
+  apiVersion: string | undefined;
+  kind: string | undefined;
+  objectName: string | undefined;
+  objectNamespace: string | undefined;
+  uid: string | undefined;
+  resourceVersion: string | undefined;
+  type: EventSpec['type'];
+  reason: string;
+  message: string;
   firstAt: number;
   name: string;
   namespace: string;
@@ -190,8 +198,24 @@ export class EventRecorder {
     }
     const namespace = obj.metadata.namespace ?? 'default';
     const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
-    const about = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion } };
-    const entry: Series = { about, spec: { type: e.type, reason: e.reason, message: e.message }, firstAt: now, name, namespace, count: 1, lastObserved: now, written: 1 };
+    const m = obj.metadata;
+    const entry: Series = {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      objectName: m.name,
+      objectNamespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      type: e.type,
+      reason: e.reason,
+      message: e.message,
+      firstAt: now,
+      name,
+      namespace,
+      count: 1,
+      lastObserved: now,
+      written: 1,
+    };
     touch(this.series, key, entry, maxSeries);
     this.armHeartbeat(now);
     try {
@@ -205,7 +229,8 @@ export class EventRecorder {
 
   /** The Event of a series as first created. */
   private seriesEvent(s: Series): KubeObject {
-    return eventObject({ obj: s.about, e: s.spec, name: s.name, namespace: s.namespace, now: s.firstAt, component: this.opts.component });
+    const obj = { apiVersion: s.apiVersion, kind: s.kind, metadata: { name: s.objectName, namespace: s.objectNamespace, uid: s.uid, resourceVersion: s.resourceVersion } } as KubeObject;
+    return eventObject({ obj, e: s, name: s.name, namespace: s.namespace, now: s.firstAt, component: this.opts.component });
   }
 
   /** Writes a series' count, creating the Event again if it is gone (as client-go does). */

@@ -162,7 +162,12 @@ export class Informer<T extends KubeObject> {
       return;
     }
     const obj = withKind(this.opts.resource, e.object);
-    if (!this.opts.keepManagedFields && obj.metadata.managedFields) delete obj.metadata.managedFields;
+    // A new metadata object rather than `delete`, which would turn every cached metadata into a slow
+    // dictionary-mode object (a hash table of ~800 bytes each).
+    if (!this.opts.keepManagedFields && obj.metadata.managedFields) {
+      const { managedFields: _stripped, ...metadata } = obj.metadata;
+      obj.metadata = metadata;
+    }
     if (e.type !== 'DELETED') interner.internValues(obj);
     const old = this.cache.get(keyOf(obj));
     if (e.type === 'DELETED') {

@@ -32,7 +32,7 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
   const previous = table.objects.get(entry.key);
   if (previous?.owners) unindexOwners(state, previous);
   table.record(previous ? 'MODIFIED' : 'ADDED', entry);
-  state.uids.set(entry.uid, { table, key: entry.key });
+  state.uids.set(entry.uid, entry);
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
   for (const fn of state.onCommit) fn(info, previous ? 'MODIFIED' : 'ADDED', entry);
   committedBytes.set(obj, entry.json);
@@ -44,7 +44,7 @@ export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObjec
   const table = state.store.table(info);
   const entry = makeEntry(table, obj);
   table.restore(entry, state.store.currentRv());
-  state.uids.set(entry.uid, { table, key: entry.key });
+  state.uids.set(entry.uid, entry);
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
 }
 
@@ -93,7 +93,7 @@ export function findObject(state: ServerState, info: ResourceInfo, ns: string | 
 
 /** The object with a uid, with its resource, or undefined. */
 export function findByUid(state: ServerState, uid: string): { info: ResourceInfo; obj: KObject } | undefined {
-  const loc = state.uids.get(uid);
-  const e = loc ? loc.table.objects.get(loc.key) : undefined;
-  return loc && e && e.uid === uid ? { info: loc.table.info, obj: parseEntry(e) } : undefined;
+  const known = state.uids.get(uid);
+  const e = known ? known.table.objects.get(known.key) : undefined;
+  return known && e && e.uid === uid ? { info: known.table.info, obj: parseEntry(e) } : undefined;
 }

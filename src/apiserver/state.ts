@@ -1,17 +1,11 @@
 /** The server's shared state: resources, objects, time, options and fault injection. */
 import type { Faults } from './faults.js';
 import type { ResourceRegistry, ResourceInfo } from './resource-types.js';
-import type { Entry, ResourceTable, Store } from './store.js';
+import type { Entry, Store } from './store.js';
 import type { ServerClock } from './types.js';
 
 /** How pod deletion with a grace period proceeds. */
 export type PodGrace = 'kubelet' | 'immediate';
-
-/** Where an object lives: its table and key. */
-export interface Location {
-  table: ResourceTable;
-  key: string;
-}
 
 /** Everything a handler needs. */
 export interface ServerState {
@@ -20,8 +14,8 @@ export interface ServerState {
   clock: ServerClock;
   podGrace: PodGrace;
   faults: Faults;
-  /** uid → where the object is stored (owner lookups for garbage collection). */
-  uids: Map<string, Location>;
+  /** uid → the object's latest entry, which names its table (owner lookups for garbage collection). */
+  uids: Map<string, Entry>;
   /** owner uid → dependents' uids. */
   dependents: Map<string, Set<string>>;
   /** Work to run after the current write (garbage collection, CRD establishment). */

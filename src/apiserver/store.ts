@@ -11,6 +11,8 @@ import type { KObject } from './types.js';
 
 /** One stored object version. */
 export interface Entry {
+  /** The table of the object's resource. */
+  readonly table: ResourceTable;
   readonly key: string;
   /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */
   readonly json: Buffer;
@@ -172,6 +174,7 @@ export class Store {
 }
 
 class StoredEntry implements Entry {
+  readonly table: ResourceTable;
   readonly key: string;
   readonly rv: number;
   readonly uid: string;
@@ -182,6 +185,7 @@ class StoredEntry implements Entry {
 
   constructor(table: ResourceTable, obj: KObject) {
     const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
+    this.table = table;
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
     this.uid = obj.metadata.uid ?? '';

@@ -16,10 +16,15 @@ export class TokenBucket {
 
   /** Takes a token at time `now` (ms) if one is there; false when the bucket is empty. */
   tryAccept(now: number): boolean {
-    if (this.last !== undefined) this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
-    this.last = now;
-    if (this.tokens < 1) return false;
+    if (!this.hasToken(now)) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** Whether a token is there at time `now` (ms), without taking it. */
+  hasToken(now: number): boolean {
+    if (this.last !== undefined) this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.last = now;
+    return this.tokens >= 1;
   }
 }

@@ -150,7 +150,11 @@ export class ProvisioningController implements Reconciler {
   private flushEvents(): void {
     const events = this.pendingEvents;
     this.pendingEvents = [];
+    const now = this.ctx.clock.now();
     for (const e of events) {
+      // Once the shared limiter is empty every later Nominated event of this pass is refused: a pass over 150,000
+      // pending pods stops here instead of offering each of them.
+      if (!this.nominationLimiter.hasToken(now)) break;
       // One Nominated event per pod per 2 minutes, as Karpenter: nominations move between in-flight NodeClaims.
       const dedupe = { values: [e.pod.metadata.uid ?? e.pod.metadata.name ?? ''] };
       void this.ctx.recorder.publish(e.pod, { type: 'Normal', reason: EventReasons.nominated, message: e.message, dedupe, limiter: this.nominationLimiter });

@@ -77,15 +77,33 @@ async function countAll(client: KubeClient, rt: ResourceType<KubeObject>): Promi
   return page.items.length + (page.metadata.remainingItemCount ?? 0);
 }
 
-/** All pods not being deleted are Running (or Succeeded): only the others are listed, by a field selector. */
+/** Pods not Running (nor Succeeded), by a field selector: the only pods this check reads. */
+const notRunning = 'status.phase!=Running,status.phase!=Succeeded';
+
+/**
+ * All pods not being deleted are Running (or Succeeded). Only pods that are not are listed, a page at a time, and
+ * only while every one seen so far is being deleted: during a scale-up of 150,000 pods one small page answers.
+ * Pods being deleted past the pages read are counted as not Running in the observed value.
+ */
 async function podsRunning(client: KubeClient): Promise<Outcome> {
-  const others = await list<Pod>(client, Resources.pods, undefined, 'status.phase!=Running,status.phase!=Succeeded');
   const all = await countAll(client, Resources.pods);
-  const notRunning = others.filter((p) => !p.metadata.deletionTimestamp);
-  const deleting = others.length - notRunning.length;
-  const live = all - deleting;
-  const shown = notRunning.slice(0, 3).map((p) => `${p.metadata.name} ${p.status?.phase ?? 'Pending'}`);
-  return { passed: live > 0 && notRunning.length === 0, observed: `${live - notRunning.length}/${live} Running${shown.length ? ` (e.g. ${shown.join(', ')})` : ''}` };
+  const live: Pod[] = [];
+  let deleting = 0;
+  let others = 0;
+  let cont: string | undefined;
+  do {
+    const page = await client.list<Pod>(Resources.pods, { fieldSelector: notRunning, limit: 500, continue: cont });
+    if (cont === undefined) others = page.items.length + (page.metadata.remainingItemCount ?? 0);
+    for (const p of page.items) {
+      if (p.metadata.deletionTimestamp) deleting++;
+      else live.push(p);
+    }
+    cont = page.metadata.continue || undefined;
+  } while (cont && live.length === 0);
+  const total = all - deleting;
+  const running = all - others;
+  const shown = live.slice(0, 3).map((p) => `${p.metadata.name} ${p.status?.phase ?? 'Pending'}`);
+  return { passed: total > 0 && live.length === 0, observed: `${running}/${total} Running${shown.length ? ` (e.g. ${shown.join(', ')})` : ''}` };
 }
 
 async function nodeTaint(client: KubeClient, key: string): Promise<Outcome> {

@@ -36,7 +36,8 @@ export interface StoredEvent {
 
 /** The storage key of an object: `namespace/name` or `name`. */
 export function objectKey(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
+  // join makes a flat string; a template literal makes a cons string, which costs twice the memory as a map key.
+  return namespace ? [namespace, name].join('/') : name;
 }
 
 /** Parses an entry's object (a fresh copy the caller may change). */

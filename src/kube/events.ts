@@ -132,7 +132,7 @@ export class EventRecorder {
     const karpenterKey = e.dedupe ? `${e.reason.toLowerCase()}-${e.dedupe.values.join('-')}` : undefined;
     if (karpenterKey !== undefined && (this.dedupedUntil.get(karpenterKey) ?? 0) > now) return false;
     if (e.limiter && !e.limiter.tryAccept(now)) return false;
-    const spamKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${obj.apiVersion}`;
+    const spamKey = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, obj.apiVersion].join('/');
     const bucket = this.spam.get(spamKey) ?? new TokenBucket(spamQps, spamBurst);
     touch(this.spam, spamKey, bucket, maxRecent);
     if (!bucket.tryAccept(now)) return false;
@@ -157,7 +157,7 @@ export class EventRecorder {
       await this.occur(obj, e, now);
       return;
     }
-    const dedupeKey = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}/${e.message}`;
+    const dedupeKey = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason, e.message].join('/');
     const prev = this.recent.get(dedupeKey);
     const window = this.opts.dedupeWindow ?? 10 * 60_000;
     if (prev && now - prev.at < window) {
@@ -176,7 +176,7 @@ export class EventRecorder {
     this.prune(now, window);
     this.recent.delete(dedupeKey);
     const namespace = obj.metadata.namespace ?? 'default';
-    const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
+    const name = eventName(obj, now, this.seq++);
     await this.opts.client.create(Resources.events, eventObject({ obj, e, name, namespace, now, component: this.opts.component }));
     this.recent.set(dedupeKey, { name, namespace, count: 1, at: now });
   }
@@ -187,7 +187,8 @@ export class EventRecorder {
    * https://github.com/kubernetes/client-go/blob/master/tools/events/event_broadcaster.go (recordToSink)
    */
   private async occur(obj: KubeObject, e: EventSpec, now: number): Promise<void> {
-    const key = `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}/${obj.metadata.uid}/${e.type}/${e.reason}`;
+    // Flat (join) rather than a template's cons string: a scale-up keeps one per pending pod and one per scheduled pod.
+    const key = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason].join('/');
     const cached = this.series.get(key);
     if (cached) {
       cached.count++;
@@ -197,7 +198,7 @@ export class EventRecorder {
       return;
     }
     const namespace = obj.metadata.namespace ?? 'default';
-    const name = `${obj.metadata.name ?? 'object'}.${now.toString(16)}${(this.seq++).toString(16)}`;
+    const name = eventName(obj, now, this.seq++);
     const m = obj.metadata;
     const entry: Series = {
       apiVersion: obj.apiVersion,
@@ -292,6 +293,11 @@ export class EventRecorder {
       this.recent.delete(k);
     }
   }
+}
+
+/** A new Event's name: the object's name, a dot and a unique suffix (flat, as it is kept in the series cache). */
+function eventName(obj: KubeObject, now: number, seq: number): string {
+  return [obj.metadata.name ?? 'object', '.', now.toString(16), seq.toString(16)].join('');
 }
 
 /** A MicroTime as Kubernetes writes it (RFC 3339 with microseconds), the type of `series.lastObservedTime`. */

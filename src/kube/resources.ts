@@ -46,7 +46,8 @@ export function objectPath(rt: ResourceType<unknown>, ref: { name: string; names
 /** The cache key of an object: `namespace/name`, or `name` for cluster-scoped objects. */
 export function keyOf(obj: { metadata: ObjectMeta }): string {
   const { namespace, name = '' } = obj.metadata;
-  return namespace ? `${namespace}/${name}` : name;
+  // join makes a flat string; a template literal makes a cons string, which costs twice the memory as a map key.
+  return namespace ? [namespace, name].join('/') : name;
 }
 
 /** Splits a cache key back into namespace and name. */

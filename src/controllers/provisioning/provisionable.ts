@@ -25,5 +25,5 @@ export function isReschedulable(pod: Pod): boolean {
 
 /** `namespace/name` of a pod, as the scheduling engine keys it. */
 export function podKey(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
 }

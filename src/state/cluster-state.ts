@@ -49,7 +49,13 @@ export class ClusterState {
 
   /** Records that `podKey` should land on `target` for `ttlMs`. */
   nominate(podKey: string, target: string, ttlMs: number): void {
-    this.nominations.set(podKey, { target, until: this.clock.now() + ttlMs });
+    const until = this.clock.now() + ttlMs;
+    // Renewed in place: every pass renews the nomination of every pending pod (150,000 in a large scale-up).
+    const known = this.nominations.get(podKey);
+    if (known) {
+      known.target = target;
+      known.until = until;
+    } else this.nominations.set(podKey, { target, until });
   }
 
   /** The live nomination of a pod, if any (expired ones are dropped). */

@@ -141,9 +141,9 @@ export class ProvisioningController implements Reconciler {
   }
 
   private nominate(pod: Pod | undefined, key: string, target: string): void {
-    const known = this.ctx.state.nominationOf(key);
+    const before = this.ctx.state.nominationOf(key)?.target;
     this.ctx.state.nominate(key, target, this.nominationTtl());
-    if (!pod || known?.target === target) return;
+    if (!pod || before === target) return;
     this.pendingEvents.push({ pod, message: `Pod should schedule on: ${target}` });
   }
 

@@ -9,22 +9,6 @@ import { JsonPacker, type PackedJson } from './packed-json.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
 
-/** One stored object version. */
-export interface Entry {
-  /** The table of the object's resource. */
-  readonly table: ResourceTable;
-  readonly key: string;
-  /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */
-  readonly json: Buffer;
-  /** The length of `json` in bytes. */
-  readonly size: number;
-  readonly rv: number;
-  readonly uid: string;
-  readonly labels: Record<string, string> | undefined;
-  readonly fields: Record<string, string>;
-  readonly owners: readonly string[] | undefined;
-}
-
 /** A change of one object, kept for watches. */
 export interface StoredEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -174,7 +158,9 @@ export class Store {
   }
 }
 
-class StoredEntry implements Entry {
+/** One stored object version (immutable: every write stores a new one). */
+export class Entry {
+  /** The table of the object's resource. */
   readonly table: ResourceTable;
   readonly key: string;
   readonly rv: number;
@@ -184,6 +170,7 @@ class StoredEntry implements Entry {
   readonly owners: readonly string[] | undefined;
   private readonly packed: PackedJson;
 
+  /** Stores an object of `table` whose metadata.resourceVersion is already set. */
   constructor(table: ResourceTable, obj: KObject) {
     const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
     this.table = table;
@@ -196,10 +183,12 @@ class StoredEntry implements Entry {
     this.packed = table.packer.pack(Buffer.from(JSON.stringify(obj), 'utf8'));
   }
 
+  /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */
   get json(): Buffer {
     return this.packed.bytes();
   }
 
+  /** The length of `json` in bytes. */
   get size(): number {
     return this.packed.size;
   }
@@ -207,5 +196,5 @@ class StoredEntry implements Entry {
 
 /** Makes an immutable entry of a table from an object whose metadata.resourceVersion is already set. */
 export function makeEntry(table: ResourceTable, obj: KObject): Entry {
-  return new StoredEntry(table, obj);
+  return new Entry(table, obj);
 }

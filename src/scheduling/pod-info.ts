@@ -11,7 +11,7 @@ import { podVolumes, type PodVolumes } from './volumes.js';
 
 /** `namespace/name`. */
 export function podKey(pod: Pod): string {
-  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
 }
 
 /** A pod affinity term with whether it is required (preferences count as required until relaxed). */

@@ -54,7 +54,7 @@ export interface World {
 
 /** `namespace/name`. */
 export function keyOf(pod: Pod): string {
-  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
 }
 
 function sameTaint(a: Taint, b: Taint): boolean {

@@ -49,7 +49,7 @@ function unbound(p: Pod): Pod {
 }
 
 function keyOf(p: Pod): string {
-  return [p.metadata.namespace ?? 'default', p.metadata.name].join('/');
+  return `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 }
 
 function toRemoval(result: SchedulingResult, opts: { removed: ExistingNode[]; unknown: string[]; pods: Pod[] }): RemovalResult {

@@ -43,6 +43,17 @@ describe('method order and emptiness', () => {
 });
 
 describe('consolidation', () => {
+  it('waits while the pending pods need more than one new NodeClaim, saying so, and not when they fit', () => {
+    const nodes = (): ReturnType<typeof node>[] => ['a', 'b'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 1 })] }, types));
+    // Two 20-core pods cannot share the largest type (32 cores): they need two new NodeClaims whatever is removed.
+    const busy = view({ types, nodes: nodes(), pending: [pod({ cpu: 20 }), pod({ cpu: 20 })] });
+    expect(decide(busy).command).toBeUndefined();
+    expect(blockedOf(busy, 'a')).toBe('pending pods need 2 new NodeClaims; consolidation waits until they have them');
+    expect(decide(view({ types, nodes: nodes() })).command?.candidates.length).toBeGreaterThan(0);
+    // A pending pod the remaining node has room for does not hold consolidation back.
+    expect(decide(view({ types, nodes: nodes(), pending: [pod({ cpu: 1 })] })).command?.candidates.length).toBeGreaterThan(0);
+  });
+
   it('multi-node: several underused nodes become one cheaper node', () => {
     // Three 5-core pods fill a c.16x for less than three c.8x; all four would need a c.32x, which costs the same.
     const v = view({ types, nodes: ['a', 'b', 'c', 'd'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 5 })] }, types)) });

@@ -1,7 +1,7 @@
 /** Writing to the store: assigns resourceVersions and keeps the uid and owner indexes. */
 import type { ResourceInfo } from './resource-types.js';
 import type { ServerState } from './state.js';
-import { makeEntry, parseEntry, type Entry } from './store.js';
+import { Entry, parseEntry } from './store.js';
 import { notFound, type Subject } from './status.js';
 import type { KObject } from './types.js';
 
@@ -28,7 +28,7 @@ export function markStored(o: KObject, e: Entry): void {
 export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);
   obj.metadata.resourceVersion = String(state.store.nextRv());
-  const entry = makeEntry(table, obj);
+  const entry = new Entry(table, obj);
   const previous = table.objects.get(entry.key);
   // Most updates keep the owners: leaving the index alone spares a ReplicaSet's set of 150,000 dependents a
   // delete and an insert per pod status write.
@@ -45,7 +45,7 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
 /** Puts an object loaded from a saved state back with its own resourceVersion, keeping the uid and owner indexes. */
 export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObject): void {
   const table = state.store.table(info);
-  const entry = makeEntry(table, obj);
+  const entry = new Entry(table, obj);
   table.restore(entry, state.store.currentRv());
   state.uids.set(entry.uid, entry);
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
@@ -55,7 +55,7 @@ export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObjec
 export function commitDelete(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);
   obj.metadata.resourceVersion = String(state.store.nextRv());
-  const entry = makeEntry(table, obj);
+  const entry = new Entry(table, obj);
   const previous = table.objects.get(entry.key);
   if (previous?.owners) unindexOwners(state, previous);
   table.record('DELETED', entry);

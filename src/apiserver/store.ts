@@ -194,7 +194,3 @@ export class Entry {
   }
 }
 
-/** Makes an immutable entry of a table from an object whose metadata.resourceVersion is already set. */
-export function makeEntry(table: ResourceTable, obj: KObject): Entry {
-  return new Entry(table, obj);
-}

@@ -113,7 +113,7 @@ function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstan
 function volumeInfo(state: ClusterState): sched.VolumeInfo {
   const inf = state.informers;
   const claims: NonNullable<sched.VolumeInfo['claims']> = {};
-  for (const c of inf.persistentVolumeClaims.cache.list()) claims[[c.metadata.namespace ?? 'default', c.metadata.name].join('/')] = { storageClassName: c.spec?.storageClassName, volumeName: c.spec?.volumeName };
+  for (const c of inf.persistentVolumeClaims.cache.list()) claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = { storageClassName: c.spec?.storageClassName, volumeName: c.spec?.volumeName };
   const volumes: NonNullable<sched.VolumeInfo['volumes']> = {};
   for (const v of inf.persistentVolumes.cache.list()) {
     const terms = v.spec?.nodeAffinity?.required?.nodeSelectorTerms as sched.NodeSelectorTerm[] | undefined;
@@ -151,7 +151,7 @@ export function buildSchedulingInput(
   const nodes = inf.nodes.cache.list().map((n) => existingNode(n, state));
   const pods = new Map<string, Pod>();
   const add = (p: Pod): void => {
-    pods.set([p.metadata.namespace ?? 'default', p.metadata.name].join('/'), p);
+    pods.set(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p);
   };
   for (const p of inf.pods.cache.list()) if (isProvisionable(p)) add(p);
   for (const n of nodes) if (n.markedForDeletion) for (const p of state.podsOn(n.name)) if (isReschedulable(p)) add(p);

@@ -174,8 +174,8 @@ function remember(info: NodeInfo, key: string, entry: Remembered): void {
 function judge(pod: SchedPod, targets: readonly NodeInfo[], all: { nodes: ExistingNode[]; ctx: FeasibilityContext }): Map<string, Violation[]> {
   const copies = targets.map((_, i) => copyOf(pod, i));
   const input: SchedulingInput = { pods: copies, nodes: all.nodes, nodePools: [], instanceTypes: [], volumes: all.ctx.volumes };
-  const byCopy = new Map(copies.map((c, i) => [[c.metadata.namespace ?? 'default', c.metadata.name].join('/'), targets[i]?.name ?? '']));
-  const existingNodes = copies.map((c, i) => ({ pod: [c.metadata.namespace ?? 'default', c.metadata.name].join('/'), node: targets[i]?.name ?? '' }));
+  const byCopy = new Map(copies.map((c, i) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`, targets[i]?.name ?? '']));
+  const existingNodes = copies.map((c, i) => ({ pod: `${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`, node: targets[i]?.name ?? '' }));
   const out = new Map<string, Violation[]>(targets.map((t) => [t.name, []]));
   for (const v of checkPlacement(input, { existingNodes, nominated: [], newNodeClaims: [], unplaced: [], cost: 0 })) {
     const node = (v.pod !== undefined ? byCopy.get(v.pod) : undefined) ?? (targets.length === 1 ? targets[0]?.name : v.target?.replace(/^node\//, ''));

@@ -95,5 +95,5 @@ export class QuickReject {
 }
 
 function stranded(p: sched.Pod, reason: string): RemovalOutcome {
-  return { stranded: [{ pod: [p.metadata.namespace ?? 'default', p.metadata.name].join('/'), reason }], newNodeClaims: [] };
+  return { stranded: [{ pod: `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, reason }], newNodeClaims: [] };
 }

@@ -47,7 +47,7 @@ export function applyCommand(v: DisruptionView, cmd: Command): Applied {
   const solveNodes = nodes.map((n) => (fresh.has(n.name) ? { ...n, initialized: false } : n));
   const result = solve({ pods: moving, nodes: solveNodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
   if (result.unplaced.length > 0) return { ok: false, stranded: result.unplaced.map((u) => u.pod) };
-  const byKey = new Map(moving.map((p) => [[p.metadata.namespace ?? 'default', p.metadata.name].join('/'), p]));
+  const byKey = new Map(moving.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p]));
   const landed = new Map<string, sched.Pod[]>();
   for (const placed of result.existingNodes) {
     const p = byKey.get(placed.pod);

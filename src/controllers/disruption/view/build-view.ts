@@ -135,7 +135,7 @@ export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<str
     instanceTypesByNodePool: input.instanceTypesByNodePool ?? {},
     daemonSets: input.daemonSets ?? [],
     pdbs: pdbsOf(ctx),
-    pendingPods: input.pods.filter((p) => pendingKeys.has([p.metadata.namespace ?? 'default', p.metadata.name].join('/'))),
+    pendingPods: input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)),
     spotToSpot: ctx.options.featureGates.SpotToSpotConsolidation,
   };
 }

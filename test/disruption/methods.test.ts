@@ -54,6 +54,19 @@ describe('consolidation', () => {
     expect(decide(view({ types, nodes: nodes(), pending: [pod({ cpu: 1 })] })).command?.candidates.length).toBeGreaterThan(0);
   });
 
+  it('waits while pending pods would schedule against a node that is not initialized yet, and not once it is', () => {
+    // The 7.5-core pod fits only the empty node (kept out of emptiness); a and b each have room for the other's pod.
+    const nodes = (initialized: boolean): ReturnType<typeof node>[] => [
+      ...['a', 'b'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 1 })] }, types)),
+      node({ name: 'fresh', type: 'c.8x', extra: { initialized, doNotDisrupt: true } }, types),
+    ];
+    const rising = view({ types, nodes: nodes(false), pending: [pod({ cpu: 7.5 })] });
+    expect(decide(rising).command).toBeUndefined();
+    expect(blockedOf(rising, 'a')).toBe('pending pods would schedule against 1 uninitialized node(s) or NodeClaim(s); consolidation waits until they are initialized');
+    const settled = decide(view({ types, nodes: nodes(true), pending: [pod({ cpu: 7.5 })] })).command;
+    expect(settled?.candidates.map((c) => c.node.name)).toContain('a');
+  });
+
   it('multi-node: several underused nodes become one cheaper node', () => {
     // Three 5-core pods fill a c.16x for less than three c.8x; all four would need a c.32x, which costs the same.
     const v = view({ types, nodes: ['a', 'b', 'c', 'd'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 5 })] }, types)) });

@@ -59,27 +59,35 @@ function command(candidates: readonly Candidate[], replacement: sched.NewNodeCla
   return { ok: true, command: cmd };
 }
 
-// New NodeClaims the pending pods need with every node kept, once per simulator (one per pass).
-const pendingNeeds = new WeakMap<RemovalSimulator, number>();
+// Why the pending pods hold consolidation back with every node kept, once per simulator (one per pass).
+const pendingVerdicts = new WeakMap<RemovalSimulator, string | null>();
 
 /**
- * How many new NodeClaims the pending pods need with no candidate removed. Removing nodes only adds pods to place
- * and takes room away, so when this is above one every removal would be rejected for creating more than one
- * NodeClaim: Karpenter finds that out with one simulation per candidate, each placing every pending pod (111,000 of
- * them in a 150,000-pod scale-up), and the pass never ends. One simulation answers it for the whole pass.
+ * Why consolidation waits for the pending pods, judged from one simulation with no candidate removed; null when it
+ * need not. Removing nodes only adds pods to place and takes room away, so when the pending pods alone need more
+ * than one new NodeClaim, or capacity that is not initialized yet, every removal would be rejected for the same
+ * cause. Karpenter finds that out with one simulation per candidate, each placing every pending pod (113,000 of them
+ * in a 150,000-pod scale-up), and the pass never ends. One simulation answers it for the whole pass.
  */
-function newNodeClaimsPendingPodsNeed(sim: RemovalSimulator): number {
-  let n = pendingNeeds.get(sim);
-  if (n === undefined) pendingNeeds.set(sim, (n = sim.simulate([]).newNodeClaims.length));
-  return n;
+function pendingPodsVerdict(sim: RemovalSimulator): string | null {
+  let verdict = pendingVerdicts.get(sim);
+  if (verdict !== undefined) return verdict;
+  const base = sim.simulate([]);
+  const waitsFor = new Set<string>();
+  for (const s of base.stranded) if (s.waitsFor) waitsFor.add(s.waitsFor);
+  verdict = null;
+  if (base.newNodeClaims.length > 1) verdict = `pending pods need ${base.newNodeClaims.length} new NodeClaims; consolidation waits until they have them`;
+  else if (waitsFor.size) verdict = `pending pods would schedule against ${waitsFor.size} uninitialized node(s) or NodeClaim(s); consolidation waits until they are initialized`;
+  pendingVerdicts.set(sim, verdict);
+  return verdict;
 }
 
 /** Decides whether and how `candidates` can be consolidated. */
 export function computeConsolidation(candidates: readonly Candidate[], ctx: ConsolidationContext, type: ConsolidationType): Consolidation {
   const price = candidatesPrice(candidates);
   if (price === undefined || price <= 0) return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
-  const waiting = newNodeClaimsPendingPodsNeed(ctx.simulator);
-  if (waiting > 1) return reject(`pending pods need ${waiting} new NodeClaims; consolidation waits until they have them`);
+  const waiting = pendingPodsVerdict(ctx.simulator);
+  if (waiting) return reject(waiting);
   const outcome = ctx.simulator.simulate(candidates, { maxNewNodePrice: price });
   if (outcome.stranded.length) return reject(schedulingErrors(outcome.stranded));
   if (outcome.newNodeClaims.length === 0) return command(candidates, undefined, type, price);

@@ -10,6 +10,8 @@ import type { Candidate } from '../types.js';
 export interface Stranded {
   pod: string;
   reason: string;
+  /** The uninitialized node or NodeClaim (`node/NAME`, `nodeclaim/NAME`) the pod would have to wait for, if that is why. */
+  waitsFor?: string;
 }
 
 /** What removing a set of candidates would take. */

@@ -68,7 +68,7 @@ export class SolveRemovalSimulator implements RemovalSimulator {
     const stranded = result.unplaced.filter((u) => !pending.has(u.pod)).map((u) => ({ pod: u.pod, reason: u.reasons.map((r) => r.message).join('; ') || 'no place found' }));
     const onUninitialized = [...result.existingNodes.map((p) => ({ pod: p.pod, target: `node/${p.node}`, name: p.node })), ...result.nominated.map((p) => ({ pod: p.pod, target: `nodeclaim/${p.nodeClaim}`, name: p.nodeClaim }))];
     for (const p of onUninitialized) {
-      if (this.uninitialized.has(p.name) && !leavingKeys.has(p.pod)) stranded.push({ pod: p.pod, reason: `would schedule against uninitialized ${p.target}` });
+      if (this.uninitialized.has(p.name) && !leavingKeys.has(p.pod)) stranded.push({ pod: p.pod, reason: `would schedule against uninitialized ${p.target}`, waitsFor: p.target });
     }
     return { stranded, newNodeClaims: result.newNodeClaims };
   }

@@ -72,6 +72,21 @@ describe('the simulated kube-scheduler\'s filtering (through the placement check
   });
 });
 
+describe('verdicts kept between cycles', () => {
+  it('a pod of the same template sees a node that changed in the same place, and keeps the verdict of one that did not', () => {
+    const fullA = nodeInfo(node('a'), [{ ...pod('big', { cpu: '4' }), spec: { ...pod('big', { cpu: '4' }).spec, nodeName: 'a' } }]);
+    const fullB = nodeInfo(node('b'), [{ ...pod('big2', { cpu: '4' }), spec: { ...pod('big2', { cpu: '4' }).spec, nodeName: 'b' } }]);
+    const first = decide({ pod: pod('p1', { cpu: '3' }), nodes: [fullA, fullB], volumes: noVolumes, rng: new Rng(1) });
+    expect(first.kind).toBe('unschedulable');
+    // Node a's pod left: a new NodeInfo at the same position; b is the same object and still full.
+    const freedA = nodeInfo(node('a'), []);
+    const second = decide({ pod: pod('p2', { cpu: '3' }), nodes: [freedA, fullB], volumes: noVolumes, rng: new Rng(1) });
+    expect(second).toMatchObject({ kind: 'bind', node: 'a' });
+    const third = decide({ pod: pod('p3', { cpu: '3' }), nodes: [fullA, fullB], volumes: noVolumes, rng: new Rng(1) });
+    expect(message(third)).toContain('2 Insufficient cpu');
+  });
+});
+
 describe("kube-scheduler's percentageOfNodesToScore", () => {
   it('filters every node of a small cluster and, by the documented formula, 10% of 5,000 nodes and at least 5%', () => {
     expect(feasibleNodesToFind(50)).toBe(50);

@@ -1,7 +1,7 @@
 /** One scheduling cycle for one pod, pure: filter every node, score the feasible ones, pick the best. */
 import type { Pod } from '../../kube/index.js';
 import type { Rng } from '../world/random.js';
-import { infeasibility, type FeasibilityContext, type NodeVerdict } from './feasibility.js';
+import { infeasibility, verdictsAt, type FeasibilityContext, type NodeVerdict } from './feasibility.js';
 import type { Diagnosis } from './fit-error.js';
 import type { NodeInfo } from './node-info.js';
 import { nodeScorer, zoneCountsIn } from './scoring.js';
@@ -37,24 +37,33 @@ export function feasibleNodesToFind(all: number): number {
   return Math.max(100, Math.floor((all * percentage) / 100));
 }
 
-/** Filters nodes from `start` round the list until `want` feasible ones are found; every verdict given. */
-function filterNodes(input: CycleInput, ctx: FeasibilityContext, want: number): { feasible: NodeInfo[]; verdicts: Map<string, NodeVerdict>; examined: number } {
+/** What filtering found: the feasible nodes, and every node examined with its verdict (in the order examined). */
+interface Filtered {
+  feasible: NodeInfo[];
+  examinedNodes: NodeInfo[];
+  examinedVerdicts: NodeVerdict[];
+}
+
+/** Filters nodes from `start` round the list, `want` at a time, until `want` feasible ones are found. */
+function filterNodes(input: CycleInput, ctx: FeasibilityContext, want: number): Filtered {
   const { pod, nodes } = input;
-  const feasible: NodeInfo[] = [];
-  const verdicts = new Map<string, NodeVerdict>();
+  const out: Filtered = { feasible: [], examinedNodes: [], examinedVerdicts: [] };
   const start = nodes.length === 0 ? 0 : (input.start ?? 0) % nodes.length;
   let examined = 0;
-  while (examined < nodes.length && feasible.length < want) {
-    const chunk: NodeInfo[] = [];
-    for (let i = 0; i < want && examined + i < nodes.length; i++) {
-      const n = nodes[(start + examined + i) % nodes.length];
-      if (n) chunk.push(n);
+  while (examined < nodes.length && out.feasible.length < want) {
+    const positions: number[] = [];
+    for (let i = 0; i < want && examined + i < nodes.length; i++) positions.push((start + examined + i) % nodes.length);
+    examined += positions.length;
+    const verdicts = verdictsAt(pod, nodes, ctx, positions);
+    for (let k = 0; k < positions.length; k++) {
+      const n = nodes[positions[k] as number] as NodeInfo;
+      const v = verdicts[k] as NodeVerdict;
+      out.examinedNodes.push(n);
+      out.examinedVerdicts.push(v);
+      if (v.reasons.length === 0) out.feasible.push(n);
     }
-    examined += chunk.length;
-    for (const [name, v] of infeasibility(pod, nodes, ctx, chunk)) verdicts.set(name, v);
-    for (const n of chunk) if (verdicts.get(n.name)?.reasons.length === 0) feasible.push(n);
   }
-  return { feasible, verdicts, examined };
+  return out;
 }
 
 /** The name of the best scored node, ties broken at random (reservoir sampling); undefined when there is none. */
@@ -84,10 +93,16 @@ export function decide(input: CycleInput): Decision {
   const nominated = pod.status?.nominatedNodeName;
   const nominatedInfo = nominated ? nodes.find((n) => n.name === nominated) : undefined;
   if (nominatedInfo && infeasibility(pod, nodes, ctx, [nominatedInfo]).get(nominatedInfo.name)?.reasons.length === 0) return { kind: 'bind', node: nominatedInfo.name, examined: 0 };
-  const { feasible, verdicts, examined } = filterNodes(input, ctx, feasibleNodesToFind(nodes.length));
+  const { feasible, examinedNodes, examinedVerdicts } = filterNodes(input, ctx, feasibleNodesToFind(nodes.length));
   const best = bestScored(feasible, nodeScorer(pod, feasible, input.zoneCounts ?? ((owner) => zoneCountsIn(nodes, owner))), input.rng);
-  if (best) return { kind: 'bind', node: best, examined };
+  if (best) return { kind: 'bind', node: best, examined: examinedNodes.length };
+  // Only a pod no node takes needs the verdicts by name (its message and preemption).
+  const verdicts = new Map<string, NodeVerdict>();
   const reasons = new Map<string, string[]>();
-  for (const [name, v] of verdicts) if (v.reasons.length > 0) reasons.set(name, v.reasons);
+  examinedNodes.forEach((n, k) => {
+    const v = examinedVerdicts[k] as NodeVerdict;
+    verdicts.set(n.name, v);
+    if (v.reasons.length > 0) reasons.set(n.name, v.reasons);
+  });
   return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons }, verdicts };
 }

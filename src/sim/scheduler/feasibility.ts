@@ -248,6 +248,62 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csi.get(n.name), verdicts })]));
 }
 
+/**
+ * Verdicts by position in the node list, for one class of pods (one spec text): the NodeInfo each was given on and
+ * the verdict. A cycle walks up to every node (thousands once the fleet is large, most of them full); reading a
+ * slot and comparing one object is much cheaper than the per-node hashing of the verdict cache, and an unchanged
+ * node is the same NodeInfo at the same place from cycle to cycle.
+ */
+interface Slots {
+  csiNodes: readonly CsiNode[];
+  infos: (NodeInfo | undefined)[];
+  verdicts: (NodeVerdict | undefined)[];
+}
+
+/** Classes with slots at once; past this they start over (a class then only re-reads the verdict cache). */
+const maxSlotClasses = 256;
+const slotsByClass = new Map<string, Slots>();
+
+/**
+ * Verdicts on the nodes at `positions` of `nodes`, in that order: from the slots of the pod's class where the node
+ * is unchanged, else judged (as `infeasibility`) and kept in the slots when that is sound.
+ */
+export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, positions: readonly number[]): NodeVerdict[] {
+  const key = copiesIndependent(pod, nodes, ctx) && (pod.spec.volumes ?? []).length === 0 ? specText(pod) : undefined;
+  let slots = key === undefined ? undefined : slotsByClass.get(key);
+  if (key !== undefined && (!slots || slots.csiNodes !== ctx.csiNodes)) {
+    if (!slots && slotsByClass.size >= maxSlotClasses) slotsByClass.clear();
+    slotsByClass.set(key, (slots = { csiNodes: ctx.csiNodes, infos: [], verdicts: [] }));
+  }
+  const out: NodeVerdict[] = new Array(positions.length);
+  const unknown: NodeInfo[] = [];
+  const unknownAt: number[] = [];
+  for (let k = 0; k < positions.length; k++) {
+    const i = positions[k] as number;
+    const n = nodes[i] as NodeInfo;
+    const v = slots && slots.infos[i] === n ? slots.verdicts[i] : undefined;
+    if (v) out[k] = v;
+    else {
+      unknown.push(n);
+      unknownAt.push(k);
+    }
+  }
+  if (unknown.length === 0) return out;
+  const judged = infeasibility(pod, nodes, ctx, unknown);
+  for (let u = 0; u < unknown.length; u++) {
+    const n = unknown[u] as NodeInfo;
+    const k = unknownAt[u] as number;
+    const v = judged.get(n.name) ?? { reasons: [], resolvable: false };
+    out[k] = v;
+    if (slots && !traitsOf(n).alone) {
+      const i = positions[k] as number;
+      slots.infos[i] = n;
+      slots.verdicts[i] = v;
+    }
+  }
+  return out;
+}
+
 /** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
 function cachedOrJudged(pod: Pod, n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): NodeVerdict {
   const judged = c.verdicts.get(n.name);

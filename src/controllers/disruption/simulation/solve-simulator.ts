@@ -11,7 +11,7 @@ import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf, reschedulablePods } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
 import { QuickReject } from './quick-reject.js';
-import type { RemovalHints, RemovalOutcome, RemovalSimulator } from './removal-simulator.js';
+import type { RemovalHints, RemovalOutcome, RemovalSimulator, Stranded } from './removal-simulator.js';
 
 /** Simulates removals against one snapshot of the cluster with the full solver. */
 export class SolveRemovalSimulator implements RemovalSimulator {
@@ -65,7 +65,7 @@ export class SolveRemovalSimulator implements RemovalSimulator {
     const leavingKeys = new Set(this.leaving.map(podKeyOf));
     // Pods that were pending anyway do not make a removal fail (Karpenter's AllNonPendingPodsScheduled).
     const pending = this.pendingKeys;
-    const stranded = result.unplaced.filter((u) => !pending.has(u.pod)).map((u) => ({ pod: u.pod, reason: u.reasons.map((r) => r.message).join('; ') || 'no place found' }));
+    const stranded: Stranded[] = result.unplaced.filter((u) => !pending.has(u.pod)).map((u) => ({ pod: u.pod, reason: u.reasons.map((r) => r.message).join('; ') || 'no place found' }));
     const onUninitialized = [...result.existingNodes.map((p) => ({ pod: p.pod, target: `node/${p.node}`, name: p.node })), ...result.nominated.map((p) => ({ pod: p.pod, target: `nodeclaim/${p.nodeClaim}`, name: p.nodeClaim }))];
     for (const p of onUninitialized) {
       if (this.uninitialized.has(p.name) && !leavingKeys.has(p.pod)) stranded.push({ pod: p.pod, reason: `would schedule against uninitialized ${p.target}`, waitsFor: p.target });

@@ -269,12 +269,7 @@ const slotsByClass = new Map<string, Slots>();
  * is unchanged, else judged (as `infeasibility`) and kept in the slots when that is sound.
  */
 export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, positions: readonly number[]): NodeVerdict[] {
-  const key = copiesIndependent(pod, nodes, ctx) && (pod.spec.volumes ?? []).length === 0 ? specText(pod) : undefined;
-  let slots = key === undefined ? undefined : slotsByClass.get(key);
-  if (key !== undefined && (!slots || slots.csiNodes !== ctx.csiNodes)) {
-    if (!slots && slotsByClass.size >= maxSlotClasses) slotsByClass.clear();
-    slotsByClass.set(key, (slots = { csiNodes: ctx.csiNodes, infos: [], verdicts: [] }));
-  }
+  const slots = slotsOf(pod, nodes, ctx);
   const out: NodeVerdict[] = new Array(positions.length);
   const unknown: NodeInfo[] = [];
   const unknownAt: number[] = [];
@@ -290,18 +285,27 @@ export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibilit
   }
   if (unknown.length === 0) return out;
   const judged = infeasibility(pod, nodes, ctx, unknown);
-  for (let u = 0; u < unknown.length; u++) {
-    const n = unknown[u] as NodeInfo;
+  unknown.forEach((n, u) => {
     const k = unknownAt[u] as number;
     const v = judged.get(n.name) ?? { reasons: [], resolvable: false };
     out[k] = v;
     if (slots && !traitsOf(n).alone) {
-      const i = positions[k] as number;
-      slots.infos[i] = n;
-      slots.verdicts[i] = v;
+      slots.infos[positions[k] as number] = n;
+      slots.verdicts[positions[k] as number] = v;
     }
-  }
+  });
   return out;
+}
+
+/** The slots of the pod's class; undefined when its verdicts read more than the pod and one node. */
+function slotsOf(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext): Slots | undefined {
+  if (!copiesIndependent(pod, nodes, ctx) || (pod.spec.volumes ?? []).length > 0) return undefined;
+  const key = specText(pod);
+  let slots = slotsByClass.get(key);
+  if (slots && slots.csiNodes === ctx.csiNodes) return slots;
+  if (!slots && slotsByClass.size >= maxSlotClasses) slotsByClass.clear();
+  slotsByClass.set(key, (slots = { csiNodes: ctx.csiNodes, infos: [], verdicts: [] }));
+  return slots;
 }
 
 /** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */

@@ -28,10 +28,33 @@ function capacityOf(entry: CatalogEntry | undefined): Record<string, string> {
   };
 }
 
+/** Items of a list by key, rebuilt when the list is replaced or grows (the catalog is fixed; images are added). */
+class ByKey<T> {
+  private list: readonly T[] | undefined;
+  private size = -1;
+  private map = new Map<string, T>();
+
+  constructor(private readonly keyOf: (t: T) => string) {}
+
+  /** The item of `list` with `key`. */
+  get(list: readonly T[], key: string): T | undefined {
+    if (list !== this.list || list.length !== this.size) {
+      this.map = new Map(list.map((t) => [this.keyOf(t), t]));
+      this.list = list;
+      this.size = list.length;
+    }
+    return this.map.get(key);
+  }
+}
+
 /** A MachineSource over a SimEc2 account. */
 export class SimEc2Machines implements MachineSource {
   /** Wraps the account of `ec2`. */
   constructor(private readonly ec2: SimEc2) {}
+
+  // Every machine change lists every instance (5,000 in a scale-up): a type or image is found by key, not by a scan.
+  private readonly types = new ByKey<CatalogEntry>((c) => c.name);
+  private readonly images = new ByKey<SimEc2['account']['images'][number]>((img) => img.imageId);
 
   /** Every visible instance. */
   list(): Machine[] {
@@ -52,8 +75,8 @@ export class SimEc2Machines implements MachineSource {
 
   private toMachine(i: SimInstance): Machine {
     const account = this.ec2.account;
-    const entry = account.catalog.find((c) => c.name === i.instanceType);
-    const image = account.images.find((img) => img.imageId === i.imageId);
+    const entry = this.types.get(account.catalog, i.instanceType);
+    const image = this.images.get(account.images, i.imageId);
     const pods = entry?.allocatable.pods;
     return {
       providerID: `aws:///${i.zone}/${i.instanceId}`,

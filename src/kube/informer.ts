@@ -3,6 +3,7 @@ import { backoffDelay, type Backoff } from './backoff.js';
 import type { KubeClient } from './client.js';
 import { isGone } from './errors.js';
 import { StringInterner } from './interned-strings.js';
+import { SharedSubtrees } from './shared-subtrees.js';
 import { ObjectCache, type Indexers } from './object-cache.js';
 import { keyOf, type KubeObject, type ResourceType } from './resources.js';
 import { watchResource, type WatchEvent } from './watch.js';
@@ -39,6 +40,7 @@ export interface InformerOptions<T extends KubeObject> {
 
 /** One table for every informer of the process: pods, nodes and events repeat each other's values too. */
 const interner = new StringInterner();
+const subtrees = new SharedSubtrees();
 
 /**
  * Lists then watches one resource, keeping an indexed cache. It never gives up: a 410 Gone clears the
@@ -168,7 +170,10 @@ export class Informer<T extends KubeObject> {
       const { managedFields: _stripped, ...metadata } = obj.metadata;
       obj.metadata = metadata;
     }
-    if (e.type !== 'DELETED') interner.internValues(obj);
+    if (e.type !== 'DELETED') {
+      interner.internValues(obj);
+      subtrees.shareParts(obj);
+    }
     const old = this.cache.get(keyOf(obj));
     if (e.type === 'DELETED') {
       if (old) {

@@ -1,0 +1,51 @@
+/**
+ * One frozen copy of the parts of cached objects that repeat whole: a ReplicaSet's pods have the same labels and
+ * owner, pods of one template on one node have the same spec (containers, tolerations, security context: about a
+ * dozen objects), and conditions written in the same second are alike. Cached pods share those parts instead of
+ * keeping one copy each. Shared parts are frozen, so a consumer that changed a cached object (which the informer
+ * contract forbids) fails loudly instead of changing other objects.
+ */
+
+/** Parts whose text is longer than this are kept as they are (the table would hold the text). */
+const maxTextLength = 4096;
+/** The table starts over past this many parts, so unique parts cannot grow it without bound. */
+const maxParts = 1 << 15;
+
+/** Metadata fields shared whole. */
+const sharedMetadata = ['labels', 'annotations', 'ownerReferences'] as const;
+
+function deepFreeze(o: unknown): void {
+  if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return;
+  for (const v of Object.values(o)) deepFreeze(v);
+  Object.freeze(o);
+}
+
+/** A table of shared, frozen object parts. */
+export class SharedSubtrees {
+  private readonly table = new Map<string, unknown>();
+
+  /** The shared copy of `part` (equal to it, frozen). */
+  share<T>(part: T): T {
+    if (part === null || typeof part !== 'object') return part;
+    const text = JSON.stringify(part);
+    if (text.length > maxTextLength) return part;
+    const shared = this.table.get(text);
+    if (shared !== undefined) return shared as T;
+    if (this.table.size >= maxParts) this.table.clear();
+    deepFreeze(part);
+    this.table.set(text, part);
+    return part;
+  }
+
+  /**
+   * Replaces the repeating parts of a freshly parsed object by shared copies: metadata labels, annotations and
+   * owner references, each status condition, and a Pod's whole spec.
+   */
+  shareParts(obj: { kind?: string; metadata?: object; spec?: unknown; status?: unknown }): void {
+    const metadata = obj.metadata as Record<string, unknown> | undefined;
+    if (metadata) for (const k of sharedMetadata) if (metadata[k] !== undefined) metadata[k] = this.share(metadata[k]);
+    if (obj.kind === 'Pod' && obj.spec !== undefined) obj.spec = this.share(obj.spec);
+    const status = obj.status as { conditions?: unknown } | undefined;
+    if (status && Array.isArray(status.conditions)) status.conditions = status.conditions.map((c: unknown) => this.share(c));
+  }
+}

@@ -48,6 +48,16 @@ window.addEventListener('error', function (e) { document.body.dataset.error = St
 })();
 `;
 
+/** The line saying which Events the bounded timeline left out, if any. */
+function omittedEvents(r: RunReport): string {
+  if (!r.eventsOmitted) return '';
+  const reasons = Object.entries(r.eventsOmitted.byReason)
+    .slice(0, 8)
+    .map(([reason, n]) => `${escapeHtml(reason)} ${n.toLocaleString('en-US')}`)
+    .join(', ');
+  return `<p>${r.eventsOmitted.count.toLocaleString('en-US')} more Events are not shown (${reasons}). Tenon's own Events and Warnings are listed first.</p>`;
+}
+
 /** Renders the report as one HTML document. */
 export function renderHtml(r: RunReport): string {
   const { js, css } = uplotAssets();
@@ -74,6 +84,7 @@ ${r.error ? `<p class="fail">error: ${escapeHtml(r.error)}</p>` : ''}
 ${rows}
 </table>
 <h2>Events</h2>
+${omittedEvents(r)}
 <table><tr><th>t (s)</th><th>type</th><th>reason</th><th>object</th><th>message</th></tr>
 ${events}
 </table>

@@ -31,6 +31,13 @@ export interface TimelineEvent {
   source?: string;
 }
 
+/** The Events a report shows, and how many it left out (by reason). */
+export interface Timeline {
+  rows: TimelineEvent[];
+  omitted: number;
+  omittedByReason: Record<string, number>;
+}
+
 /** NodeClaims launched, grouped. */
 export interface LaunchGroup {
   instanceType: string;
@@ -48,6 +55,8 @@ export interface RunReport {
   expectations: ExpectationResult[];
   samples: Sample[];
   events: TimelineEvent[];
+  /** Events not in `events` (the timeline is bounded), by reason. */
+  eventsOmitted?: { count: number; byReason: Record<string, number> };
   launched: LaunchGroup[];
   costPerHour: number;
   /** Time until every pod ran, when that happened. */

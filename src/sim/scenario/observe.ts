@@ -2,9 +2,10 @@
 import { Labels } from '../../api/index.js';
 import { Resources, type KubeObject, type Node, type Pod } from '../../kube/index.js';
 import type { Playground } from '../playground/playground.js';
-import type { LaunchGroup, Sample, TimelineEvent } from '../report/run-report.js';
+import type { LaunchGroup, Sample, Timeline, TimelineEvent } from '../report/run-report.js';
 
-interface EventObject extends KubeObject {
+/** An Event as the timeline reads it. */
+export interface EventObject extends KubeObject {
   type?: string;
   reason?: string;
   message?: string;
@@ -61,19 +62,81 @@ function timelineRow(e: EventObject, t0: number): TimelineEvent {
   return { t: Number.isFinite(at) ? (at - t0) / 1000 : 0, type: e.type ?? 'Normal', reason: e.reason ?? '', object: `${o.kind ?? ''}/${o.namespace ? `${o.namespace}/` : ''}${o.name ?? ''}`, message: e.message ?? '', source: e.source?.component };
 }
 
+/** The timeline keeps at most this many rows: a scale run records hundreds of thousands of Events. */
+export const maxTimelineRows = 5000;
+
+/** Tenon's own Events and every Warning come first in the timeline; the world's Normal chatter fills what is left. */
+function important(e: TimelineEvent): boolean {
+  return e.source === 'karpenter' || e.type === 'Warning';
+}
+
+/** The earliest `max` rows seen, kept by sorting and cutting whenever twice as many have gathered. */
+class EarliestRows {
+  readonly rows: TimelineEvent[] = [];
+
+  constructor(private readonly max: number) {}
+
+  add(row: TimelineEvent): void {
+    this.rows.push(row);
+    if (this.rows.length >= 2 * this.max) this.cut();
+  }
+
+  /** Sorted by time, at most `max` rows. */
+  cut(): TimelineEvent[] {
+    this.rows.sort((a, b) => a.t - b.t);
+    this.rows.length = Math.min(this.rows.length, this.max);
+    return this.rows;
+  }
+}
+
 /**
- * Every Event recorded so far, oldest first, with its time relative to the start. Read in pages and kept only as
- * timeline rows: a scale run has hundreds of thousands of Events.
+ * A bounded timeline built one Event at a time: the earliest of Tenon's Events and Warnings first, then the earliest
+ * of the rest, at most `max` rows in all; what was left out is counted by reason.
  */
-export async function timeline(pg: Playground, t0: number): Promise<TimelineEvent[]> {
-  const rows: TimelineEvent[] = [];
+export class TimelineBuilder {
+  private readonly first: EarliestRows;
+  private readonly rest: EarliestRows;
+  private total = 0;
+  private readonly byReason = new Map<string, number>();
+
+  /** Starts an empty timeline of at most `max` rows, times relative to `t0`. */
+  constructor(
+    private readonly t0: number,
+    private readonly max = maxTimelineRows,
+  ) {
+    this.first = new EarliestRows(max);
+    this.rest = new EarliestRows(max);
+  }
+
+  /** Takes one Event. */
+  add(e: EventObject): void {
+    const row = timelineRow(e, this.t0);
+    this.total++;
+    this.byReason.set(row.reason, (this.byReason.get(row.reason) ?? 0) + 1);
+    (important(row) ? this.first : this.rest).add(row);
+  }
+
+  /** The rows kept, oldest first, and what was left out. */
+  result(): Timeline {
+    const kept = this.first.cut();
+    const rows = [...kept, ...this.rest.cut().slice(0, this.max - kept.length)].sort((a, b) => a.t - b.t);
+    const left = new Map(this.byReason);
+    for (const r of rows) left.set(r.reason, (left.get(r.reason) ?? 0) - 1);
+    const omittedByReason = Object.fromEntries([...left].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]));
+    return { rows, omitted: this.total - rows.length, omittedByReason };
+  }
+}
+
+/** The Events recorded so far as a bounded timeline (see TimelineBuilder), read in pages. */
+export async function timeline(pg: Playground, t0: number): Promise<Timeline> {
+  const builder = new TimelineBuilder(t0);
   let token: string | undefined;
   do {
     const page = await pg.client.list<EventObject>(Resources.events, { limit: 1000, continue: token });
-    for (const e of page.items) rows.push(timelineRow(e, t0));
+    for (const e of page.items) builder.add(e);
     token = page.metadata.continue || undefined;
   } while (token);
-  return rows.sort((a, b) => a.t - b.t);
+  return builder.result();
 }
 
 /** Every instance launched during the run, grouped by type, zone and capacity type. */

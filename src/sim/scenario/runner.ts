@@ -142,7 +142,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     passed = false;
     error = e instanceof Error ? e.message : String(e);
   }
-  const events = await timeline(pg, run.t0).catch(() => []);
+  const events = await timeline(pg, run.t0).catch(() => ({ rows: [], omitted: 0, omittedByReason: {} }));
   const report: RunReport = {
     scenario: s.name,
     description: s.description,
@@ -150,7 +150,8 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     passed,
     expectations: run.expectations,
     samples: run.samples,
-    events,
+    events: events.rows,
+    ...(events.omitted > 0 ? { eventsOmitted: { count: events.omitted, byReason: events.omittedByReason } } : {}),
     launched: launches(pg),
     costPerHour: run.samples.at(-1)?.costPerHour ?? 0,
     allRunning: run.allRunning,

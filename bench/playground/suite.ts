@@ -6,6 +6,7 @@
  * JSON: {"suite":"playground","scenario":"scale-<N>","pods":N,"wallSeconds":..,"simSeconds":..,"nodes":..,"rssMB":..}.
  */
 import { runScenario } from '../../src/sim/scenario/runner.js';
+import { useLeanHeap } from '../../src/sim/playground/lean-heap.js';
 import type { Scenario } from '../../src/sim/scenario/format.js';
 import { defaultManifests } from '../../src/sim/playground/defaults.js';
 import { playgroundCluster } from '../../src/sim/playground/playground.js';
@@ -65,6 +66,7 @@ spec:
 export async function playgroundSuite(args: string[]): Promise<void> {
   const pods = flag(args, '--pods', 1000);
   const smallNodes = args.includes('--small-nodes');
+  useLeanHeap();
   const report = await runScenario(scaleScenario(pods, smallNodes));
   const last = report.samples.at(-1);
   const row = {

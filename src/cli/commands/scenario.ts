@@ -6,6 +6,7 @@ import { progressLine } from '../../sim/report/progress.js';
 import type { RunReport } from '../../sim/report/run-report.js';
 import { renderSummary } from '../../sim/report/terminal.js';
 import { runScenario } from '../../sim/scenario/runner.js';
+import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
 import type { Scenario } from '../../sim/scenario/format.js';
 
@@ -27,6 +28,7 @@ export function loadScenario(file: string): Scenario | undefined {
 export async function runFile(file: string, o: { seed?: number; reportDir?: string; quiet?: boolean }): Promise<{ report: RunReport; html?: string } | undefined> {
   const scenario = loadScenario(file);
   if (!scenario) return undefined;
+  useLeanHeap();
   const live = !o.quiet && process.stderr.isTTY;
   const report = await runScenario(scenario, {
     seed: o.seed,

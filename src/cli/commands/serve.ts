@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startPlayground } from '../../sim/playground/playground.js';
+import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { untilInterrupted } from './until-interrupted.js';
 
 interface ServeFlags {
@@ -22,6 +23,7 @@ function positive(name: string, text: string): number {
 
 async function serve(flags: ServeFlags): Promise<void> {
   const speed = positive('--speed', flags.speed);
+  useLeanHeap();
   const stateFile = flags.state ? resolve(flags.state) : undefined;
   const pg = await startPlayground({ port: Number(flags.port), seed: positive('--seed', flags.seed), zones: positive('--zones', flags.zones), defaults: flags.defaults, stateFile });
   const kubeconfig = resolve(flags.kubeconfig);

@@ -58,6 +58,23 @@ describe('Deployment rolling update', () => {
 });
 
 describe('kubelet faults', () => {
+  it('posts a pod status the API server refused again, as its status manager resyncs', async () => {
+    h = await startWorld({ machines: [machine('a')] });
+    const world = h;
+    await until(world, () => allReady(world, 1), 120_000);
+    const accept = world.server.faults.addError({ verb: 'patch', resource: 'pods/status', code: 500, rate: 1 });
+    const ref = { name: 'p', namespace: 'default' };
+    await world.client.create<Pod>(SimResources.pods, { metadata: ref, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }] } });
+    const get = (): Promise<Pod> => world.client.get<Pod>(SimResources.pods, ref);
+    await until(world, async () => (await get()).spec.nodeName !== undefined, 60_000);
+    await world.clock.advance(30_000);
+    expect((await get()).status?.phase).not.toBe('Running');
+    accept();
+    const since = world.clock.now();
+    await until(world, async () => (await get()).status?.phase === 'Running', 60_000);
+    expect(world.clock.now() - since).toBeLessThanOrEqual(20_000);
+  });
+
   it('slow start delays registration; a never-ready kubelet leaves its node NotReady and tainted not-ready', async () => {
     h = await startWorld({ machines: [] });
     const world = h;

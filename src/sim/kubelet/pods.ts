@@ -32,9 +32,13 @@ interface Tracked {
   phase: Phase;
   cancel?: () => void;
   restarts?: number;
+  /** The status last posted for the pod: a failed post is retried while it is still the latest. */
+  status?: Record<string, unknown>;
 }
 
 const volumeRetryMs = 2_000;
+/** The kubelet's status manager syncs every 10 s: a status the API server did not take is posted again then. */
+export const statusRetryMs = 10_000;
 /** CrashLoopBackOff: 10 s doubling per restart, capped at 5 min, as the kubelet's. */
 const backOffMs = (restarts: number): number => Math.min(300_000, 10_000 * 2 ** Math.max(0, restarts - 1));
 
@@ -170,10 +174,18 @@ export class PodWorkers {
   }
 
   private async postStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    const uid = pod.metadata.uid ?? '';
+    const t = this.pods.get(uid);
+    if (t) t.status = status;
     try {
       await this.host.client.patch(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { status }, { subresource: 'status' });
     } catch (e) {
-      if (!isNotFound(e)) this.host.onError(e);
+      if (isNotFound(e)) return;
+      this.host.onError(e);
+      // Posted again unless the pod is gone, the kubelet stopped or a newer status was posted since.
+      if (t) this.host.clock.setTimer(statusRetryMs, () => {
+        if (!this.stopped && this.pods.get(uid) === t && t.status === status) void this.postStatus(t.pod, status);
+      });
     }
   }
 }

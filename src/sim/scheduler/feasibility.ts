@@ -252,11 +252,12 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
  * Verdicts by position in the node list, for one class of pods (one spec text): the NodeInfo each was given on and
  * the verdict. A cycle walks up to every node (thousands once the fleet is large, most of them full); reading a
  * slot and comparing one object is much cheaper than the per-node hashing of the verdict cache, and an unchanged
- * node is the same NodeInfo at the same place from cycle to cycle.
+ * node is the same NodeInfo at the same place from cycle to cycle. The NodeInfos are held weakly: a class no longer
+ * scheduled must not keep old NodeInfos, and the pod versions they list, alive.
  */
 interface Slots {
   csiNodes: readonly CsiNode[];
-  infos: (NodeInfo | undefined)[];
+  infos: (WeakRef<NodeInfo> | undefined)[];
   verdicts: (NodeVerdict | undefined)[];
 }
 
@@ -276,7 +277,7 @@ export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibilit
   for (let k = 0; k < positions.length; k++) {
     const i = positions[k] as number;
     const n = nodes[i] as NodeInfo;
-    const v = slots && slots.infos[i] === n ? slots.verdicts[i] : undefined;
+    const v = slots && slots.infos[i]?.deref() === n ? slots.verdicts[i] : undefined;
     if (v) out[k] = v;
     else {
       unknown.push(n);
@@ -290,7 +291,7 @@ export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibilit
     const v = judged.get(n.name) ?? { reasons: [], resolvable: false };
     out[k] = v;
     if (slots && !traitsOf(n).alone) {
-      slots.infos[positions[k] as number] = n;
+      slots.infos[positions[k] as number] = new WeakRef(n);
       slots.verdicts[positions[k] as number] = v;
     }
   });

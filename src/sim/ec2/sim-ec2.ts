@@ -25,6 +25,10 @@ export interface SimApiStats {
 
 /** The simulated EC2 account (with IAM, SSM and Pricing) behind the AWS port. */
 export class SimEc2 extends SimIamSsm implements AwsPort {
+  /** Private addresses given out so far (never reused, as no two instances may share a node name). */
+  private readonly usedAddresses = new Set<string>();
+
+  /** Creates the simulated account's EC2. */
   constructor(options: SimEc2Options) {
     super(options);
   }
@@ -272,7 +276,7 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   private launch(o: FleetOverride, request: FleetRequest): SimInstance {
     const t = this.account.launchTemplates.get(o.launchTemplateName);
     if (!t) throw new AwsApiError('InvalidLaunchTemplateName.NotFoundException', o.launchTemplateName);
-    const octets = [10, Math.floor(this.account.random.next() * 256), Math.floor(this.account.random.next() * 256), 1 + Math.floor(this.account.random.next() * 254)];
+    const octets = freeAddress(this.account.random, this.usedAddresses);
     const privateIp = octets.join('.');
     const subnet = this.account.network.subnets.find((s) => s.subnetId === o.subnetId);
     if (subnet) subnet.availableIpAddressCount = Math.max(0, subnet.availableIpAddressCount - 1);
@@ -293,4 +297,18 @@ function instanceAttributes(i: SimInstance): Record<string, string> {
     'instance-id': i.instanceId, 'instance-state-name': i.state, 'instance-type': i.instanceType,
     'availability-zone': i.zone, 'subnet-id': i.subnetId, 'image-id': i.imageId, 'private-dns-name': i.privateDnsName,
   };
+}
+
+/**
+ * A private address not in `used` (then added to it): EC2 never gives two instances one address, and the node name
+ * comes from it (at 5,000 instances, random draws repeat about once in two runs).
+ */
+export function freeAddress(random: { next(): number }, used: Set<string>): number[] {
+  for (;;) {
+    const octets = [10, Math.floor(random.next() * 256), Math.floor(random.next() * 256), 1 + Math.floor(random.next() * 254)];
+    const ip = octets.join('.');
+    if (used.has(ip)) continue;
+    used.add(ip);
+    return octets;
+  }
 }

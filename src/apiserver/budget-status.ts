@@ -32,7 +32,7 @@ function refresh(state: ServerState, namespace: string): void {
   const pdbs = state.registry.find('policy', 'v1', 'poddisruptionbudgets');
   if (!pods || !pdbs) return;
   for (const e of state.store.table(pdbs).objects.values()) {
-    if (e.fields['metadata.namespace'] !== namespace) continue;
+    if (!e.inNamespace(namespace)) continue;
     const pdb = parseEntry(e);
     if (pdb.metadata.deletionTimestamp) continue;
     const status = desiredStatus(state, pods, pdb);
@@ -48,7 +48,7 @@ export function maintainBudgetStatus(state: ServerState): void {
     const isPod = info.kind === 'Pod' && info.group === '';
     const isPdb = info.kind === 'PodDisruptionBudget';
     if (!isPod && !isPdb) return;
-    const ns = entry.fields['metadata.namespace'] ?? '';
+    const ns = entry.namespace;
     if (pending.has(ns)) return;
     const pdbs = state.registry.find('policy', 'v1', 'poddisruptionbudgets');
     if (isPod && pdbs && !hasBudgetIn(state, pdbs, ns)) return;
@@ -61,6 +61,6 @@ export function maintainBudgetStatus(state: ServerState): void {
 }
 
 function hasBudgetIn(state: ServerState, pdbs: ResourceInfo, ns: string): boolean {
-  for (const e of state.store.table(pdbs).objects.values()) if (e.fields['metadata.namespace'] === ns) return true;
+  for (const e of state.store.table(pdbs).objects.values()) if (e.inNamespace(ns)) return true;
   return false;
 }

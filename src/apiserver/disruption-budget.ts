@@ -34,9 +34,9 @@ export function selectedPods(state: ServerState, pods: ResourceInfo, pdb: KObjec
   const reqs = fromLabelSelector(isJson(pdb.spec) ? pdb.spec.selector : undefined);
   const out: KObject[] = [];
   for (const e of state.store.table(pods).objects.values()) {
-    if (e.fields['metadata.namespace'] !== pdb.metadata.namespace) continue;
+    if (!e.inNamespace(pdb.metadata.namespace ?? '')) continue;
     if (!matchesLabels(reqs, e.labels)) continue;
-    const phase = e.fields['status.phase'];
+    const phase = e.field('status.phase');
     if (phase === 'Succeeded' || phase === 'Failed') continue;
     out.push(parseEntry(e));
   }
@@ -60,7 +60,7 @@ export function budgetStatus(pdb: KObject, pods: KObject[]): BudgetStatus {
 export function budgetsFor(state: ServerState, pdbs: ResourceInfo, pod: KObject): KObject[] {
   const out: KObject[] = [];
   for (const e of state.store.table(pdbs).objects.values()) {
-    if (e.fields['metadata.namespace'] !== pod.metadata.namespace) continue;
+    if (!e.inNamespace(pod.metadata.namespace ?? '')) continue;
     const pdb = parseEntry(e);
     const sel = isJson(pdb.spec) ? pdb.spec.selector : undefined;
     // An empty selector selects nothing for policy/v1... except `{}`, which selects every pod.

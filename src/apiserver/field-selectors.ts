@@ -39,20 +39,28 @@ function once(v: string): string {
   return v;
 }
 
-/** Event fields that repeat across Events (the others, such as the object's name and uid, are each Event's own). */
-const repeatedEventFields = new Set(['kind', 'namespace', 'apiVersion', 'fieldPath']);
+/** The involved object's fields kept with each stored Event: the ones `kubectl describe` selects Events by. */
+const keptEventObjectFields = ['kind', 'namespace', 'name', 'uid'];
+/** Selected rarely: read from the stored Event when a selector names them, not kept with each of 300,000 Events. */
+const readEventFields = new Set(['involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'source']);
 
 // `regarding.*` (events.k8s.io) are the same fields as `involvedObject.*`: stored once, under involvedObject.
 function eventFields(obj: KObject, out: Record<string, string>): void {
   const io = obj.involvedObject ?? obj.regarding;
-  for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) {
+  for (const f of keptEventObjectFields) {
     const v = isJson(io) ? (str(io[f]) ?? '') : '';
-    out[`involvedObject.${f}`] = repeatedEventFields.has(f) ? once(v) : v;
+    // The object's name and uid are each Event's own; kinds and namespaces repeat.
+    out[`involvedObject.${f}`] = f === 'name' || f === 'uid' ? v : once(v);
   }
   out.reason = once(str(obj.reason) ?? '');
   out.type = once(str(obj.type) ?? '');
-  const source = str(nested(obj, 'source', 'component'));
-  if (source !== undefined) out.source = once(source);
+}
+
+/** An Event field that is not kept with the stored Event (see readEventFields), read from the Event itself. */
+function readEventField(obj: KObject, field: string): string {
+  if (field === 'source') return str(nested(obj, 'source', 'component')) ?? '';
+  const io = obj.involvedObject ?? obj.regarding;
+  return (isJson(io) ? str(io[field.slice('involvedObject.'.length)]) : undefined) ?? '';
 }
 
 /** The stored field a selectable field is read from (events.k8s.io's `regarding.*` are `involvedObject.*`). */
@@ -74,11 +82,30 @@ const kindFields: Record<string, (obj: KObject, out: Record<string, string>) => 
   },
 };
 
-/** The selectable field values of an object: metadata.name/namespace plus the kind's own fields. */
-export function selectableFields(kind: string, obj: KObject): Record<string, string> {
-  const out: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': once(obj.metadata.namespace ?? '') };
-  kindFields[kind]?.(obj, out);
+/** The fields each kind makes selectable besides metadata.name and metadata.namespace. */
+const kindFieldNames: Record<string, readonly string[]> = {
+  Pod: ['spec.nodeName', 'status.phase', 'spec.schedulerName', 'spec.serviceAccountName', 'status.podIP', 'spec.restartPolicy'],
+  Node: ['spec.unschedulable'],
+  Namespace: ['status.phase'],
+  Secret: ['type'],
+};
+
+/**
+ * The kind's own selectable field values of an object (undefined when the kind has none). metadata.name and
+ * metadata.namespace are not among them: a stored entry reads them from its key.
+ */
+export function selectableFields(kind: string, obj: KObject): Record<string, string> | undefined {
+  const fill = kindFields[kind];
+  if (!fill) return undefined;
+  const out: Record<string, string> = {};
+  fill(obj, out);
   return out;
+}
+
+/** What field requirements are matched against: a stored entry. */
+export interface FieldSource {
+  /** The value of a selectable field ('' when the object has none). */
+  field(name: string): string;
 }
 
 /** One `field=value` or `field!=value` requirement. */
@@ -98,19 +125,30 @@ export function parseFieldSelector(text: string | null): FieldRequirement[] {
   });
 }
 
-/** Checks the fields named are selectable for the kind (a 400 like upstream's otherwise). */
-export function checkFieldsKnown(reqs: FieldRequirement[], sample: Record<string, string>, kind: string): void {
+/** Checks the fields named are selectable for the kind (a 400 like upstream's otherwise). Events' are not checked. */
+export function checkFieldsKnown(reqs: FieldRequirement[], kind: string): void {
+  if (kind === 'Event') return;
+  const own = kindFieldNames[kind] ?? [];
   for (const r of reqs) {
-    if (!(r.field in sample)) throw badRequest(`field label not supported: ${r.field}`);
+    if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !own.includes(r.field)) throw badRequest(`field label not supported: ${r.field}`);
   }
-  void kind;
 }
 
-/** True when the fields satisfy every requirement. */
-export function matchesFields(reqs: FieldRequirement[], fields: Record<string, string>): boolean {
+/**
+ * The value of a kind's own selectable field: from the fields kept with the entry, or, for the few read on demand,
+ * from the object (`load` parses it). '' when the object has none.
+ */
+export function kindField(kind: string, fields: Record<string, string> | undefined, field: string, load: () => KObject): string {
+  const stored = storedField(field);
+  const kept = fields?.[stored];
+  if (kept !== undefined) return kept;
+  return kind === 'Event' && readEventFields.has(stored) ? readEventField(load(), stored) : '';
+}
+
+/** True when the source satisfies every requirement. */
+export function matchesFields(reqs: FieldRequirement[], source: FieldSource): boolean {
   for (const r of reqs) {
-    const v = fields[storedField(r.field)] ?? '';
-    if ((v === r.value) === r.negate) return false;
+    if ((source.field(r.field) === r.value) === r.negate) return false;
   }
   return true;
 }

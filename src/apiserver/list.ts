@@ -14,17 +14,15 @@ export interface Filter {
 /** Parses the selector query parameters, rejecting fields the kind does not make selectable. */
 export function filterFromQuery(q: URLSearchParams, namespace: string | undefined, table: ResourceTable): Filter {
   const fields = parseFieldSelector(q.get('fieldSelector'));
-  const first = table.objects.values().next();
-  const sample = first.done ? undefined : first.value.fields;
-  if (sample && table.info.kind !== 'Event') checkFieldsKnown(fields, sample, table.info.kind);
+  checkFieldsKnown(fields, table.info.kind);
   return { namespace, labels: parseLabelSelector(q.get('labelSelector')), fields };
 }
 
 /** True when an entry passes the filter. */
 export function matches(f: Filter, e: Entry): boolean {
-  if (f.namespace !== undefined && e.fields['metadata.namespace'] !== f.namespace) return false;
+  if (f.namespace !== undefined && !e.inNamespace(f.namespace)) return false;
   if (f.labels.length > 0 && !matchesLabels(f.labels, e.labels)) return false;
-  return f.fields.length === 0 || matchesFields(f.fields, e.fields);
+  return f.fields.length === 0 || matchesFields(f.fields, e);
 }
 
 /** One page of a list. */

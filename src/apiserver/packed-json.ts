@@ -17,18 +17,20 @@ const sampleEvery = 64;
 /** Entries written last whose unpacked bytes stay at hand (for watch fan-out, write responses, the next update). */
 const hotEntries = 1024;
 
-/** One object's stored JSON: packed, or unpacked for a short while after it was written. */
+/** One object's stored JSON: packed, or unpacked for a short while after it was written. A stored Entry is one. */
 export class PackedJson {
   private hot: Buffer | undefined;
+  private readonly data: string;
+  private readonly dictionary: Buffer | undefined;
+  /** The length of the unpacked JSON in bytes. */
+  readonly size: number;
 
-  /** Wraps packed bytes (see JsonPacker.pack). */
-  constructor(
-    private readonly data: string,
-    private readonly dictionary: Buffer | undefined,
-    /** The length of the unpacked JSON in bytes. */
-    readonly size: number,
-    raw: Buffer,
-  ) {
+  /** Packs an object's UTF-8 JSON with `packer` (which learns from it). */
+  constructor(packer: JsonPacker, raw: Buffer) {
+    const packed = packer.deflate(raw);
+    this.data = packed.data;
+    this.dictionary = packed.dictionary;
+    this.size = raw.length;
     this.hot = raw;
     remember(this);
   }
@@ -68,13 +70,18 @@ export class JsonPacker {
 
   /** Packs an object's UTF-8 JSON. */
   pack(raw: Buffer): PackedJson {
-    if (raw.length < minPackBytes) return new PackedJson(raw.toString('latin1'), undefined, raw.length, raw);
+    return new PackedJson(this, raw);
+  }
+
+  /** The packed bytes of an object's UTF-8 JSON (as a one-byte string) and the dictionary they need, if any. */
+  deflate(raw: Buffer): { data: string; dictionary: Buffer | undefined } {
+    if (raw.length < minPackBytes) return { data: raw.toString('latin1'), dictionary: undefined };
     const dictionary = this.dictionary;
     const deflated = dictionary ? deflateRawSync(raw, { dictionary, level: 1 }) : undefined;
     this.sinceSample++;
     if ((!deflated || deflated.length * sampleRatio > raw.length) && this.sinceSample >= sampleEvery) this.addSample(raw);
-    if (!deflated || deflated.length >= raw.length) return new PackedJson(raw.toString('latin1'), undefined, raw.length, raw);
-    return new PackedJson(deflated.toString('latin1'), dictionary, raw.length, raw);
+    if (!deflated || deflated.length >= raw.length) return { data: raw.toString('latin1'), dictionary: undefined };
+    return { data: deflated.toString('latin1'), dictionary };
   }
 
   /** Adds an object to the dictionary, dropping the oldest samples past its size; zlib prefers the newest at the end. */

@@ -104,8 +104,8 @@ function handleDelete(ctx: Ctx, rp: ResourcePath): void {
   const items: KObject[] = [];
   for (const e of [...table.objects.values()]) {
     if (!matches(filter, e)) continue;
-    const name = e.fields['metadata.name'] ?? '';
-    items.push(deleteObject(ctx.state, rp.info, { namespace: e.fields['metadata.namespace'] || undefined, name }, opts).object);
+    const name = e.name;
+    items.push(deleteObject(ctx.state, rp.info, { namespace: e.namespace || undefined, name }, opts).object);
   }
   sendJson(ctx.res, 200, { kind: rp.info.listKind, apiVersion: apiVersionOf(rp.info), metadata: { resourceVersion: String(ctx.state.store.currentRv()) }, items });
 }

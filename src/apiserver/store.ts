@@ -4,8 +4,8 @@
  * instead of re-serialising or re-encoding, and memory stays well under the JSON size (the 150k-pod goal).
  * Entries are immutable; every write stores a new one.
  */
-import { selectableFields } from './field-selectors.js';
-import { JsonPacker, type PackedJson } from './packed-json.js';
+import { kindField, selectableFields, type FieldSource } from './field-selectors.js';
+import { JsonPacker, PackedJson } from './packed-json.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
 
@@ -158,39 +158,58 @@ export class Store {
   }
 }
 
-/** One stored object version (immutable: every write stores a new one). */
-export class Entry {
+/** One stored object version (immutable: every write stores a new one), with its packed JSON. */
+export class Entry extends PackedJson implements FieldSource {
   /** The table of the object's resource. */
   readonly table: ResourceTable;
+  /** `namespace/name`, or `name` for a cluster-scoped object. */
   readonly key: string;
   readonly rv: number;
   readonly uid: string;
   readonly labels: Record<string, string> | undefined;
-  readonly fields: Record<string, string>;
   readonly owners: readonly string[] | undefined;
-  private readonly packed: PackedJson;
+  /** The kind's own selectable fields (metadata.name and metadata.namespace come from the key). */
+  private readonly kindFields: Record<string, string> | undefined;
 
   /** Stores an object of `table` whose metadata.resourceVersion is already set. */
   constructor(table: ResourceTable, obj: KObject) {
+    super(table.packer, Buffer.from(JSON.stringify(obj), 'utf8'));
     const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
     this.table = table;
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
     this.uid = obj.metadata.uid ?? '';
     this.labels = obj.metadata.labels;
-    this.fields = selectableFields(table.info.kind, obj);
+    this.kindFields = selectableFields(table.info.kind, obj);
     this.owners = owners && owners.length > 0 ? owners : undefined;
-    this.packed = table.packer.pack(Buffer.from(JSON.stringify(obj), 'utf8'));
   }
 
   /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */
   get json(): Buffer {
-    return this.packed.bytes();
+    return this.bytes();
   }
 
-  /** The length of `json` in bytes. */
-  get size(): number {
-    return this.packed.size;
+  /** The object's namespace ('' when cluster-scoped). Names and namespaces cannot hold '/'. */
+  get namespace(): string {
+    const i = this.key.indexOf('/');
+    return i < 0 ? '' : this.key.slice(0, i);
+  }
+
+  /** The object's name. */
+  get name(): string {
+    return this.key.slice(this.key.indexOf('/') + 1);
+  }
+
+  /** True when the object is in `namespace` ('' for a cluster-scoped object), without building the namespace string. */
+  inNamespace(namespace: string): boolean {
+    if (namespace === '') return !this.key.includes('/');
+    return this.key.length > namespace.length && this.key.charCodeAt(namespace.length) === 47 && this.key.startsWith(namespace);
+  }
+
+  /** The value of a selectable field ('' when the object has none). */
+  field(name: string): string {
+    if (name === 'metadata.name') return this.name;
+    if (name === 'metadata.namespace') return this.namespace;
+    return kindField(this.table.info.kind, this.kindFields, name, () => parseEntry(this));
   }
 }
-

@@ -32,7 +32,8 @@ const seriesRefreshMs = 30 * 60_000;
 /**
  * Series cached at once. client-go bounds its cache only by time (6 minutes after a series' last occurrence); the
  * 4096 of the correlator would end every series of a scale-up with more pending pods than that, each retry of each
- * pod then creating another Event. This bound is above the playground's largest runs (150,000 pods).
+ * pod then creating another Event. This bound is above the playground's largest runs (150,000 pods); callers end
+ * the series that cannot recur (see finish).
  */
 const maxSeries = 1 << 18;
 
@@ -121,6 +122,26 @@ export class EventRecorder {
     }
   }
 
+  /**
+   * Ends the object's series of these reasons now, as the heartbeat would once they had been silent for 6 minutes:
+   * a count the API server does not have is written, and the cache entry goes. For series that cannot recur, such
+   * as a bound pod's scheduling events: a scale-up would otherwise cache two per pod for 6 minutes.
+   */
+  async finish(obj: KubeObject, specs: ReadonlyArray<Pick<EventSpec, 'type' | 'reason'>>): Promise<void> {
+    for (const e of specs) {
+      const key = seriesKey(obj, e);
+      const s = this.series.get(key);
+      if (!s) continue;
+      this.series.delete(key);
+      if (s.count === s.written) continue;
+      try {
+        await this.writeSeries(s);
+      } catch (err) {
+        this.opts.onError?.(err);
+      }
+    }
+  }
+
   /** Stops the series heartbeat; counts not yet written stay unwritten. */
   stop(): void {
     this.cancelHeartbeat?.();
@@ -187,8 +208,7 @@ export class EventRecorder {
    * https://github.com/kubernetes/client-go/blob/master/tools/events/event_broadcaster.go (recordToSink)
    */
   private async occur(obj: KubeObject, e: EventSpec, now: number): Promise<void> {
-    // Flat (join) rather than a template's cons string: a scale-up keeps one per pending pod and one per scheduled pod.
-    const key = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason].join('/');
+    const key = seriesKey(obj, e);
     const cached = this.series.get(key);
     if (cached) {
       cached.count++;
@@ -293,6 +313,12 @@ export class EventRecorder {
       this.recent.delete(k);
     }
   }
+}
+
+/** The series cache key: the object and the event's type and reason (client-go's isomorphic key without the message). */
+function seriesKey(obj: KubeObject, e: Pick<EventSpec, 'type' | 'reason'>): string {
+  // Flat (join) rather than a template's cons string: a scale-up caches one per pending pod.
+  return [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason].join('/');
 }
 
 /** A new Event's name: the object's name, a dot and a unique suffix (flat, as it is kept in the series cache). */

@@ -52,15 +52,20 @@ export class ObjectCache<T extends KubeObject> {
     return out;
   }
 
-  /** Stores an object, re-indexing it. */
+  /** Stores an object, re-indexing it where its index values changed. */
   set(obj: T): void {
     const key = keyOf(obj);
-    this.unindex(key);
+    const old = this.items.get(key);
     this.items.set(key, obj);
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indexes.get(name);
       if (!index) continue;
-      for (const v of fn(obj)) {
+      const values = fn(obj);
+      const before = old ? fn(old) : [];
+      // Most updates keep the values (a pod's status changes, not its node): the sets keep the key they hold.
+      if (values.length === before.length && values.every((v, i) => v === before[i])) continue;
+      for (const v of before) removeKey(index, v, key);
+      for (const v of values) {
         let keys = index.get(v);
         if (!keys) index.set(v, (keys = new Set()));
         keys.add(key);
@@ -79,11 +84,14 @@ export class ObjectCache<T extends KubeObject> {
     if (!old) return;
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indexes.get(name);
-      for (const v of fn(old)) {
-        const keys = index?.get(v);
-        keys?.delete(key);
-        if (keys && keys.size === 0) index?.delete(v);
-      }
+      if (index) for (const v of fn(old)) removeKey(index, v, key);
     }
   }
+}
+
+/** Takes `key` out of an index's set for `value`, dropping the set once empty. */
+function removeKey(index: Map<string, Set<string>>, value: string, key: string): void {
+  const keys = index.get(value);
+  keys?.delete(key);
+  if (keys && keys.size === 0) index.delete(value);
 }

@@ -6,8 +6,12 @@
  * contract forbids) fails loudly instead of changing other objects.
  */
 
-/** Parts whose text is longer than this are kept as they are (the table would hold the text). */
-const maxTextLength = 4096;
+import { hash } from 'node:crypto';
+
+/** Parts whose text is longer than this are kept as they are (hashing them costs more than sharing saves). */
+const maxTextLength = 16_384;
+/** Parts whose text is longer than this are keyed by its SHA-1 rather than the text (a pod spec is ~1.5 KB). */
+const maxKeyLength = 128;
 /** The table starts over past this many parts, so unique parts cannot grow it without bound. */
 const maxParts = 1 << 15;
 
@@ -29,11 +33,13 @@ export class SharedSubtrees {
     if (part === null || typeof part !== 'object') return part;
     const text = JSON.stringify(part);
     if (text.length > maxTextLength) return part;
-    const shared = this.table.get(text);
+    // '#' starts no JSON text, so a digest key never equals a text key.
+    const key = text.length > maxKeyLength ? `#${hash('sha1', text, 'base64')}` : text;
+    const shared = this.table.get(key);
     if (shared !== undefined) return shared as T;
     if (this.table.size >= maxParts) this.table.clear();
     deepFreeze(part);
-    this.table.set(text, part);
+    this.table.set(key, part);
     return part;
   }
 

@@ -15,6 +15,11 @@ export interface Nomination {
   until: number;
 }
 
+/** `namespace/name` of a pod, as the scheduling engine keys it and nominations are kept. */
+export function podKey(pod: Pod): string {
+  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
+}
+
 /** The joined view over the shared informers. */
 export class ClusterState {
   private readonly expected = new Set<string>();
@@ -30,6 +35,13 @@ export class ClusterState {
       this.expected.delete(nc.metadata.name ?? '');
     };
     informers.nodeClaims.on({ add: seen, update: (_o, nc) => seen(nc), delete: seen });
+    // A bound or deleted pod's nomination is never read again: dropped now rather than kept past its expiry.
+    informers.pods.on({
+      update: (_o, p) => {
+        if (p.spec.nodeName) this.nominations.delete(podKey(p));
+      },
+      delete: (p) => this.nominations.delete(podKey(p)),
+    });
   }
 
   /** True once every informer listed and every NodeClaim Tenon created is in the cache. */

@@ -69,7 +69,14 @@ describe('embedded API server with @kubernetes/client-node', () => {
     const exists = await h.core.listNamespacedPod({ namespace: 'sel', labelSelector: '!i' });
     expect(exists.items).toHaveLength(0);
     const byName = await h.core.listPodForAllNamespaces({ fieldSelector: 'metadata.name=p3,metadata.namespace=sel' });
-    expect(byName.items).toHaveLength(1);
+    expect(byName.items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual(['sel/p3']);
+    const notP3 = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'metadata.name!=p3,status.podIP=' });
+    expect(notP3.items.map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2', 'p4', 'p5', 'p6']);
+    // A field the kind does not make selectable is refused, whether or not any object exists yet.
+    for (const namespace of ['sel', 'nothing-here']) {
+      const bad = await failure(() => h.core.listNamespacedPod({ namespace, fieldSelector: 'spec.hostname=x' }));
+      expect(statusOf(bad)).toBe(400);
+    }
     const page1 = await h.core.listNamespacedPod({ namespace: 'sel', limit: 3 });
     expect(page1.items).toHaveLength(3);
     expect(page1.metadata?.remainingItemCount).toBe(4);
@@ -77,6 +84,29 @@ describe('embedded API server with @kubernetes/client-node', () => {
     const page3 = await h.core.listNamespacedPod({ namespace: 'sel', limit: 3, _continue: page2.metadata?._continue });
     expect([...page1.items, ...page2.items, ...page3.items].map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
     expect(page3.metadata?._continue).toBeFalsy();
+  });
+
+  it('selects Events by the involved object, reason, type, source and field path, as kubectl describe does', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'ev' } } });
+    const event = (name: string, about: string, reason: string, fieldPath?: string) => ({
+      metadata: { name },
+      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: about, namespace: 'ev', uid: `uid-${about}`, ...(fieldPath ? { fieldPath } : {}) },
+      reason,
+      type: reason === 'Failed' ? 'Warning' : 'Normal',
+      source: { component: reason === 'Scheduled' ? 'default-scheduler' : 'kubelet' },
+      message: `${reason} ${about}`,
+    });
+    await h.core.createNamespacedEvent({ namespace: 'ev', body: event('a1', 'a', 'Scheduled') });
+    await h.core.createNamespacedEvent({ namespace: 'ev', body: event('a2', 'a', 'Failed', 'spec.containers{app}') });
+    await h.core.createNamespacedEvent({ namespace: 'ev', body: event('b1', 'b', 'Scheduled') });
+    const names = async (fieldSelector: string): Promise<string[]> =>
+      (await h.core.listNamespacedEvent({ namespace: 'ev', fieldSelector })).items.map((e) => e.metadata?.name ?? '').sort();
+    expect(await names('involvedObject.name=a,involvedObject.namespace=ev,involvedObject.uid=uid-a,involvedObject.kind=Pod')).toEqual(['a1', 'a2']);
+    expect(await names('type=Warning')).toEqual(['a2']);
+    expect(await names('reason=Scheduled,involvedObject.name!=a')).toEqual(['b1']);
+    expect(await names('source=kubelet')).toEqual(['a2']);
+    expect(await names('involvedObject.fieldPath=spec.containers{app}')).toEqual(['a2']);
+    expect(await names('involvedObject.apiVersion=v1,involvedObject.resourceVersion=')).toEqual(['a1', 'a2', 'b1']);
   });
 
   it('binds a pod once and selects it by spec.nodeName', async () => {

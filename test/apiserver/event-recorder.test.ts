@@ -141,6 +141,23 @@ describe('EventRecorder in series mode (client-go events.k8s.io, as kube-schedul
     rec.stop();
   });
 
+  it('ends a series on request: the count the API server lacks is written at once, and a repeat is a new Event', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 1, 4));
+    const rec = seriesRecorder(clock);
+    for (let i = 0; i < 5; i++) {
+      await rec.publish(pod('bound'), failed(3 + i));
+      clock.advance(10_000);
+    }
+    expect((await shown('bound')).map((e) => e.count)).toEqual([2]);
+    await rec.finish(pod('bound'), [{ type: 'Warning', reason: 'FailedScheduling' }]);
+    expect((await shown('bound')).map((e) => e.count)).toEqual([5]);
+    // Another reason's series, or another object's, is not touched.
+    await rec.finish(pod('other'), [{ type: 'Warning', reason: 'FailedScheduling' }]);
+    await rec.publish(pod('bound'), failed(20));
+    expect((await shown('bound')).map((e) => e.count).sort()).toEqual([1, 5]);
+    rec.stop();
+  });
+
   it('keeps a series going while more than 4096 other pods fail scheduling too', async () => {
     const clock = new FakeClock(Date.UTC(2026, 1, 5));
     const rec = seriesRecorder(clock);

@@ -23,7 +23,4 @@ export function isReschedulable(pod: Pod): boolean {
   return !isTerminal(pod) && !pod.metadata.deletionTimestamp && !isOwnedBy(pod, 'DaemonSet') && !isOwnedBy(pod, 'Node');
 }
 
-/** `namespace/name` of a pod, as the scheduling engine keys it. */
-export function podKey(pod: Pod): string {
-  return [pod.metadata.namespace ?? 'default', pod.metadata.name].join('/');
-}
+export { podKey } from '../../state/cluster-state.js';

@@ -179,6 +179,8 @@ export class PodWorkers {
     if (t) t.status = status;
     try {
       await this.host.client.patch(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { status }, { subresource: 'status' });
+      // Only a refused status is kept for the retry: a running pod's status is a dozen objects per pod.
+      if (t?.status === status) t.status = undefined;
     } catch (e) {
       if (isNotFound(e)) return;
       this.host.onError(e);

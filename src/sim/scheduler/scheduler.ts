@@ -37,6 +37,12 @@ function nominationAfter(status: Pod['status'], nominate: string | null | undefi
   return nominate === undefined ? status?.nominatedNodeName : (nominate ?? undefined);
 }
 
+/** The series of a pod's scheduling events, which end when it is bound. */
+const schedulingSeries = [
+  { type: 'Normal', reason: 'Scheduled' },
+  { type: 'Warning', reason: 'FailedScheduling' },
+] as const;
+
 /** The pod status with PodScheduled=False/Unschedulable and the nomination decided; undefined when nothing changes. */
 function unschedulableStatus(status: Pod['status'], change: { message: string; nominate: string | null | undefined; now: string }): Pod['status'] | undefined {
   const conditions = status?.conditions ?? [];
@@ -332,6 +338,8 @@ export class KubeScheduler implements Agent {
         body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } },
       });
       await this.events.publish(pod, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${node}` });
+      // A bound pod is not scheduled again: its series end now rather than after 6 silent minutes.
+      await this.events.finish(pod, schedulingSeries);
     } catch (e) {
       this.forgetAssumed(key, node);
       // Already bound (by someone else) or deleted meanwhile: nothing to retry.

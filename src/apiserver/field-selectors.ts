@@ -45,12 +45,12 @@ const keptEventObjectFields = ['kind', 'namespace', 'name', 'uid'];
 const readEventFields = new Set(['involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'source']);
 
 // `regarding.*` (events.k8s.io) are the same fields as `involvedObject.*`: stored once, under involvedObject.
-function eventFields(obj: KObject, out: Record<string, string>): void {
+function eventFields(obj: KObject, out: Record<string, string>, canonicalUid: (uid: string) => string): void {
   const io = obj.involvedObject ?? obj.regarding;
   for (const f of keptEventObjectFields) {
     const v = isJson(io) ? (str(io[f]) ?? '') : '';
-    // The object's name and uid are each Event's own; kinds and namespaces repeat.
-    out[`involvedObject.${f}`] = f === 'name' || f === 'uid' ? v : once(v);
+    // Kinds and namespaces repeat; the object's uid is the one its own entry holds; its name is each Event's own.
+    out[`involvedObject.${f}`] = f === 'name' ? v : f === 'uid' ? canonicalUid(v) : once(v);
   }
   out.reason = once(str(obj.reason) ?? '');
   out.type = once(str(obj.type) ?? '');
@@ -68,7 +68,7 @@ function storedField(field: string): string {
   return field.startsWith('regarding.') ? `involvedObject.${field.slice('regarding.'.length)}` : field;
 }
 
-const kindFields: Record<string, (obj: KObject, out: Record<string, string>) => void> = {
+const kindFields: Record<string, (obj: KObject, out: Record<string, string>, canonicalUid: (uid: string) => string) => void> = {
   Pod: podFields,
   Event: eventFields,
   Node: (obj, out) => {
@@ -94,11 +94,11 @@ const kindFieldNames: Record<string, readonly string[]> = {
  * The kind's own selectable field values of an object (undefined when the kind has none). metadata.name and
  * metadata.namespace are not among them: a stored entry reads them from its key.
  */
-export function selectableFields(kind: string, obj: KObject): Record<string, string> | undefined {
+export function selectableFields(kind: string, obj: KObject, canonicalUid: (uid: string) => string = (uid) => uid): Record<string, string> | undefined {
   const fill = kindFields[kind];
   if (!fill) return undefined;
   const out: Record<string, string> = {};
-  fill(obj, out);
+  fill(obj, out, canonicalUid);
   return out;
 }
 

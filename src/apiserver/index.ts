@@ -89,13 +89,14 @@ function newState(opts: ApiServerOptions): ServerState {
     // In batches, not shift() by shift(): a scale-down defers one call per removed dependent.
     while (queue.length > 0) for (const fn of queue.splice(0)) fn();
   };
+  const store = new Store(opts.watchHistory ?? 10_000);
   const state: ServerState = {
     registry,
-    store: new Store(opts.watchHistory ?? 10_000),
+    store,
     clock: opts.clock ?? { now: () => Date.now() },
     podGrace: opts.podGrace ?? 'kubelet',
     faults: new FaultInjector(opts.random),
-    uids: new Map(),
+    uids: store.uids,
     dependents: new Map(),
     defer(fn) {
       queue.push(fn);

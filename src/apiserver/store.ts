@@ -40,12 +40,36 @@ export class ResourceTable {
   private sortedKeys: string[] | undefined;
   /** Packs the JSON of this resource's objects. */
   readonly packer = new JsonPacker();
+  /** Owner lists of this resource's objects, kept once: a ReplicaSet's 150,000 pods list the same owner. */
+  private readonly ownerLists = new Map<string, readonly string[]>();
 
-  /** Builds a table keeping at most `historyLimit` events for watches. */
+  /** Builds a table keeping at most `historyLimit` events for watches; `uids` is the store's uid index. */
   constructor(
     readonly info: ResourceInfo,
     private readonly historyLimit: number,
+    private readonly uids: ReadonlyMap<string, Entry> = new Map(),
   ) {}
+
+  /**
+   * The uid string a stored object already holds, when one is stored under `uid`: each write parses its own copy
+   * of an owner's or an involved object's uid, and 36 characters per pod and per Event add up.
+   */
+  canonicalUid(uid: string): string {
+    return this.uids.get(uid)?.uid ?? uid;
+  }
+
+  /** The shared owner list with these uids (undefined when there are none). */
+  ownerList(uids: readonly string[] | undefined): readonly string[] | undefined {
+    if (!uids || uids.length === 0) return undefined;
+    const canonical = uids.map((u) => this.canonicalUid(u));
+    const key = canonical.length === 1 ? (canonical[0] ?? '') : canonical.join(',');
+    const known = this.ownerLists.get(key);
+    if (known && known.length === canonical.length && known.every((u, i) => u === canonical[i])) return known;
+    // Bounded: owners come and go (each ReplicaSet of a rollout), and a table is not a cache of all of them.
+    if (this.ownerLists.size >= 4096) this.ownerLists.clear();
+    this.ownerLists.set(key, canonical);
+    return canonical;
+  }
 
   /** Records a change: stores the entry (or removes it) and tells every watcher. */
   record(type: StoredEvent['type'], entry: Entry): void {
@@ -114,6 +138,8 @@ export class Store {
   /** The resourceVersion of a loaded saved state: tables made later start their watch history there too. */
   private restoredRv = 0;
   private readonly tables = new Map<string, ResourceTable>();
+  /** uid → the object's latest entry, which names its table (owner lookups for garbage collection). */
+  readonly uids = new Map<string, Entry>();
 
   /** Builds an empty store keeping `historyLimit` watch events per resource. */
   constructor(private readonly historyLimit = 10_000) {}
@@ -140,7 +166,7 @@ export class Store {
     const key = `${info.group}/${info.version}/${info.plural}`;
     let t = this.tables.get(key);
     if (!t) {
-      t = new ResourceTable(info, this.historyLimit);
+      t = new ResourceTable(info, this.historyLimit, this.uids);
       t.compactedRv = this.restoredRv;
       this.tables.set(key, t);
     }
@@ -174,14 +200,13 @@ export class Entry extends PackedJson implements FieldSource {
   /** Stores an object of `table` whose metadata.resourceVersion is already set. */
   constructor(table: ResourceTable, obj: KObject) {
     super(table.packer, Buffer.from(JSON.stringify(obj), 'utf8'));
-    const owners = obj.metadata.ownerReferences?.map((o) => o.uid);
     this.table = table;
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
-    this.uid = obj.metadata.uid ?? '';
+    this.uid = table.canonicalUid(obj.metadata.uid ?? '');
     this.labels = obj.metadata.labels;
-    this.kindFields = selectableFields(table.info.kind, obj);
-    this.owners = owners && owners.length > 0 ? owners : undefined;
+    this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid));
+    this.owners = table.ownerList(obj.metadata.ownerReferences?.map((o) => o.uid));
   }
 
   /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */

@@ -7,7 +7,7 @@ describe('shared subtrees of cached objects', () => {
     const shared = new SharedSubtrees();
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (v, w) => {
-        const text = JSON.stringify({ kind: 'Pod', metadata: { name: 'a', labels: { v }, ownerReferences: [w] }, spec: { v, w }, status: { conditions: [v, w] } });
+        const text = JSON.stringify({ kind: 'Pod', metadata: { name: 'a', labels: { v }, ownerReferences: [w] }, spec: { v, w }, status: { conditions: [v, w], containerStatuses: [w], hostIPs: v } });
         const parsed = JSON.parse(text) as Parameters<SharedSubtrees['shareParts']>[0];
         shared.shareParts(parsed);
         expect(parsed).toEqual(JSON.parse(text));
@@ -29,5 +29,21 @@ describe('shared subtrees of cached objects', () => {
       (a.spec.containers[0] as { image: string }).image = 'changed';
     }).toThrow(TypeError);
     expect(b.spec.containers[0]?.image).toBe('x');
+  });
+
+  it('shares the container statuses of pods started in the same second, not of pods started at another time', () => {
+    const shared = new SharedSubtrees();
+    const pod = (name: string, startedAt: string) => ({
+      kind: 'Pod',
+      metadata: { name },
+      status: { phase: 'Running', podIP: `10.0.0.${name.length}`, containerStatuses: [{ name: 'c', ready: true, state: { running: { startedAt } } }], hostIPs: [{ ip: '10.1.0.1' }] },
+    });
+    const [a, b, c] = [pod('a', '2026-01-01T00:00:01Z'), pod('bb', '2026-01-01T00:00:01Z'), pod('ccc', '2026-01-01T00:00:02Z')];
+    for (const p of [a, b, c]) shared.shareParts(p);
+    expect(a.status.containerStatuses).toBe(b.status.containerStatuses);
+    expect(c.status.containerStatuses).not.toBe(a.status.containerStatuses);
+    expect(c.status.containerStatuses[0]?.state.running.startedAt).toBe('2026-01-01T00:00:02Z');
+    expect(a.status.hostIPs).toBe(c.status.hostIPs);
+    expect(b.status.podIP).toBe('10.0.0.2');
   });
 });

@@ -15,6 +15,9 @@ const maxKeyLength = 128;
 /** The table starts over past this many parts, so unique parts cannot grow it without bound. */
 const maxParts = 1 << 15;
 
+/** Status fields shared whole (besides each condition). */
+const sharedStatus = ['containerStatuses', 'initContainerStatuses', 'hostIPs'] as const;
+
 /** Metadata fields shared whole. */
 const sharedMetadata = ['labels', 'annotations', 'ownerReferences'] as const;
 
@@ -45,13 +48,16 @@ export class SharedSubtrees {
 
   /**
    * Replaces the repeating parts of a freshly parsed object by shared copies: metadata labels, annotations and
-   * owner references, each status condition, and a Pod's whole spec.
+   * owner references, each status condition, container statuses, host IPs, and a Pod's whole spec.
    */
   shareParts(obj: { kind?: string; metadata?: object; spec?: unknown; status?: unknown }): void {
     const metadata = obj.metadata as Record<string, unknown> | undefined;
     if (metadata) for (const k of sharedMetadata) if (metadata[k] !== undefined) metadata[k] = this.share(metadata[k]);
     if (obj.kind === 'Pod' && obj.spec !== undefined) obj.spec = this.share(obj.spec);
-    const status = obj.status as { conditions?: unknown } | undefined;
-    if (status && Array.isArray(status.conditions)) status.conditions = status.conditions.map((c: unknown) => this.share(c));
+    const status = obj.status as Record<string, unknown> | undefined;
+    if (!status) return;
+    if (Array.isArray(status.conditions)) status.conditions = status.conditions.map((c: unknown) => this.share(c));
+    // Pods of one template started in the same second report the same container statuses; a node's pods, its hostIPs.
+    for (const k of sharedStatus) if (status[k] !== undefined) status[k] = this.share(status[k]);
   }
 }

@@ -11,14 +11,15 @@ function requestsOf(c: Container): Resources {
   return fromResourceList({ ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) });
 }
 
-// Parsed once per pod object: the provisioner hands the informer's objects, unchanged between batches, and each
-// batch re-solves every pending pod (150,000 of them in a scale run).
-const parsed = new WeakMap<Pod, Readonly<Resources>>();
+// Parsed once per spec object: the provisioner hands the informer's objects, unchanged between batches, and each
+// batch re-solves every pending pod (150,000 of them in a scale run). Requests depend on the spec alone, and the
+// informer gives the pods of one template on one node one shared spec.
+const parsed = new WeakMap<object, Readonly<Resources>>();
 
 /** The requests the scheduler charges for `pod` (a fresh copy the caller may change). */
 export function podRequests(pod: Pod): Resources {
-  let r = parsed.get(pod);
-  if (!r) parsed.set(pod, (r = computeRequests(pod)));
+  let r = parsed.get(pod.spec);
+  if (!r) parsed.set(pod.spec, (r = computeRequests(pod)));
   return { ...r };
 }
 

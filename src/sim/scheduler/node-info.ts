@@ -15,12 +15,13 @@ export interface NodeInfo {
 
 // A NodeInfo is rebuilt every cycle from the informer's pod objects, which stay the same objects until the pod
 // changes: parsing each pod's quantities once, not once per cycle, keeps a cycle cheap.
-const requests = new WeakMap<Pod, Resources>();
+// Keyed by the spec, which requests depend on alone: the pods of one template on one node share it.
+const requests = new WeakMap<object, Resources>();
 
-/** The pod's requests as the scheduler charges them, parsed once per pod object. */
+/** The pod's requests as the scheduler charges them, parsed once per spec object. */
 export function requestsOf(pod: Pod): Resources {
-  let r = requests.get(pod);
-  if (!r) requests.set(pod, (r = podRequests(asSchedPod(pod))));
+  let r = requests.get(pod.spec);
+  if (!r) requests.set(pod.spec, (r = podRequests(asSchedPod(pod))));
   return r;
 }
 

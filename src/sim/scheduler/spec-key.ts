@@ -19,11 +19,12 @@ export function intern(text: string): string {
   return text;
 }
 
-const specTexts = new WeakMap<Pod, string>();
+// Keyed by the spec object, which the informer shares among the pods of one template on one node.
+const specTexts = new WeakMap<object, string>();
 
 /** The pod's spec as text without its node: pods of one template share it (and their per-node verdicts). */
 export function specText(pod: Pod): string {
-  let k = specTexts.get(pod);
-  if (k === undefined) specTexts.set(pod, (k = intern(JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined }))));
+  let k = specTexts.get(pod.spec);
+  if (k === undefined) specTexts.set(pod.spec, (k = intern(JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined }))));
   return k;
 }

@@ -317,8 +317,11 @@ export class EventRecorder {
 
 /** The series cache key: the object and the event's type and reason (client-go's isomorphic key without the message). */
 function seriesKey(obj: KubeObject, e: Pick<EventSpec, 'type' | 'reason'>): string {
-  // Flat (join) rather than a template's cons string: a scale-up caches one per pending pod.
-  return [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason].join('/');
+  // A uid names one object: the key is kept short (a scale-up caches one per pending pod), and flat (join) rather
+  // than a template's cons string.
+  const uid = obj.metadata.uid;
+  if (uid) return [uid, e.type, e.reason].join('/');
+  return [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, '', e.type, e.reason].join('/');
 }
 
 /** A new Event's name: the object's name, a dot and a unique suffix (flat, as it is kept in the series cache). */

@@ -65,7 +65,8 @@ export class ClusterState {
     // Renewed in place: every pass renews the nomination of every pending pod (150,000 in a large scale-up).
     const known = this.nominations.get(podKey);
     if (known) {
-      known.target = target;
+      // An equal target keeps the string it has (renewals come with a new copy each pass).
+      if (known.target !== target) known.target = target;
       known.until = until;
     } else this.nominations.set(podKey, { target, until });
   }

@@ -127,7 +127,9 @@ export class ProvisioningController implements Reconciler {
       const name = nc.metadata.name ?? '';
       this.ctx.state.expectNodeClaim(name);
       this.ctx.metrics.nodeClaimsCreated.labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' }).inc();
-      for (const key of planned.pods) this.nominate(pods.get(key), key, `nodeclaim/${name}`);
+      // One target string for all its pods: a nomination is kept per pending pod.
+      const target = `nodeclaim/${name}`;
+      for (const key of planned.pods) this.nominate(pods.get(key), key, target);
       return { nodeClaim: nc, pods: planned.pods, at: this.ctx.clock.now() };
     } catch (e) {
       this.ctx.log.error({ controller: this.name, nodepool: planned.nodePool, err: e }, 'creating nodeclaim failed');
@@ -136,8 +138,17 @@ export class ProvisioningController implements Reconciler {
   }
 
   private nominateInFlight(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
-    for (const n of result.nominated) this.nominate(pods.get(n.pod), n.pod, `nodeclaim/${n.nodeClaim}`);
-    for (const n of result.existingNodes) this.nominate(pods.get(n.pod), n.pod, `node/${n.node}`);
+    // One target string per NodeClaim or node of this pass, shared by the nominations of all its pods.
+    const targets = new Map<string, string>();
+    const targetOf = (kind: string, name: string): string => {
+      const key = [kind, name].join('/');
+      const known = targets.get(key);
+      if (known !== undefined) return known;
+      targets.set(key, key);
+      return key;
+    };
+    for (const n of result.nominated) this.nominate(pods.get(n.pod), n.pod, targetOf('nodeclaim', n.nodeClaim));
+    for (const n of result.existingNodes) this.nominate(pods.get(n.pod), n.pod, targetOf('node', n.node));
   }
 
   private nominate(pod: Pod | undefined, key: string, target: string): void {

@@ -120,8 +120,10 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
 }
 
 async function startServerProcess(): Promise<ServerProcess> {
-  const file = fileURLToPath(new URL('./server-process.ts', import.meta.url));
-  const child = fork(file, [], { execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'] });
+  // Built (dist/bench/…/*.js) the server runs as JavaScript; from source, through tsx.
+  const built = import.meta.url.endsWith('.js');
+  const file = fileURLToPath(new URL(built ? './server-process.js' : './server-process.ts', import.meta.url));
+  const child = fork(file, [], { execArgv: [...(built ? [] : ['--import', 'tsx']), '--expose-gc', '--max-old-space-size=4096'] });
   const ready = await nextMessage<{ kubeConfigYaml: string }>(child, 'ready');
   return {
     kubeConfigYaml: ready.kubeConfigYaml,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- playground [--pods N] [--small-nodes] [--json]`: N pods (a Deployment with mixed requests) from
+ * `npm run bench -- playground [--pods N] [--small-nodes] [--progress] [--json]`: N pods (a Deployment with mixed requests) from
  * apply to all Running in a fresh playground: wall and simulated seconds, nodes, and the process's RSS.
  * `--small-nodes` makes every pod 250m/512Mi and limits the NodePool to 2xlarge instances, so the cluster has many
  * nodes (about one per 30 pods): the shape that exposes per-node costs.
@@ -67,7 +67,21 @@ export async function playgroundSuite(args: string[]): Promise<void> {
   const pods = flag(args, '--pods', 1000);
   const smallNodes = args.includes('--small-nodes');
   useLeanHeap();
-  const report = await runScenario(scaleScenario(pods, smallNodes));
+  // The whole process's RSS at its highest, sampled (the scale run's goal is about the peak, not the end).
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 250);
+  const started = performance.now();
+  const report = await runScenario(scaleScenario(pods, smallNodes), {
+    onProgress: ({ sample }) => {
+      if (!args.includes('--progress')) return;
+      const wall = ((performance.now() - started) / 1000).toFixed(0);
+      process.stderr.write(`t=${sample.t}s wall=${wall}s running=${sample.podsRunning} pending=${sample.podsPending} nodes=${sample.nodesReady}+${sample.nodesNotReady} rss=${Math.round(process.memoryUsage().rss / 2 ** 20)}MB\n`);
+    },
+  });
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const last = report.samples.at(-1);
   const row = {
     suite: 'playground',
@@ -84,8 +98,8 @@ export async function playgroundSuite(args: string[]): Promise<void> {
   for (const why of [...(report.error ? [report.error] : []), ...failed]) process.stderr.write(`playground bench: ${row.scenario} failed: ${why}\n`);
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(row)}\n`);
   else {
-    process.stdout.write(`scenario    pods  passed  wall s (to all Running)  sim s  nodes  rss MB\n`);
-    process.stdout.write(`${row.scenario}  ${pods}  ${report.passed}  ${row.wallSeconds}  ${row.simSeconds}  ${row.nodes}  ${row.rssMB}\n`);
+    process.stdout.write(`scenario    pods  passed  wall s (to all Running)  sim s  nodes  rss MB  peak rss MB\n`);
+    process.stdout.write(`${row.scenario}  ${pods}  ${report.passed}  ${row.wallSeconds}  ${row.simSeconds}  ${row.nodes}  ${row.rssMB}  ${Math.round(peakRss / 2 ** 20)}\n`);
   }
   if (!report.passed) process.exitCode = 1;
 }

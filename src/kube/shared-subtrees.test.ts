@@ -31,19 +31,22 @@ describe('shared subtrees of cached objects', () => {
     expect(b.spec.containers[0]?.image).toBe('x');
   });
 
-  it('shares the container statuses of pods started in the same second, not of pods started at another time', () => {
+  it('shares the container statuses and conditions of pods started in the same second, not of pods started at another time', () => {
     const shared = new SharedSubtrees();
     const pod = (name: string, startedAt: string) => ({
       kind: 'Pod',
       metadata: { name },
-      status: { phase: 'Running', podIP: `10.0.0.${name.length}`, containerStatuses: [{ name: 'c', ready: true, state: { running: { startedAt } } }], hostIPs: [{ ip: '10.1.0.1' }] },
+      status: { phase: 'Running', podIP: `10.0.0.${name.length}`, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: startedAt }], containerStatuses: [{ name: 'c', ready: true, state: { running: { startedAt } } }], hostIPs: [{ ip: '10.1.0.1' }] },
     });
     const [a, b, c] = [pod('a', '2026-01-01T00:00:01Z'), pod('bb', '2026-01-01T00:00:01Z'), pod('ccc', '2026-01-01T00:00:02Z')];
     for (const p of [a, b, c]) shared.shareParts(p);
     expect(a.status.containerStatuses).toBe(b.status.containerStatuses);
+    expect(Object.isFrozen(a.status.containerStatuses[0]?.state.running)).toBe(true);
     expect(c.status.containerStatuses).not.toBe(a.status.containerStatuses);
     expect(c.status.containerStatuses[0]?.state.running.startedAt).toBe('2026-01-01T00:00:02Z');
     expect(a.status.hostIPs).toBe(c.status.hostIPs);
+    expect(a.status.conditions).toBe(b.status.conditions);
+    expect(c.status.conditions).not.toBe(a.status.conditions);
     expect(b.status.podIP).toBe('10.0.0.2');
   });
 });

@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runFile } from './scenario.js';
 import { renderSummary } from '../../sim/report/terminal.js';
 
-/** The shipped scenarios, next to the package's sources. */
-export const scenariosDir = fileURLToPath(new URL('../../../scenarios', import.meta.url));
+/** The shipped scenarios, at the package root: three folders up from src/cli/commands, four from a build's. */
+export const scenariosDir = ['../../../scenarios', '../../../../scenarios'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../../../scenarios', import.meta.url));
 
 /** `tenon play`: the default scenario (the tour) with live progress, a summary and an HTML report. */
 export function registerPlay(program: Command): void {

@@ -6,7 +6,7 @@
  * contract forbids) fails loudly instead of changing other objects.
  */
 
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** Parts whose text is longer than this are kept as they are (hashing them costs more than sharing saves). */
 const maxTextLength = 16_384;
@@ -37,7 +37,7 @@ export class SharedSubtrees {
     const text = JSON.stringify(part);
     if (text.length > maxTextLength) return part;
     // '#' starts no JSON text, so a digest key never equals a text key.
-    const key = text.length > maxKeyLength ? `#${hash('sha1', text, 'base64')}` : text;
+    const key = text.length > maxKeyLength ? `#${createHash('sha1').update(text).digest('base64')}` : text;
     const shared = this.table.get(key);
     if (shared !== undefined) return shared as T;
     if (this.table.size >= maxParts) this.table.clear();

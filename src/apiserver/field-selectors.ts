@@ -135,14 +135,19 @@ export function checkFieldsKnown(reqs: FieldRequirement[], kind: string): void {
 }
 
 /**
- * The value of a kind's own selectable field: from the fields kept with the entry, or, for the few read on demand,
- * from the object (`load` parses it). '' when the object has none.
+ * The value of a kind's own selectable field as kept with the entry ('' when the object has none), or undefined
+ * for the few that are not kept but read from the object when a selector names them (see readField).
  */
-export function kindField(kind: string, fields: Record<string, string> | undefined, field: string, load: () => KObject): string {
+export function kindField(kind: string, fields: Record<string, string> | undefined, field: string): string | undefined {
   const stored = storedField(field);
   const kept = fields?.[stored];
   if (kept !== undefined) return kept;
-  return kind === 'Event' && readEventFields.has(stored) ? readEventField(load(), stored) : '';
+  return kind === 'Event' && readEventFields.has(stored) ? undefined : '';
+}
+
+/** A selectable field that is not kept with the entry, read from the object itself. */
+export function readField(kind: string, obj: KObject, field: string): string {
+  return kind === 'Event' ? readEventField(obj, storedField(field)) : '';
 }
 
 /** True when the source satisfies every requirement. */

@@ -4,7 +4,7 @@
  * instead of re-serialising or re-encoding, and memory stays well under the JSON size (the 150k-pod goal).
  * Entries are immutable; every write stores a new one.
  */
-import { kindField, selectableFields, type FieldSource } from './field-selectors.js';
+import { kindField, readField, selectableFields, type FieldSource } from './field-selectors.js';
 import { JsonPacker, PackedJson } from './packed-json.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
@@ -235,6 +235,8 @@ export class Entry extends PackedJson implements FieldSource {
   field(name: string): string {
     if (name === 'metadata.name') return this.name;
     if (name === 'metadata.namespace') return this.namespace;
-    return kindField(this.table.info.kind, this.kindFields, name, () => parseEntry(this));
+    const kind = this.table.info.kind;
+    // Watch fan-out matches every change against each watcher's selector: the kept fields answer without a parse.
+    return kindField(kind, this.kindFields, name) ?? readField(kind, parseEntry(this), name);
   }
 }

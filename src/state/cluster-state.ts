@@ -37,8 +37,9 @@ export class ClusterState {
     informers.nodeClaims.on({ add: seen, update: (_o, nc) => seen(nc), delete: seen });
     // A bound or deleted pod's nomination is never read again: dropped now rather than kept past its expiry.
     informers.pods.on({
-      update: (_o, p) => {
-        if (p.spec.nodeName) this.nominations.delete(podKey(p));
+      // On binding only: every later status write of a running pod comes through here too.
+      update: (o, p) => {
+        if (p.spec.nodeName && !o.spec.nodeName) this.nominations.delete(podKey(p));
       },
       delete: (p) => this.nominations.delete(podKey(p)),
     });

@@ -3,32 +3,18 @@
  * random pods to 70-95% of its CPU or memory, then a random scale-down removes most of the pods, leaving the
  * fleet underused. Deterministic from the seed.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { catalog as fakeCatalog, node as makeNode, pod, pool, view } from '../../src/controllers/disruption/testing/cluster.js';
 import type { DisruptionNode, DisruptionView } from '../../src/controllers/disruption/types.js';
 import { fromResourceList, podRequests } from '../../src/scheduling/index.js';
 import type * as sched from '../../src/scheduling/index.js';
 import { Rng } from '../scheduling/random.js';
-
-interface CatalogEntry {
-  name: string;
-  family: string;
-  generation: number;
-  category: string;
-  arch: string;
-  labels: Record<string, string>;
-  allocatable: Record<string, string>;
-  onDemandPriceUSD: number | null;
-}
+import { loadCatalog } from '../../src/sim/ec2/catalog.js';
 
 const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 
 /** The general-purpose, compute and memory families of generation 5+, amd64, as a typical NodePool allows. */
 export function ec2Catalog(): sched.InstanceType[] {
-  const path = fileURLToPath(new URL('../../data/aws-instance-types.json', import.meta.url));
-  const file = JSON.parse(readFileSync(path, 'utf8')) as { instanceTypes: CatalogEntry[] };
-  return file.instanceTypes
+  return loadCatalog()
     .filter((e) => e.onDemandPriceUSD !== null && e.arch === 'amd64' && ['c', 'm', 'r'].includes(e.category) && e.generation >= 5 && !e.name.includes('metal'))
     .map((e) => ({
       name: e.name,

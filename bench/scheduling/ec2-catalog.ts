@@ -4,25 +4,8 @@
  * type and zone, uniformly 50–80% below on-demand (data/README.md: there are no spot prices in the catalog).
  * Types without a public on-demand price are not offered.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { InstanceType } from '../../src/scheduling/index.js';
-
-interface CatalogEntry {
-  name: string;
-  labels: Record<string, string>;
-  allocatable: Record<string, string>;
-  vcpu: number;
-  memoryMiB: number;
-  onDemandPriceUSD: number | null;
-}
-
-let cache: CatalogEntry[] | undefined;
-
-function entries(): CatalogEntry[] {
-  cache ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../../data/aws-instance-types.json', import.meta.url)), 'utf8')) as { instanceTypes: CatalogEntry[] }).instanceTypes;
-  return cache;
-}
+import { loadCatalog } from '../../src/sim/ec2/catalog.js';
 
 /** FNV-1a of a string, as a float in [0, 1): the seeded spot model's randomness. */
 function hash01(text: string): number {
@@ -46,7 +29,7 @@ export function zones(n: number): string[] {
 export function ec2InstanceTypes(opts: { zoneCount: number; seed: number }): InstanceType[] {
   const zs = zones(opts.zoneCount);
   const out: InstanceType[] = [];
-  for (const e of entries()) {
+  for (const e of loadCatalog()) {
     const od = e.onDemandPriceUSD;
     if (od === null) continue;
     out.push({

@@ -23,30 +23,79 @@ export interface AffinityTermState {
 
 /** The pod's constraints that relaxation may loosen, initially all of them (preferences as requirements). */
 export interface RelaxableState {
-  requiredTerms: NodeSelectorTerm[];
+  readonly requiredTerms: readonly NodeSelectorTerm[];
   /** Preferred node affinity terms, heaviest first. */
-  preferredNodeTerms: NodeSelectorTerm[];
-  affinity: AffinityTermState[];
-  antiAffinity: AffinityTermState[];
-  spread: TopologySpreadConstraint[];
-  toleratePreferNoSchedule: boolean;
+  readonly preferredNodeTerms: readonly NodeSelectorTerm[];
+  readonly affinity: readonly AffinityTermState[];
+  readonly antiAffinity: readonly AffinityTermState[];
+  readonly spread: readonly TopologySpreadConstraint[];
+  readonly toleratePreferNoSchedule: boolean;
 }
 
-/** A pending pod, precomputed. */
-export interface PodInfo {
-  key: string;
-  pod: Pod;
-  namespace: string;
-  labels: Readonly<Record<string, string>>;
-  requests: Resources;
-  hostPorts: HostPort[];
-  volumes: PodVolumes;
-  state: RelaxableState;
+/**
+ * What a pending pod's placement depends on besides its name: its namespace, labels, requests, host ports, volumes,
+ * relaxable constraints and the node requirements and tolerations they make. Derived from the spec, labels and
+ * namespace alone when the pod has no claimed volumes, so the pods of one template share one (a scale-up batch of
+ * 100,000 pods holds a few); never changed, as relaxation moves a pod to other traits instead. Caches of per-pod
+ * answers are keyed by traits.
+ */
+export interface PodTraits {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly requests: Readonly<Resources>;
+  readonly hostPorts: readonly HostPort[];
+  readonly volumes: Readonly<PodVolumes>;
+  readonly state: RelaxableState;
   /** Node requirements from the current state plus volume topology. */
-  requirements: Requirements;
-  tolerations: Toleration[];
-  /** Position in the input, for stable ordering. */
-  index: number;
+  readonly requirements: Requirements;
+  readonly tolerations: readonly Toleration[];
+  /** The spec the traits were derived from (relaxation rebuilds requirements and tolerations from it). */
+  readonly spec: Pod['spec'];
+}
+
+/** A pending pod, precomputed: its identity and its (shared) traits. */
+export class PodInfo {
+  constructor(
+    readonly key: string,
+    readonly pod: Pod,
+    /** Position in the input, for stable ordering. */
+    readonly index: number,
+    /** Replaced when a preference is relaxed. */
+    public traits: PodTraits,
+  ) {}
+
+  /** The pod's namespace. */
+  get namespace(): string {
+    return this.traits.namespace;
+  }
+  /** The pod's labels. */
+  get labels(): Readonly<Record<string, string>> {
+    return this.traits.labels;
+  }
+  /** What the pod requests (shared: never change it). */
+  get requests(): Readonly<Resources> {
+    return this.traits.requests;
+  }
+  /** Host ports the pod binds. */
+  get hostPorts(): readonly HostPort[] {
+    return this.traits.hostPorts;
+  }
+  /** What the pod's volumes demand. */
+  get volumes(): Readonly<PodVolumes> {
+    return this.traits.volumes;
+  }
+  /** The constraints relaxation may loosen, as they stand. */
+  get state(): RelaxableState {
+    return this.traits.state;
+  }
+  /** Node requirements from the current state plus volume topology. */
+  get requirements(): Requirements {
+    return this.traits.requirements;
+  }
+  /** Tolerations, with PreferNoSchedule tolerated once relaxation went that far. */
+  get tolerations(): readonly Toleration[] {
+    return this.traits.tolerations;
+  }
 }
 
 const byWeight = <T extends { weight: number }>(a: T, b: T): number => b.weight - a.weight;
@@ -70,37 +119,53 @@ function initialState(pod: Pod): RelaxableState {
 }
 
 /**
- * Recomputes node requirements as Karpenter does: nodeSelector, plus the first required node-affinity term (the
- * others are tried by relaxation), plus the heaviest preferred term, plus volume topology.
+ * Traits for `state`: node requirements as Karpenter computes them (nodeSelector, plus the first required
+ * node-affinity term, the others being tried by relaxation, plus the heaviest preferred term, plus volume
+ * topology) and tolerations.
  */
-export function rebuildRequirements(info: PodInfo): void {
-  const reqs = Requirements.fromLabels(info.pod.spec.nodeSelector);
-  const first = info.state.requiredTerms[0];
+export function traitsWithState(base: Omit<PodTraits, 'requirements' | 'tolerations' | 'state'>, state: RelaxableState): PodTraits {
+  const reqs = Requirements.fromLabels(base.spec.nodeSelector);
+  const first = state.requiredTerms[0];
   if (first) reqs.addAll(Requirements.fromSelector(first.matchExpressions));
-  const preferred = info.state.preferredNodeTerms[0];
+  const preferred = state.preferredNodeTerms[0];
   if (preferred) reqs.addAll(Requirements.fromSelector(preferred.matchExpressions));
-  reqs.addAll(info.volumes.requirements);
-  info.requirements = reqs;
-  info.tolerations = info.state.toleratePreferNoSchedule
-    ? [...(info.pod.spec.tolerations ?? []), { operator: 'Exists', effect: 'PreferNoSchedule' }]
-    : (info.pod.spec.tolerations ?? []);
+  reqs.addAll(base.volumes.requirements);
+  const tolerations: readonly Toleration[] = state.toleratePreferNoSchedule
+    ? [...(base.spec.tolerations ?? []), { operator: 'Exists', effect: 'PreferNoSchedule' }]
+    : (base.spec.tolerations ?? []);
+  return { namespace: base.namespace, labels: base.labels, requests: base.requests, hostPorts: base.hostPorts, volumes: base.volumes, spec: base.spec, state, requirements: reqs, tolerations };
+}
+
+const noLabels: Readonly<Record<string, string>> = Object.freeze({});
+const noVolumes: Readonly<PodVolumes> = Object.freeze({ requirements: new Requirements(), attachments: [] });
+
+// Traits per spec, labels and namespace, for pods without claimed volumes. Weak on the spec and labels objects,
+// which the informer shares between the pods of one template and drops with them.
+const shared = new WeakMap<object, WeakMap<object, Map<string, PodTraits>>>();
+
+function claimsVolumes(pod: Pod): boolean {
+  return (pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined);
+}
+
+function newTraits(pod: Pod, namespace: string, labels: Readonly<Record<string, string>>, volumes: Readonly<PodVolumes>): PodTraits {
+  return traitsWithState({ namespace, labels, requests: podRequests(pod), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod));
+}
+
+/** The traits of a pending pod: shared with every pod of the same spec, labels and namespace unless it claims volumes. */
+export function podTraits(pod: Pod, volumes: VolumeInfo | undefined): PodTraits {
+  const namespace = pod.metadata.namespace ?? 'default';
+  const labels = pod.metadata.labels ?? noLabels;
+  if (claimsVolumes(pod)) return newTraits(pod, namespace, labels, podVolumes(pod, volumes));
+  let byLabels = shared.get(pod.spec);
+  if (!byLabels) shared.set(pod.spec, (byLabels = new WeakMap()));
+  let byNamespace = byLabels.get(labels);
+  if (!byNamespace) byLabels.set(labels, (byNamespace = new Map()));
+  let traits = byNamespace.get(namespace);
+  if (!traits) byNamespace.set(namespace, (traits = newTraits(pod, namespace, labels, noVolumes)));
+  return traits;
 }
 
 /** Precomputes a pending pod. */
 export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo }): PodInfo {
-  const info: PodInfo = {
-    key: podKey(pod),
-    pod,
-    namespace: pod.metadata.namespace ?? 'default',
-    labels: pod.metadata.labels ?? {},
-    requests: podRequests(pod),
-    hostPorts: hostPortsOf(pod),
-    volumes: podVolumes(pod, opts.volumes),
-    state: initialState(pod),
-    requirements: new Requirements(),
-    tolerations: [],
-    index: opts.index,
-  };
-  rebuildRequirements(info);
-  return info;
+  return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes));
 }

@@ -5,9 +5,8 @@
  */
 import { Labels } from '../../api/index.js';
 import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
-import type { Requirements } from '../requirements/requirements.js';
 import type { Strategy, UnplacedReason } from '../model.js';
-import type { PodInfo } from '../pod-info.js';
+import type { PodInfo, PodTraits } from '../pod-info.js';
 import { addResources, exceeded, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
@@ -33,12 +32,12 @@ interface NoRoom {
   from: number;
 }
 
-const shapes = new WeakMap<PodInfo, string>();
+const shapes = new WeakMap<Readonly<Resources>, string>();
 
 /** The pod's requests as text: pods of one template share it. */
 function requestShape(pod: PodInfo): string {
-  let s = shapes.get(pod);
-  if (s === undefined) shapes.set(pod, (s = Object.entries(pod.requests).join(';')));
+  let s = shapes.get(pod.requests);
+  if (s === undefined) shapes.set(pod.requests, (s = Object.entries(pod.requests).join(';')));
   return s;
 }
 
@@ -52,7 +51,7 @@ export class Packing {
   private readonly index = new FreeCpuIndex();
   private readonly priceByShape = new Map<string, number>();
   private readonly demand: Demand | undefined;
-  private readonly newBinPrice = new WeakMap<PodInfo, { requirements: Requirements; price: number }>();
+  private readonly newBinPrice = new WeakMap<PodTraits, number>();
   /**
    * Per shape of requests, the existing bins found without room for it and why. Bins only fill up during a packing,
    * so they stay without room: a batch of 100,000 pending pods against thousands of full nodes is not a full check
@@ -213,11 +212,11 @@ export class Packing {
 
   /**
    * The cheapest price of a new NodeClaim holding just this pod (and DaemonSet overhead) over all NodePools,
-   * among the instance types its requirements allow. Cached per pod and requirements (relaxation changes them).
+   * among the instance types its requirements allow. Cached per pod traits (relaxation changes them).
    */
   private priceOfNewBin(pod: PodInfo): number {
-    const cached = this.newBinPrice.get(pod);
-    if (cached && cached.requirements === pod.requirements) return cached.price;
+    const cached = this.newBinPrice.get(pod.traits);
+    if (cached !== undefined) return cached;
     // Pods without node requirements share one answer per request shape.
     const shape = pod.requirements.size === 0 ? requestShape(pod) : undefined;
     const shared = shape === undefined ? undefined : this.priceByShape.get(shape);
@@ -229,7 +228,7 @@ export class Packing {
       );
       price = Math.min(price, cheapestHolding(allowed, addResources(t.daemonOverhead, pod.requests)));
     }
-    this.newBinPrice.set(pod, { requirements: pod.requirements, price });
+    this.newBinPrice.set(pod.traits, price);
     if (shape !== undefined) this.priceByShape.set(shape, price);
     return price;
   }

@@ -8,7 +8,7 @@
  * small tail gets a small node.
  */
 import type { InstanceTypeInfo } from '../instance-types.js';
-import type { PodInfo } from '../pod-info.js';
+import type { PodInfo, PodTraits } from '../pod-info.js';
 import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
 import { addInto, type Resources } from '../resources/resources.js';
@@ -16,35 +16,74 @@ import { untoleratedTaint } from '../taints.js';
 import { minValuesFailure } from './options.js';
 import type { Template } from './template.js';
 
+// Class and shape text per requests object: pods of one template share theirs (pod-info.ts).
+const classes = new WeakMap<Readonly<Resources>, { cls: string; shape: string }>();
+
+function requestTexts(p: PodInfo): { cls: string; shape: string } {
+  let texts = classes.get(p.requests);
+  if (!texts) {
+    const r = p.requests;
+    const cls = Object.keys(r)
+      .filter((k) => k !== 'pods' && (r[k] ?? 0) > 0)
+      .sort()
+      .join(',');
+    const shape = Object.entries(r)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    classes.set(r, (texts = { cls, shape }));
+  }
+  return texts;
+}
+
+/** The set of requested resource names of a pod (what demand is grouped by). */
 function demandClass(p: PodInfo): string {
-  return Object.keys(p.requests)
-    .filter((k) => k !== 'pods' && (p.requests[k] ?? 0) > 0)
-    .sort()
-    .join(',');
+  return requestTexts(p).cls;
+}
+
+/** A pod's exact request shape. */
+function shapeOf(p: PodInfo): string {
+  return requestTexts(p).shape;
+}
+
+/** The demand keys a pod counts under, and the same with its request shape. */
+interface DemandKeys {
+  keys: string[];
+  shaped: string[];
+}
+
+/** The keys of the NodePools whose NodeClaims `p` could join. */
+function demandKeys(templates: readonly Template[], p: PodInfo): DemandKeys {
+  const out: DemandKeys = { keys: [], shaped: [] };
+  for (const t of templates) {
+    if (untoleratedTaint(t.taints, p.tolerations)) continue;
+    if (t.requirements.compatible(p.requirements, WellKnownLabels)) continue;
+    const key = `${t.name}|${demandClass(p)}`;
+    out.keys.push(key);
+    out.shaped.push(`${key}|${shapeOf(p)}`);
+  }
+  return out;
 }
 
 /** Remaining requests of unplaced pods, per NodePool and per set of requested resource names. */
 export class Demand {
   private readonly totals = new Map<string, Resources>();
-  private readonly keysOf = new Map<PodInfo, string[]>();
+  /** Per pod, the keys it was counted under (shared by the pods of one traits object). */
+  private readonly keysOf = new Map<PodInfo, DemandKeys>();
   /** Pods still counted per demand key, and per demand key and exact request shape. */
   private readonly counts = new Map<string, number>();
 
   constructor(templates: readonly Template[], pods: readonly PodInfo[]) {
-    const empty = new Requirements();
+    const byTraits = new Map<PodTraits, DemandKeys>();
     for (const p of pods) {
-      const cls = demandClass(p);
-      const keys: string[] = [];
-      for (const t of templates) {
-        if (untoleratedTaint(t.taints, p.tolerations)) continue;
-        if (t.requirements.compatible(p.requirements ?? empty, WellKnownLabels)) continue;
-        const key = `${t.name}|${cls}`;
-        keys.push(key);
+      let keys = byTraits.get(p.traits);
+      if (!keys) byTraits.set(p.traits, (keys = demandKeys(templates, p)));
+      for (let i = 0; i < keys.keys.length; i++) {
+        const key = keys.keys[i] ?? '';
         const total = this.totals.get(key) ?? {};
         addInto(total, p.requests);
         this.totals.set(key, total);
         this.bump(key, 1);
-        this.bump(`${key}|${shapeOf(p)}`, 1);
+        this.bump(keys.shaped[i] ?? '', 1);
       }
       this.keysOf.set(p, keys);
     }
@@ -52,12 +91,14 @@ export class Demand {
 
   /** Removes a placed pod from the demand. */
   remove(p: PodInfo): void {
-    for (const key of this.keysOf.get(p) ?? []) {
-      const total = this.totals.get(key);
+    const keys = this.keysOf.get(p);
+    if (!keys) return;
+    for (let i = 0; i < keys.keys.length; i++) {
+      const total = this.totals.get(keys.keys[i] ?? '');
       if (!total) continue;
       for (const k in p.requests) total[k] = (total[k] ?? 0) - (p.requests[k] ?? 0);
-      this.bump(key, -1);
-      this.bump(`${key}|${shapeOf(p)}`, -1);
+      this.bump(keys.keys[i] ?? '', -1);
+      this.bump(keys.shaped[i] ?? '', -1);
     }
     this.keysOf.delete(p);
   }
@@ -89,13 +130,6 @@ function roomFor(it: InstanceTypeInfo, a: TargetArgs): { room: Resources; whole:
     if (u > 0 && (a.demand[k] ?? 0) > 0) whole = Math.min(whole, Math.floor((room[k] ?? 0) / u));
   }
   return { room, whole };
-}
-
-/** A pod's exact request shape. */
-function shapeOf(p: PodInfo): string {
-  return Object.entries(p.requests)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
 }
 
 /** What the choice of a target weighs. */

@@ -4,7 +4,7 @@
  * of a candidate node, it returns the domains the pod may use there; after a placement it records the counts.
  */
 import type { Pod } from '../model.js';
-import type { PodInfo } from '../pod-info.js';
+import type { PodInfo, PodTraits } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { Domains } from './domains.js';
@@ -72,7 +72,6 @@ function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick
 }
 
 interface Owned {
-  version: number;
   groups: TopologyGroup[];
   /** The groups of several required affinity terms, which may only start together (see startAllowed). */
   joint: readonly TopologyGroup[];
@@ -81,10 +80,11 @@ interface Owned {
 /** Topology state for one solve. */
 export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
-  private readonly owned = new WeakMap<PodInfo, Owned>();
-  private readonly filters = new WeakMap<PodInfo, NodeFilter | undefined>();
-  private readonly selecting = new WeakMap<PodInfo, TopologyGroup[]>();
-  private readonly inverseOwned = new WeakMap<PodInfo, TopologyGroup[]>();
+  // Per pod answers, keyed by its traits: pods of one template share them, and relaxation gives a pod new ones.
+  private readonly owned = new WeakMap<PodTraits, Owned>();
+  private readonly filters = new WeakMap<PodTraits, NodeFilter | undefined>();
+  private readonly selecting = new WeakMap<PodTraits, readonly TopologyGroup[]>();
+  private readonly inverseOwned = new WeakMap<PodTraits, readonly TopologyGroup[]>();
   private readonly inverse: TopologyGroup[] = [];
   /**
    * Whether a pod matching its own required affinity term may start the group where no matching pod exists yet.
@@ -93,28 +93,40 @@ export class Topology {
    * with nothing to match and no right to start.
    */
   allowStart = false;
-  private readonly judged = new WeakMap<PodInfo, { owned: TopologyGroup[]; list: Judge[] }>();
+  private readonly judged = new WeakMap<PodTraits, { owned: TopologyGroup[]; list: Judge[] }>();
   private readonly byHostname = new WeakMap<Judge[], Judge[]>();
 
   constructor(
     readonly domains: Domains,
     private readonly opts: { namespaces: NamespaceLabels; nodes: readonly CountedNode[]; pending: readonly PodInfo[] },
   ) {
-    for (const p of opts.pending) {
-      this.ownedGroups(p);
-      this.inverseOwned.set(p, this.inverseGroupsOf(p.pod, p.namespace));
-    }
+    for (const p of opts.pending) this.inverseOwnedGroups(p);
     for (const n of opts.nodes) {
       for (const pod of n.antiAffinityPods ?? n.pods) {
         for (const g of this.inverseGroupsOf(pod, pod.metadata.namespace ?? 'default')) recordDomain(g, n.labels[g.spec.key]);
       }
     }
-    for (const p of opts.pending) {
-      this.selecting.set(
-        p,
-        [...this.groups.values()].filter((g) => g.spec.type !== 'inverse-anti-affinity' && g.selects(p.namespace, p.labels)),
-      );
+    this.selectable = [...this.groups.values()].filter((g) => g.spec.type !== 'inverse-anti-affinity');
+  }
+
+  /** The groups that exist once the pending pods' own are made: those a pod may be counted by. */
+  private readonly selectable: readonly TopologyGroup[];
+
+  /** The groups (other than inverse anti-affinity) that count `pod`. */
+  private selectingGroups(pod: PodInfo): readonly TopologyGroup[] {
+    let list = this.selecting.get(pod.traits);
+    if (!list) this.selecting.set(pod.traits, (list = this.selectable.filter((g) => g.selects(pod.namespace, pod.labels))));
+    return list;
+  }
+
+  /** The inverse anti-affinity groups of `pod`'s own required anti-affinity terms (and its own groups made). */
+  private inverseOwnedGroups(pod: PodInfo): readonly TopologyGroup[] {
+    let list = this.inverseOwned.get(pod.traits);
+    if (!list) {
+      this.ownedGroups(pod);
+      this.inverseOwned.set(pod.traits, (list = this.inverseGroupsOf(pod.pod, pod.namespace)));
     }
+    return list;
   }
 
   private group(spec: GroupSpec): TopologyGroup {
@@ -140,15 +152,19 @@ export class Topology {
     return terms.map((t) => this.group(affinitySpec('inverse-anti-affinity', t, owner, this.opts.namespaces)));
   }
 
+  /** The node filter of `pod`'s spread constraints (its node affinity and selector). */
+  private nodeFilter(pod: PodInfo): NodeFilter | undefined {
+    if (!this.filters.has(pod.traits)) this.filters.set(pod.traits, nodeFilterOf(pod.pod));
+    return this.filters.get(pod.traits);
+  }
+
   /** The groups `pod` must satisfy in its current (possibly relaxed) state. */
   private ownedGroups(pod: PodInfo): TopologyGroup[] {
     const s = pod.state;
-    const version = s.spread.length + s.affinity.length + s.antiAffinity.length;
-    const cached = this.owned.get(pod);
-    if (cached && cached.version === version) return cached.groups;
+    const cached = this.owned.get(pod.traits);
+    if (cached) return cached.groups;
     const owner = { namespace: pod.namespace, labels: pod.labels };
-    if (!this.filters.has(pod)) this.filters.set(pod, nodeFilterOf(pod.pod));
-    const filter = this.filters.get(pod);
+    const filter = this.nodeFilter(pod);
     const required = s.affinity.filter((t) => t.required).map((t) => t.term);
     const joint = required.length > 1 ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec)) : [];
     const groups = [
@@ -157,7 +173,7 @@ export class Topology {
       ...s.affinity.filter((t) => joint.length === 0 || !t.required).map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
     ];
-    this.owned.set(pod, { version, groups, joint });
+    this.owned.set(pod.traits, { groups, joint });
     return groups;
   }
 
@@ -168,7 +184,7 @@ export class Topology {
    */
   private startAllowed(pod: PodInfo, g: TopologyGroup): boolean {
     if (!this.allowStart) return false;
-    const joint = this.owned.get(pod)?.joint ?? [];
+    const joint = this.owned.get(pod.traits)?.joint ?? [];
     return !joint.includes(g) || joint.every((j) => j.nonEmpty === 0);
   }
 
@@ -178,15 +194,15 @@ export class Topology {
    */
   private judges(pod: PodInfo): Judge[] {
     const owned = this.ownedGroups(pod);
-    const cached = this.judged.get(pod);
+    const cached = this.judged.get(pod.traits);
     if (cached && cached.owned === owned) return cached.list;
     const list: Judge[] = owned.map((group) => ({ group, role: 'own' }));
     for (const g of this.inverse) if (g.selects(pod.namespace, pod.labels)) list.push({ group: g, role: 'inverse' });
-    for (const g of this.selecting.get(pod) ?? []) {
+    for (const g of this.selectingGroups(pod)) {
       if (!(g.spec.type === 'affinity' || (g.spec.type === 'spread' && g.spec.required)) || owned.includes(g)) continue;
       list.push({ group: g, role: 'counted' });
     }
-    this.judged.set(pod, { owned, list });
+    this.judged.set(pod.traits, { owned, list });
     return list;
   }
 
@@ -201,7 +217,7 @@ export class Topology {
       return {
         ok: false,
         constraint: 'pod-affinity',
-        message: `pod affinity on ${g.spec.key}: no pod matches ${this.owned.get(pod)?.joint.includes(g) ? 'all its required terms' : 'the term'} anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
+        message: `pod affinity on ${g.spec.key}: no pod matches ${this.owned.get(pod.traits)?.joint.includes(g) ? 'all its required terms' : 'the term'} anywhere${g.selects(pod.namespace, pod.labels) ? ' yet' : ''}`,
         details: { topologyKey: g.spec.key },
       };
     }
@@ -286,7 +302,7 @@ export class Topology {
    */
   movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
     const keys = new Set<string>();
-    const groups = [...this.ownedGroups(pod), ...(this.selecting.get(pod) ?? []), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const groups = [...this.ownedGroups(pod), ...this.selectingGroups(pod), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
     const filtered = this.nodeFilteredGroups();
     for (const g of groups) {
       if (g.spec.key === hostnameKey || filtered.has(g)) return undefined;
@@ -304,7 +320,7 @@ export class Topology {
    */
   localRules(pod: PodInfo): { keys: ReadonlySet<string>; own: readonly TopologyGroup[] } | undefined {
     const owned = this.ownedGroups(pod);
-    const groups = [...owned, ...(this.selecting.get(pod) ?? []), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const groups = [...owned, ...this.selectingGroups(pod), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
     const filtered = this.nodeFilteredGroups();
     const keys = new Set<string>();
     for (const g of groups) {
@@ -334,14 +350,14 @@ export class Topology {
 
   /** Counts `pod` placed on a node with requirements `nodeReqs` and `taints`. */
   record(pod: PodInfo, nodeReqs: Requirements, taints?: readonly Taint[]): void {
-    for (const g of this.selecting.get(pod) ?? []) {
+    for (const g of this.selectingGroups(pod)) {
       if (!g.countsOn(taints)) continue;
       // Anti-affinity blocks every domain the node may end up in; the others count only a known domain.
       if (g.spec.type === 'anti-affinity') for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
       else if (g.spec.nodeFilter) recordFiltered(g, g.spec.nodeFilter, nodeReqs);
       else recordDomain(g, knownDomain(nodeReqs, g.spec.key));
     }
-    for (const g of this.inverseOwned.get(pod) ?? []) for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
+    for (const g of this.inverseOwnedGroups(pod)) for (const v of finiteValues(nodeReqs, g.spec.key)) g.record(v);
     for (const g of this.ownedGroups(pod)) {
       const domain = knownDomain(nodeReqs, g.spec.key);
       if (domain === undefined) continue;

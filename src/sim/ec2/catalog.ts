@@ -10,6 +10,9 @@ import type { AcceleratorInfo, Ec2Architecture, InstanceTypeInfo } from '../../p
 export interface CatalogEntry {
   name: string;
   family: string;
+  /** Instance family category letter(s): c, m, r, t… */
+  category: string;
+  generation: number;
   arch: string;
   os: string;
   vcpu: number;

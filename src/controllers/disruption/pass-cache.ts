@@ -6,6 +6,7 @@
  * past consolidateAfter and what the budgets allow now. As in Karpenter, the shortcut expires after five
  * minutes anyway, for whatever the fingerprint cannot see (a disruption cost that shifts as nodes age).
  */
+import { createHash } from 'node:crypto';
 import { allowances } from './budgets/budgets.js';
 import { decide, type DecideOptions, type Decision } from './decide.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
@@ -63,7 +64,8 @@ export class DisruptionPasses {
 
   /** decide(view), or undefined — with nothing simulated — when the last pass found nothing in this same cluster. */
   run(view: DisruptionView): Decision | undefined {
-    const fingerprint = clusterFingerprint(view);
+    // Kept as a digest: the text runs to megabytes in a cluster of 150,000 pods.
+    const fingerprint = createHash('sha1').update(clusterFingerprint(view)).digest('base64');
     const last = this.fruitless;
     if (last && last.fingerprint === fingerprint && view.now - last.at < ConsolidatedStateMaxAgeMs) return undefined;
     const { simulatorFor, ...rest } = this.opts;

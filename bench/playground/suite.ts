@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- playground [--pods N] [--small-nodes] [--progress] [--json]`: N pods (a Deployment with mixed requests) from
- * apply to all Running in a fresh playground: wall and simulated seconds, nodes, and the process's RSS.
+ * apply to all Running in a fresh playground: wall and simulated seconds, nodes, and the process's RSS (at the end;
+ * the table adds the peak, the kernel's maxRSS, and `--progress` prints both every 10 simulated seconds).
  * `--small-nodes` makes every pod 250m/512Mi and limits the NodePool to 2xlarge instances, so the cluster has many
  * nodes (about one per 30 pods): the shape that exposes per-node costs.
  * JSON: {"suite":"playground","scenario":"scale-<N>","pods":N,"wallSeconds":..,"simSeconds":..,"nodes":..,"rssMB":..}.

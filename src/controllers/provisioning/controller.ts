@@ -138,14 +138,15 @@ export class ProvisioningController implements Reconciler {
   }
 
   private nominateInFlight(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
-    // One target string per NodeClaim or node of this pass, shared by the nominations of all its pods.
-    const targets = new Map<string, string>();
-    const targetOf = (kind: string, name: string): string => {
-      const key = [kind, name].join('/');
-      const known = targets.get(key);
+    // One target string per NodeClaim or node of this pass, shared by the nominations of all its pods (and built
+    // once per target, not once per pod: a pass may nominate 150,000 pods).
+    const targets = { nodeclaim: new Map<string, string>(), node: new Map<string, string>() };
+    const targetOf = (kind: 'nodeclaim' | 'node', name: string): string => {
+      const known = targets[kind].get(name);
       if (known !== undefined) return known;
-      targets.set(key, key);
-      return key;
+      const target = [kind, name].join('/');
+      targets[kind].set(name, target);
+      return target;
     };
     for (const n of result.nominated) this.nominate(pods.get(n.pod), n.pod, targetOf('nodeclaim', n.nodeClaim));
     for (const n of result.existingNodes) this.nominate(pods.get(n.pod), n.pod, targetOf('node', n.node));

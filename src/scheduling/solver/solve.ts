@@ -10,7 +10,7 @@ import type { Resources } from '../resources/resources.js';
 import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
-import { PodQueue, queueOrder } from './queue.js';
+import { PodQueue } from './queue.js';
 import { merge } from './merge.js';
 import { repack } from './repack.js';
 import { buildResult } from './result.js';
@@ -111,9 +111,7 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
     else schedulable.push(p);
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
-  const base = queueOrder(strategy);
-  const early = variant.first;
-  const order = early ? (a: PodInfo, b: PodInfo): number => Number(early.has(b.key)) - Number(early.has(a.key)) || base(a, b) : base;
+  const order = { strategy, first: variant.first };
   for (let pending = schedulable; pending.length > 0; ) {
     const queue = new PodQueue(pending, order);
     for (let pod = queue.pop(); pod; pod = queue.pop()) {

@@ -1,6 +1,7 @@
 import { rfc3339, type Clock } from '../clock/index.js';
 import type { KubeClient } from './client.js';
 import { isNotFound } from './errors.js';
+import { StringInterner } from './interned-strings.js';
 import { Resources, type KubeObject } from './resources.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -106,6 +107,8 @@ export class EventRecorder {
   private readonly dedupedUntil = new Map<string, number>();
   private seq = 0;
   private readonly series = new Map<string, Series>();
+  /** Series messages, kept once: the pods failing in one scheduling cycle repeat one message. */
+  private readonly messages = new StringInterner(1024);
   private cancelHeartbeat: (() => void) | undefined;
   /** When the heartbeat last wrote the series (or started); unset while none are cached. */
   private refreshedAt: number | undefined;
@@ -229,7 +232,7 @@ export class EventRecorder {
       resourceVersion: m.resourceVersion,
       type: e.type,
       reason: e.reason,
-      message: e.message,
+      message: this.messages.intern(e.message),
       firstAt: now,
       name,
       namespace,

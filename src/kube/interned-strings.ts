@@ -4,8 +4,8 @@
  * their node's name and their ReplicaSet's name. Interning each value as an object enters a cache keeps one.
  */
 
-/** Values longer than this are rarely repeated (and the table would hold them). */
-const maxLength = 96;
+/** Values longer than this are rarely repeated in objects (and the table would hold them). */
+const defaultMaxLength = 96;
 /** The table starts over past this many values, so unique values cannot grow it without bound. */
 const maxValues = 1 << 16;
 /** Values unique to one object: interning them would only fill the table. */
@@ -16,9 +16,12 @@ const uniqueKeys = new Set(['podIP', 'ip', 'providerID']);
 export class StringInterner {
   private readonly table = new Map<string, string>();
 
+  /** Keeps values up to `maxLength` characters. */
+  constructor(private readonly maxLength = defaultMaxLength) {}
+
   /** The shared copy of `s`. */
   intern(s: string): string {
-    if (s.length > maxLength) return s;
+    if (s.length > this.maxLength) return s;
     const shared = this.table.get(s);
     if (shared !== undefined) return shared;
     if (this.table.size >= maxValues) this.table.clear();

@@ -13,7 +13,8 @@ import type { Constraint } from '../model.js';
 import { Labels, type Taint } from '../../api/index.js';
 import { countedDomains, nextDomains, refuse, type DomainChoice, type Pick, type Refusal } from './next-domain.js';
 import { affinitySpec, requiredAffinitySpecs, spreadSpec, type NamespaceLabels } from './terms.js';
-import { filterMatch, filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
+import { filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
+import { finiteValues, knownDomain, matchingPods, recordDomain, recordFiltered } from './counting.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
@@ -364,51 +365,4 @@ export class Topology {
       if (g.spec.type === 'spread' && g.spec.required) g.recordConstrained(domain);
     }
   }
-
-}
-
-const matchingByPods = new WeakMap<readonly Pod[], Map<string, number>>();
-
-/**
- * How many of a node's pods `g` selects, cached per pod list and group definition: disruption's removal
- * simulations build the same groups over the same nodes for every candidate (node objects are not mutated while
- * in use, as existing-bin.ts assumes too).
- */
-function matchingPods(pods: readonly Pod[], g: TopologyGroup): number {
-  if (pods.length === 0) return 0;
-  let byGroup = matchingByPods.get(pods);
-  if (!byGroup) {
-    byGroup = new Map();
-    matchingByPods.set(pods, byGroup);
-  }
-  const cached = byGroup.get(g.spec.hash);
-  if (cached !== undefined) return cached;
-  let n = 0;
-  for (const pod of pods) if (g.selects(pod.metadata.namespace ?? 'default', pod.metadata.labels ?? {})) n++;
-  byGroup.set(g.spec.hash, n);
-  return n;
-}
-
-/** The values `key` may take on a node, when finite. */
-function finiteValues(reqs: Requirements, key: string): Iterable<string> {
-  const r = reqs.get(key);
-  return r && !r.complement ? r.values : [];
-}
-
-/** The node's value of `key` when it is settled. */
-function knownDomain(reqs: Requirements, key: string): string | undefined {
-  const r = reqs.get(key);
-  return r && !r.complement && r.values.size === 1 ? r.any() : undefined;
-}
-
-/** Counts a pod for a group whose owners count only nodes passing `filter`. */
-function recordFiltered(g: TopologyGroup, filter: NodeFilter, nodeReqs: Requirements): void {
-  const domain = knownDomain(nodeReqs, g.spec.key);
-  if (domain === undefined) return;
-  const match = filterMatch(filter, nodeReqs);
-  if (match !== 'no') g.record(domain, match === 'yes');
-}
-
-function recordDomain(g: TopologyGroup, domain: string | undefined): void {
-  if (domain !== undefined) g.record(domain);
 }

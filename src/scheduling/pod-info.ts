@@ -140,7 +140,8 @@ const noLabels: Readonly<Record<string, string>> = Object.freeze({});
 const noVolumes: Readonly<PodVolumes> = Object.freeze({ requirements: new Requirements(), attachments: [] });
 
 // Traits per spec, labels and namespace, for pods without claimed volumes. Weak on the spec and labels objects,
-// which the informer shares between the pods of one template and drops with them.
+// which the informer shares between the pods of one template and drops with them. A spec object is not changed
+// once solved (the informer freezes it; pod-requests.ts relies on the same).
 const shared = new WeakMap<object, WeakMap<object, Map<string, PodTraits>>>();
 
 function claimsVolumes(pod: Pod): boolean {

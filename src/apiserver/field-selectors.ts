@@ -19,7 +19,7 @@ function nested(obj: KObject, a: string, b: string): unknown {
 }
 
 // Each kind's fields are made in one object literal: an object given its properties one by one keeps those past
-// the fourth in a separate array (about 110 bytes more for each of 300,000 stored Events).
+// the fourth in a separate property array (24 bytes more for each of 300,000 stored Events).
 function podFields(obj: KObject): Record<string, string> {
   return {
     'spec.nodeName': kept(nested(obj, 'spec', 'nodeName')),

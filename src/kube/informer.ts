@@ -55,6 +55,8 @@ export class Informer<T extends KubeObject> {
   private syncWaiters: Array<() => void> = [];
   private resourceVersion: string | undefined;
   private failures = 0;
+  /** Cancels the pending resync timer. */
+  private cancelResync: (() => void) | undefined;
 
   /** Creates a stopped informer; call start(). */
   constructor(private readonly opts: InformerOptions<T>) {
@@ -83,7 +85,10 @@ export class Informer<T extends KubeObject> {
     this.started = true;
     void this.run();
     const period = this.opts.resyncPeriod ?? 0;
-    if (period > 0) this.scheduleResync(period);
+    if (period <= 0) return;
+    // One listener for the whole life of the informer; each period's timer replaces the last one it cancels.
+    this.abort.signal.addEventListener('abort', () => this.cancelResync?.(), { once: true });
+    this.scheduleResync(period);
   }
 
   /** Stops watching; the cache keeps its last state. */
@@ -92,12 +97,11 @@ export class Informer<T extends KubeObject> {
   }
 
   private scheduleResync(period: number): void {
-    const cancel = this.opts.clock.setTimer(period, () => {
+    this.cancelResync = this.opts.clock.setTimer(period, () => {
       if (this.abort.signal.aborted) return;
       for (const o of this.cache.list()) this.emit('update', o, o);
       this.scheduleResync(period);
     });
-    this.abort.signal.addEventListener('abort', cancel, { once: true });
   }
 
   private async run(): Promise<void> {

@@ -1,7 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Informer, Resources, type KubeObject } from '../../src/kube/index.js';
-import { systemClock } from '../../src/clock/index.js';
+import { FakeClock, systemClock } from '../../src/clock/index.js';
 import { bodyOf, eventually, failure, pod, startHarness, statusOf, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -54,6 +54,34 @@ describe('watch', () => {
     await h.core.deleteNamespacedConfigMap({ name: 'a', namespace: 'inf' });
     await eventually(() => inf.cache.list().length === 60 && !inf.cache.list().some((o: KubeObject) => o.metadata.name === 'a'));
     inf.stop();
+  });
+
+  it('re-delivers its objects every resync period for as long as it runs, and not after stop', async () => {
+    await h.core.createNamespace({ body: { metadata: { name: 'resync' } } });
+    await h.core.createNamespacedConfigMap({ namespace: 'resync', body: { metadata: { name: 'r' } } });
+    const clock = new FakeClock();
+    const inf = new Informer({ client: h.client, resource: Resources.configMaps, clock, namespace: 'resync', resyncPeriod: 1_000 });
+    let resyncs = 0;
+    inf.on({ update: (before, after) => void (before === after && resyncs++) });
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      inf.start();
+      await inf.waitForSync();
+      // Thirty periods: a listener per period on the informer's stop signal would pass Node's limit of ten.
+      for (let i = 0; i < 30; i++) clock.advance(1_000);
+      await new Promise((r) => setImmediate(r));
+      expect(resyncs).toBe(30);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      inf.stop();
+      clock.advance(10_000);
+      expect(resyncs).toBe(30);
+      expect(clock.pending()).toBe(0);
+    } finally {
+      process.off('warning', onWarning);
+      inf.stop();
+    }
   });
 
   it('caches objects without managedFields unless asked to keep them', async () => {

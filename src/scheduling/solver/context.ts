@@ -78,13 +78,28 @@ function existingBins(input: SchedulingInput): ExistingBin[] {
     return bin;
   };
   const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
-  // Initialized nodes first, then by name (Karpenter's order, so consolidation prefers settled nodes).
-  return bins.sort((a, b) => {
-    const ia = a.node.initialized ?? true;
-    const ib = b.node.initialized ?? true;
-    if (ia !== ib) return ia ? -1 : 1;
-    return a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0;
-  });
+  // Callers simulating many removals pass nodes in this order already, and the sort then only checks it.
+  return bins.sort((a, b) => binOrder(a.node, b.node));
+}
+
+/** The order the solver tries existing bins in: initialized first, then by name (Karpenter's, so consolidation prefers settled nodes). */
+export function binOrder(a: ExistingNode, b: ExistingNode): number {
+  const ia = a.initialized ?? true;
+  const ib = b.initialized ?? true;
+  if (ia !== ib) return ia ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** `usage` less the capacity of `removed` nodes (a fresh map; callers keeping one usage across simulations). */
+export function usageWithout(usage: ReadonlyMap<string, Resources>, removed: readonly ExistingNode[], volumes: SchedulingInput['volumes']): Map<string, Resources> {
+  const out = new Map([...usage].map(([k, v]) => [k, { ...v }]));
+  for (const n of removed) {
+    const u = out.get(n.labels[Labels.nodePool] ?? '');
+    if (!u) continue;
+    const cap = nodeFacts(n, volumes).capacity;
+    for (const k in cap) u[k] = (u[k] ?? 0) - (cap[k] ?? 0);
+  }
+  return out;
 }
 
 /** Capacity of existing nodes and in-flight NodeClaims per NodePool (what counts against its limits). */

@@ -6,10 +6,8 @@
  * candidates answers each one quickly.
  */
 import type { ExistingNode, NewNodeClaim, Pod, SchedulingInput, SchedulingResult, UnplacedPod } from '../model.js';
-import { Labels } from '../../api/index.js';
 import type { Resources } from '../resources/resources.js';
-import { poolUsage } from './context.js';
-import { nodeFacts } from './existing-bin.js';
+import { binOrder, poolUsage, usageWithout } from './context.js';
 import { pack } from './solve.js';
 
 /** The answer for one set of candidate nodes. */
@@ -97,19 +95,8 @@ export class RemovalSimulator {
   constructor(private readonly cluster: SchedulingInput) {
     this.byName = new Map((cluster.nodes ?? []).map((n) => [n.name, n]));
     // In the solver's order already (initialized first, then by name), so each simulation's sort has nothing to do.
-    this.nodes = [...(cluster.nodes ?? [])].sort((a, b) => Number(a.initialized === false) - Number(b.initialized === false) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.nodes = [...(cluster.nodes ?? [])].sort(binOrder);
     this.usage = poolUsage(cluster);
-  }
-
-  private usageWithout(removed: readonly ExistingNode[]): Map<string, Resources> {
-    const out = new Map([...this.usage].map(([k, v]) => [k, { ...v }]));
-    for (const n of removed) {
-      const u = out.get(n.labels[Labels.nodePool] ?? '');
-      if (!u) continue;
-      const cap = nodeFacts(n, this.cluster.volumes).capacity;
-      for (const k in cap) u[k] = (u[k] ?? 0) - (cap[k] ?? 0);
-    }
-    return out;
   }
 
   /** If the nodes named `candidates` were removed, where would their pods go and what would it cost? */
@@ -125,7 +112,7 @@ export class RemovalSimulator {
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
     const nodes = this.nodes.filter((n) => !names.has(n.name));
     // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
-    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, this.usageWithout(removed));
+    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, usageWithout(this.usage, removed, this.cluster.volumes));
     return toRemoval(result, { removed, unknown, pods });
   }
 }

@@ -56,34 +56,37 @@ function sample(input: SchedulingInput): SchedulingInput {
   return { ...input, pods: input.pods.filter((_, i) => i % step === 0) };
 }
 
-/** Places pending pods on existing nodes, in-flight NodeClaims and new NodeClaims, cheapest first. */
-export function solve(input: SchedulingInput): SchedulingResult {
+/**
+ * Places pending pods on existing nodes, in-flight NodeClaims and new NodeClaims, cheapest first. `usage` (what
+ * counts against each NodePool's limits) may be given by a caller that keeps it across many solves of one cluster.
+ */
+export function solve(input: SchedulingInput, usage?: Map<string, Resources>): SchedulingResult {
   const strategy = input.strategy ?? 'tenon';
-  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false });
+  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage);
   const targets: Variant = { strategy, targets: true };
   const marginal: Variant = { strategy, targets: false };
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
     // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
-    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false })) <= probeScore(pack(probe, { ...targets, merge: false })) ? [marginal, targets] : [targets, marginal];
-    let best = pack(input, first);
+    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false }, usage)) <= probeScore(pack(probe, { ...targets, merge: false }, usage)) ? [marginal, targets] : [targets, marginal];
+    let best = pack(input, first, usage);
     // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
     for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
       if (best.unplaced.length === 0) break;
-      const r = pack(input, v);
+      const r = pack(input, v, usage);
       if (better(r, best)) best = r;
     }
     return best;
   }
-  let best = pack(input, targets);
+  let best = pack(input, targets, usage);
   for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
-    const r = pack(input, v);
+    const r = pack(input, v, usage);
     if (better(r, best)) best = r;
   }
   // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
   // them first, as large batches do.
   if (best.unplaced.length > 0) {
-    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) });
+    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) }, usage);
     if (better(r, best)) best = r;
   }
   return best;

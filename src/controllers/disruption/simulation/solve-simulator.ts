@@ -6,7 +6,7 @@
  * (Why not the engine's RemovalSimulator: it packs with the cost-minimising strategy and ignores pending pods;
  * see docs/adr/0011-disruption.md.)
  */
-import { solve } from '../../../scheduling/index.js';
+import { binOrder, poolUsage, solve, usageWithout } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf, reschedulablePods } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -20,16 +20,20 @@ export class SolveRemovalSimulator implements RemovalSimulator {
   private readonly uninitialized: Set<string>;
   private quickReject: QuickReject | undefined;
   private readonly pendingKeys: Set<string>;
+  /** What the receivers and in-flight NodeClaims count against each NodePool's limits; each simulation subtracts its candidates. */
+  private readonly usage: Map<string, sched.Resources>;
   /** Number of full solves run (see RemovalSimulator.solves). */
   solves = 0;
 
   /** Prepares the parts of the input every simulation shares. */
   constructor(private readonly view: DisruptionView) {
     // Nodes already being deleted take no pods; theirs must be re-homed along with the candidates'.
-    this.receivers = view.nodes.filter((n) => !n.deleting);
+    // In the solver's order, so a 5,000-node solve does not sort its bins again for every candidate.
+    this.receivers = view.nodes.filter((n) => !n.deleting).sort(binOrder);
     this.leaving = view.nodes.filter((n) => n.deleting).flatMap((n) => reschedulablePods(n.pods));
     this.uninitialized = new Set([...view.nodes.filter((n) => n.initialized === false).map((n) => n.name), ...view.inFlight.map((n) => n.name)]);
     this.pendingKeys = new Set(view.pendingPods.map(podKeyOf));
+    this.usage = poolUsage({ pods: [], nodes: this.receivers, nodeClaims: view.inFlight, nodePools: [], instanceTypes: [] });
   }
 
   /** Built on first use: a pass that simulates nothing should not pay for it. */
@@ -61,7 +65,7 @@ export class SolveRemovalSimulator implements RemovalSimulator {
       // which is right for provisioning but hides both "one replacement" and the spot flexibility consolidation needs.
       strategy: 'karpenter-ffd',
     };
-    const result = solve(input);
+    const result = solve(input, usageWithout(this.usage, candidates.map((c) => c.node), undefined));
     const leavingKeys = new Set(this.leaving.map(podKeyOf));
     // Pods that were pending anyway do not make a removal fail (Karpenter's AllNonPendingPodsScheduled).
     const pending = this.pendingKeys;

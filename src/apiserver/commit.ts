@@ -34,8 +34,8 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
   // delete and an insert per pod status write.
   const reindex = !previous || !sameOwners(previous, entry);
   if (reindex && previous?.owners) unindexOwners(state, previous);
-  table.record(previous ? 'MODIFIED' : 'ADDED', entry);
-  state.uids.set(entry.uid, entry);
+  table.record(previous ? 'MODIFIED' : 'ADDED', entry, previous);
+  if (table.indexesUids || entry.owners) state.uids.set(entry.uid, entry);
   if (reindex && entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
   for (const fn of state.onCommit) fn(info, previous ? 'MODIFIED' : 'ADDED', entry);
   committedBytes.set(obj, entry.json);
@@ -47,7 +47,7 @@ export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObjec
   const table = state.store.table(info);
   const entry = new Entry(table, obj);
   table.restore(entry, state.store.currentRv());
-  state.uids.set(entry.uid, entry);
+  if (table.indexesUids || entry.owners) state.uids.set(entry.uid, entry);
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
 }
 
@@ -58,7 +58,7 @@ export function commitDelete(state: ServerState, info: ResourceInfo, obj: KObjec
   const entry = new Entry(table, obj);
   const previous = table.objects.get(entry.key);
   if (previous?.owners) unindexOwners(state, previous);
-  table.record('DELETED', entry);
+  table.record('DELETED', entry, previous);
   state.uids.delete(entry.uid);
   for (const fn of state.onCommit) fn(info, 'DELETED', entry);
   return entry;

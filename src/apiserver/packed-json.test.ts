@@ -32,6 +32,24 @@ describe('packed JSON', () => {
     );
   });
 
+  it('gives back exactly the bytes from a packed text, whichever dictionary packed them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 40 }), (values) => {
+        const packer = new JsonPacker();
+        const raws = values.map((v) => utf8({ value: v, pad: 'x'.repeat(200) }));
+        const texts: string[] = [];
+        // Interleaved with other objects, so the dictionary changes between them; every second one is packed
+        // from a stored object, the others directly.
+        raws.forEach((r, i) => {
+          for (let k = 0; k < 70; k++) packer.pack(utf8(pod(i * 70 + k)));
+          texts.push(i % 2 === 0 ? packer.pack(Buffer.from(r)).packedText(packer) : packer.packText(r));
+        });
+        texts.forEach((t, i) => expect(packer.unpackText(t).equals(raws[i] as Buffer)).toBe(true));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('keeps the pods of one template in well under a third of their JSON once it has seen a few', () => {
     const packer = new JsonPacker();
     const all = Array.from({ length: 3000 }, (_, i) => packer.pack(utf8(pod(i))));

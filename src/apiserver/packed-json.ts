@@ -25,14 +25,32 @@ export class PackedJson {
   /** The length of the unpacked JSON in bytes. */
   readonly size: number;
 
-  /** Packs an object's UTF-8 JSON with `packer` (which learns from it). */
-  constructor(packer: JsonPacker, raw: Buffer) {
+  /**
+   * Packs an object's UTF-8 JSON with `packer` (which learns from it). With `text`, the packed text `raw` was
+   * read from (an entry read back from a compact table, see compact-entries.ts), nothing is packed again: the
+   * entry shares the text's bytes.
+   */
+  constructor(packer: JsonPacker, raw: Buffer, text?: string) {
+    this.size = raw.length;
+    if (text !== undefined) {
+      // A slice of the stored text, not a copy.
+      this.data = text.substring(2);
+      this.dictionary = packer.dictionaryOf(text);
+      return;
+    }
     const packed = packer.deflate(raw);
     this.data = packed.data;
     this.dictionary = packed.dictionary;
-    this.size = raw.length;
     this.hot = raw;
     remember(this);
+  }
+
+  /** The packed bytes and their dictionary as one flat one-byte string, which `JsonPacker.unpackText` reads. */
+  packedText(packer: JsonPacker): string {
+    const id = packer.dictionaryId(this.dictionary);
+    // Packed against a dictionary no text can name: kept unpacked.
+    if (this.dictionary && id === 0) return textOf(0, this.bytes());
+    return textOf(id, Buffer.from(this.data, 'latin1'));
   }
 
   /** The object's UTF-8 JSON (a buffer the caller must not change). */
@@ -53,6 +71,11 @@ export class PackedJson {
   }
 }
 
+/** A packed text: two bytes naming the dictionary, then the bytes (a flat string: `+` would make a cons string). */
+function textOf(dictionaryId: number, body: Buffer): string {
+  return Buffer.concat([Buffer.of(dictionaryId >> 8, dictionaryId & 255), body]).toString('latin1');
+}
+
 const recent: Array<PackedJson | undefined> = new Array(hotEntries);
 let next = 0;
 
@@ -67,6 +90,41 @@ export class JsonPacker {
   private samples: Buffer[] = [];
   private dictionary: Buffer | undefined;
   private sinceSample = sampleEvery;
+  /** Dictionaries named in packed texts, by number (1-based; 0 is none). Only texts name them, so few are kept. */
+  private readonly numbered: Buffer[] = [];
+  private readonly numbers = new Map<Buffer, number>();
+
+  /** The number a packed text gives `dictionary` (0 for none). */
+  dictionaryId(dictionary: Buffer | undefined): number {
+    if (!dictionary) return 0;
+    let id = this.numbers.get(dictionary);
+    if (id === undefined) {
+      // Two bytes name it: past 65,535 dictionaries a text is packed against none rather than misread.
+      if (this.numbered.length >= 0xffff) return 0;
+      this.numbered.push(dictionary);
+      id = this.numbered.length;
+      this.numbers.set(dictionary, id);
+    }
+    return id;
+  }
+
+  /** Packs an object's UTF-8 JSON into one flat one-byte string (see PackedJson.packedText). */
+  packText(raw: Buffer): string {
+    return new PackedJson(this, raw).packedText(this);
+  }
+
+  /** The dictionary a packed text was packed against (undefined for none). */
+  dictionaryOf(text: string): Buffer | undefined {
+    const id = (text.charCodeAt(0) << 8) | text.charCodeAt(1);
+    return id === 0 ? undefined : this.numbered[id - 1];
+  }
+
+  /** The UTF-8 JSON of a packed text. */
+  unpackText(text: string): Buffer {
+    const body = Buffer.from(text, 'latin1').subarray(2);
+    const dictionary = this.dictionaryOf(text);
+    return dictionary ? inflateRawSync(body, { dictionary }) : body;
+  }
 
   /** Packs an object's UTF-8 JSON. */
   pack(raw: Buffer): PackedJson {

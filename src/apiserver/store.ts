@@ -5,6 +5,7 @@
  * Entries are immutable; every write stores a new one.
  */
 import { kindField, readField, selectableFields, type FieldSource } from './field-selectors.js';
+import { CompactEntries, type EntryMap } from './compact-entries.js';
 import { JsonPacker, PackedJson } from './packed-json.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
@@ -31,7 +32,13 @@ export function parseEntry(e: Entry): KObject {
 
 /** The objects and recent history of one resource. */
 export class ResourceTable {
-  readonly objects = new Map<string, Entry>();
+  /** The latest entry of every object by key. Events are kept packed only (see compact-entries.ts). */
+  readonly objects: EntryMap<Entry>;
+  /**
+   * False for Events: the store's uid index would hold every Event's entry, and nothing finds an Event by uid
+   * (it is nobody's owner). An Event with owners is indexed all the same, so garbage collection finds it.
+   */
+  readonly indexesUids: boolean;
   private readonly history: StoredEvent[] = [];
   private historyStart = 0;
   /** Events at or below this resourceVersion are no longer in history. */
@@ -48,7 +55,11 @@ export class ResourceTable {
     readonly info: ResourceInfo,
     private readonly historyLimit: number,
     private readonly uids: ReadonlyMap<string, Entry> = new Map(),
-  ) {}
+  ) {
+    const compact = info.kind === 'Event';
+    this.indexesUids = !compact;
+    this.objects = compact ? new CompactEntries(this.packer, (text) => Entry.fromText(this, text)) : new Map<string, Entry>();
+  }
 
   /**
    * The uid string a stored object already holds, when one is stored under `uid`: each write parses its own copy
@@ -71,9 +82,8 @@ export class ResourceTable {
     return canonical;
   }
 
-  /** Records a change: stores the entry (or removes it) and tells every watcher. */
-  record(type: StoredEvent['type'], entry: Entry): void {
-    const prev = this.objects.get(entry.key);
+  /** Records a change: stores the entry (or removes it) and tells every watcher; `prev` when the caller read it. */
+  record(type: StoredEvent['type'], entry: Entry, prev: Entry | undefined = this.objects.get(entry.key)): void {
     const had = prev !== undefined;
     if (type === 'DELETED') this.objects.delete(entry.key);
     else this.objects.set(entry.key, entry);
@@ -197,9 +207,12 @@ export class Entry extends PackedJson implements FieldSource {
   /** The kind's own selectable fields (metadata.name and metadata.namespace come from the key). */
   private readonly kindFields: Record<string, string> | undefined;
 
-  /** Stores an object of `table` whose metadata.resourceVersion is already set. */
-  constructor(table: ResourceTable, obj: KObject) {
-    super(table.packer, Buffer.from(JSON.stringify(obj), 'utf8'));
+  /**
+   * Stores an object of `table` whose metadata.resourceVersion is already set. With `stored` (its JSON and the
+   * packed text it was read from) the entry is one read back from a compact table and is not packed again.
+   */
+  constructor(table: ResourceTable, obj: KObject, stored?: { json: Buffer; text: string }) {
+    super(table.packer, stored?.json ?? Buffer.from(JSON.stringify(obj), 'utf8'), stored?.text);
     this.table = table;
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
@@ -207,6 +220,12 @@ export class Entry extends PackedJson implements FieldSource {
     this.labels = obj.metadata.labels;
     this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid));
     this.owners = table.ownerList(obj.metadata.ownerReferences?.map((o) => o.uid));
+  }
+
+  /** The entry of a packed text (read back from a compact table). */
+  static fromText(table: ResourceTable, text: string): Entry {
+    const json = table.packer.unpackText(text);
+    return new Entry(table, JSON.parse(json.toString('utf8')) as KObject, { json, text });
   }
 
   /** The object's JSON as UTF-8 bytes (never mutated; unpacked on each read but for the latest entries). */

@@ -29,12 +29,22 @@ function withoutPod(info: NodeInfo, pod: Pod): NodeInfo {
   return { ...info, requested, pods: info.pods.filter((p) => p !== pod) };
 }
 
+/** Where a bound pod is counted: its node, its controller owner and the node's zone (shared by the pods alike). */
+interface Placement {
+  readonly node: string;
+  readonly owner: string | undefined;
+  readonly zone: string;
+}
+
 /** The NodeInfos of the live nodes, maintained incrementally from informer events. */
 export class NodeInfoCache {
   private readonly nodes = new Map<string, Node>();
   /** Pods occupying each node, by key, in the order the informer last stored them (as its node index keeps them). */
   private readonly podsByNode = new Map<string, Map<string, Pod>>();
-  private readonly nodeOfPod = new Map<string, string>();
+  /** Each bound pod's placement by key: one map entry per pod and one record per node and owner. */
+  private readonly placed = new Map<string, Placement>();
+  /** The shared placement records by node, then owner and zone (dropped with the node). */
+  private readonly placements = new Map<string, Map<string, Placement>>();
   private readonly infos = new Map<string, NodeInfo>();
   private sortedNames: string[] | undefined;
   /** The last list() and each node's place in it: changed nodes are patched in, not the whole list rebuilt. */
@@ -43,7 +53,6 @@ export class NodeInfoCache {
   private readonly dirty = new Set<string>();
   /** Pods per controller owner per zone, for spreading (kept as pods come and go, not counted per cycle). */
   private readonly ownerZones = new Map<string, Map<string, number>>();
-  private readonly countedZone = new Map<string, { owner: string; zone: string }>();
   /** How many bound pods have each priority, for "could preemption find any victim at all". */
   private readonly priorities = new Map<number, number>();
   /** Bound pods with required pod anti-affinity (their rules reach other nodes). */
@@ -59,28 +68,35 @@ export class NodeInfoCache {
     let pods = this.podsByNode.get(node);
     if (!pods) this.podsByNode.set(node, (pods = new Map()));
     pods.set(key, pod);
-    this.nodeOfPod.set(key, node);
     const info = this.infos.get(node);
     if (info) this.infos.set(node, withPods(info, [pod]));
     this.dirty.add(node);
     this.count(pod, 1);
-    this.countZone(key, pod, node);
+    this.place(key, pod, node);
   }
 
-  private countZone(key: string, pod: Pod, node: string): void {
+  /** Records where a pod is and counts it in its owner's zone. */
+  private place(key: string, pod: Pod, node: string): void {
     const owner = ownerUid(pod);
-    if (owner === undefined) return;
     const zone = this.nodes.get(node)?.metadata.labels?.[Labels.zone] ?? '';
+    let onNode = this.placements.get(node);
+    if (!onNode) this.placements.set(node, (onNode = new Map()));
+    const id = owner === undefined ? zone : [owner, zone].join('\n');
+    let p = onNode.get(id);
+    if (!p || p.owner !== owner) onNode.set(id, (p = { node, owner, zone }));
+    this.placed.set(key, p);
+    if (owner === undefined) return;
     let zones = this.ownerZones.get(owner);
     if (!zones) this.ownerZones.set(owner, (zones = new Map()));
     zones.set(zone, (zones.get(zone) ?? 0) + 1);
-    this.countedZone.set(key, { owner, zone });
   }
 
-  private uncountZone(key: string): void {
-    const c = this.countedZone.get(key);
+  /** Forgets where a pod is and takes it out of its owner's zone count. */
+  private unplace(key: string): void {
+    const c = this.placed.get(key);
     if (!c) return;
-    this.countedZone.delete(key);
+    this.placed.delete(key);
+    if (c.owner === undefined) return;
     const zones = this.ownerZones.get(c.owner);
     const n = (zones?.get(c.zone) ?? 0) - 1;
     if (n > 0) zones?.set(c.zone, n);
@@ -119,7 +135,7 @@ export class NodeInfoCache {
    * what was derived from it (verdicts, checker views) stays valid.
    */
   private replaceInPlace(key: string, pod: Pod): boolean {
-    const node = this.nodeOfPod.get(key);
+    const node = this.placed.get(key)?.node;
     const pods = node === undefined ? undefined : this.podsByNode.get(node);
     const old = pods?.get(key);
     if (node === undefined || !pods || !old || node !== pod.spec.nodeName || !occupiesNode(pod) || !sameForScheduling(old, pod)) return false;
@@ -136,13 +152,12 @@ export class NodeInfoCache {
 
   /** Records a pod's deletion. */
   deletePod(key: string): void {
-    const node = this.nodeOfPod.get(key);
+    const node = this.placed.get(key)?.node;
     if (node === undefined) return;
-    this.nodeOfPod.delete(key);
     const pods = this.podsByNode.get(node);
     const pod = pods?.get(key);
     if (pod) this.count(pod, -1);
-    this.uncountZone(key);
+    this.unplace(key);
     pods?.delete(key);
     if (pods?.size === 0) this.podsByNode.delete(node);
     const info = this.infos.get(node);
@@ -159,20 +174,22 @@ export class NodeInfoCache {
     this.nodes.set(name, node);
     this.infos.delete(name);
     this.dirty.add(name);
-    if (old && old.metadata.labels?.[Labels.zone] !== node.metadata.labels?.[Labels.zone]) this.recountZones(name);
+    // A new node too: its pods may have come first (separate informers), counted in no zone until now.
+    if (old?.metadata.labels?.[Labels.zone] !== node.metadata.labels?.[Labels.zone]) this.recountZones(name);
   }
 
   /** Counts a node's pods in its new zone. */
   private recountZones(name: string): void {
     for (const [key, pod] of this.podsByNode.get(name) ?? []) {
-      this.uncountZone(key);
-      this.countZone(key, pod, name);
+      this.unplace(key);
+      this.place(key, pod, name);
     }
   }
 
   /** Records a node's deletion. */
   deleteNode(name: string): void {
     this.nodes.delete(name);
+    this.placements.delete(name);
     this.infos.delete(name);
     this.sortedNames = undefined;
   }

@@ -7,8 +7,11 @@ import { Informer, type Indexers, type KubeClient, type KubeObject, type Pod, ty
 
 /** Index name: a controller owner's uid. */
 export const ByOwner = 'owner';
-/** Index name: a pod's node. */
-export const ByNode = 'node';
+/**
+ * Index name: a bound pod's node. The name and meaning of Tenon's own pod index (src/state/informers.ts), so a
+ * shared pod cache keeps one such index for both, not a second set entry per pod.
+ */
+export const ByNode = 'nodeName';
 
 const ownerIndexer = (o: KubeObject): string[] => {
   const uid = o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
@@ -17,7 +20,7 @@ const ownerIndexer = (o: KubeObject): string[] => {
 
 function indexersFor(rt: ResourceType<unknown>): Indexers<KubeObject> {
   if (rt.kind !== 'Pod') return { [ByOwner]: ownerIndexer };
-  return { [ByOwner]: ownerIndexer, [ByNode]: (o) => [(o as Pod).spec.nodeName ?? ''] };
+  return { [ByOwner]: ownerIndexer, [ByNode]: (o) => ((o as Pod).spec.nodeName ? [(o as Pod).spec.nodeName ?? ''] : []) };
 }
 
 /** Options of the set. */

@@ -20,15 +20,30 @@ function nested(obj: KObject, a: string, b: string): unknown {
 
 // Each kind's fields are made in one object literal: an object given its properties one by one keeps those past
 // the fourth in a separate property array (24 bytes more for each of 300,000 stored Events).
+// A pod's IP is not kept (see readPodFields): without it the pods of a node share one object of fields.
 function podFields(obj: KObject): Record<string, string> {
-  return {
+  return sharedFields({
     'spec.nodeName': kept(nested(obj, 'spec', 'nodeName')),
     'status.phase': kept(nested(obj, 'status', 'phase')),
     'spec.schedulerName': kept(nested(obj, 'spec', 'schedulerName')),
     'spec.serviceAccountName': kept(nested(obj, 'spec', 'serviceAccountName')),
-    'status.podIP': str(nested(obj, 'status', 'podIP')) ?? '',
     'spec.restartPolicy': kept(nested(obj, 'spec', 'restartPolicy')),
-  };
+  });
+}
+
+/** Pod fields selected rarely and unique to each pod: read from the stored pod when a selector names them. */
+const readPodFields = new Set(['status.podIP']);
+
+/** Objects of fields kept once per set of values (the fields of stored entries are never changed). */
+const sharedFieldObjects = new Map<string, Record<string, string>>();
+
+function sharedFields(fields: Record<string, string>): Record<string, string> {
+  const key = Object.values(fields).join('\n');
+  const known = sharedFieldObjects.get(key);
+  if (known) return known;
+  if (sharedFieldObjects.size >= 10_000) sharedFieldObjects.clear();
+  sharedFieldObjects.set(key, fields);
+  return fields;
 }
 
 // Values most objects share (kinds, namespaces, reasons, phases) are kept once: a scale run stores 150,000 pods
@@ -138,12 +153,15 @@ export function kindField(kind: string, fields: Record<string, string> | undefin
   const stored = storedField(field);
   const kept = fields?.[stored];
   if (kept !== undefined) return kept;
-  return kind === 'Event' && readEventFields.has(stored) ? undefined : '';
+  if (kind === 'Event') return readEventFields.has(stored) ? undefined : '';
+  return kind === 'Pod' && readPodFields.has(stored) ? undefined : '';
 }
 
 /** A selectable field that is not kept with the entry, read from the object itself. */
 export function readField(kind: string, obj: KObject, field: string): string {
-  return kind === 'Event' ? readEventField(obj, storedField(field)) : '';
+  if (kind === 'Event') return readEventField(obj, storedField(field));
+  if (kind === 'Pod' && field === 'status.podIP') return str(nested(obj, 'status', 'podIP')) ?? '';
+  return '';
 }
 
 /** True when the source satisfies every requirement. */

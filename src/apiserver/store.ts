@@ -49,6 +49,7 @@ export class ResourceTable {
   readonly packer = new JsonPacker();
   /** Owner lists of this resource's objects, kept once: a ReplicaSet's 150,000 pods list the same owner. */
   private readonly ownerLists = new Map<string, readonly string[]>();
+  private readonly sharedLabels = new Map<string, Record<string, string>>();
 
   /** Builds a table keeping at most `historyLimit` events for watches; `uids` is the store's uid index. */
   constructor(
@@ -80,6 +81,20 @@ export class ResourceTable {
     if (this.ownerLists.size >= 4096) this.ownerLists.clear();
     this.ownerLists.set(key, canonical);
     return canonical;
+  }
+
+  /**
+   * The shared labels object equal to `labels`, for objects with owners: a ReplicaSet's pods carry the same labels,
+   * and each entry had its own copy. Objects without owners (a node's labels name the node) are not looked up.
+   */
+  labelsOnce(labels: Record<string, string> | undefined, owned: boolean): Record<string, string> | undefined {
+    if (!labels || !owned) return labels;
+    const key = JSON.stringify(labels);
+    const known = this.sharedLabels.get(key);
+    if (known) return known;
+    if (this.sharedLabels.size >= 4096) this.sharedLabels.clear();
+    this.sharedLabels.set(key, labels);
+    return labels;
   }
 
   /** Records a change: stores the entry (or removes it) and tells every watcher; `prev` when the caller read it. */
@@ -217,9 +232,9 @@ export class Entry extends PackedJson implements FieldSource {
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
     this.uid = table.canonicalUid(obj.metadata.uid ?? '');
-    this.labels = obj.metadata.labels;
     this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid));
     this.owners = table.ownerList(obj.metadata.ownerReferences?.map((o) => o.uid));
+    this.labels = table.labelsOnce(obj.metadata.labels, this.owners !== undefined);
   }
 
   /** The entry of a packed text (read back from a compact table). */

@@ -232,7 +232,8 @@ export class EventRecorder {
       resourceVersion: m.resourceVersion,
       type: e.type,
       reason: e.reason,
-      message: this.messages.intern(e.message),
+      // A message naming its object ("Successfully assigned default/web-1 to …") is never shared: kept out of the table.
+      message: m.name && e.message.includes(m.name) ? e.message : this.messages.intern(e.message),
       firstAt: now,
       name,
       namespace,

@@ -72,6 +72,14 @@ describe('embedded API server with @kubernetes/client-node', () => {
     expect(byName.items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual(['sel/p3']);
     const notP3 = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'metadata.name!=p3,status.podIP=' });
     expect(notP3.items.map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2', 'p4', 'p5', 'p6']);
+    // Two pods on one node, told apart by IP (a field read from the stored pod, not kept beside it).
+    for (const [name, ip] of [['p1', '10.0.0.11'], ['p5', '10.0.0.15']] as const) {
+      await h.core.patchNamespacedPodStatus({ name, namespace: 'sel', body: { status: { phase: 'Running', podIP: ip } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    }
+    const byIp = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'status.podIP=10.0.0.15,status.phase=Running' });
+    expect(byIp.items.map((p) => p.metadata?.name)).toEqual(['p5']);
+    const notIp = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'status.podIP!=10.0.0.15,status.phase=Running' });
+    expect(notIp.items.map((p) => p.metadata?.name)).toEqual(['p1']);
     // A field the kind does not make selectable is refused, whether or not any object exists yet.
     for (const namespace of ['sel', 'nothing-here']) {
       const bad = await failure(() => h.core.listNamespacedPod({ namespace, fieldSelector: 'spec.hostname=x' }));

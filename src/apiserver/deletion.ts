@@ -97,8 +97,10 @@ function deleteNamespaceContents(state: ServerState, namespace: string): void {
   const prefix = `${namespace}/`;
   for (const table of state.store.allTables()) {
     if (!table.info.namespaced) continue;
-    for (const [key, entry] of [...table.objects]) {
-      if (key.startsWith(prefix)) deleteQuietly(state, table.info, parseEntry(entry), 'Background');
+    // Keys first, entries one at a time: a compact table (Events) rebuilds each entry it is asked for.
+    for (const key of [...table.objects.keys()]) {
+      const entry = key.startsWith(prefix) ? table.objects.get(key) : undefined;
+      if (entry) deleteQuietly(state, table.info, parseEntry(entry), 'Background');
     }
   }
 }

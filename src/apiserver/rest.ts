@@ -102,8 +102,10 @@ function handleDelete(ctx: Ctx, rp: ResourcePath): void {
   const table = ctx.state.store.table(rp.info);
   const filter = filterFromQuery(ctx.query, rp.namespace, table);
   const items: KObject[] = [];
-  for (const e of [...table.objects.values()]) {
-    if (!matches(filter, e)) continue;
+  // Keys first, entries one at a time: a compact table (Events) rebuilds each entry it is asked for.
+  for (const key of [...table.objects.keys()]) {
+    const e = table.objects.get(key);
+    if (!e || !matches(filter, e)) continue;
     const name = e.name;
     items.push(deleteObject(ctx.state, rp.info, { namespace: e.namespace || undefined, name }, opts).object);
   }

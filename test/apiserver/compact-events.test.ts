@@ -79,6 +79,20 @@ describe('Events', () => {
     expect(left.items).toEqual([]);
   });
 
+  it('go by field selector in one delete-collection, and with their namespace', async () => {
+    const aboutWeb4 = async (): Promise<number> => (await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-4' })).items.length;
+    const web4 = await aboutWeb4();
+    expect(web4).toBeGreaterThanOrEqual(perPod);
+    await h.core.deleteCollectionNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-3' });
+    expect((await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-3' })).items).toEqual([]);
+    expect(await aboutWeb4()).toBe(web4);
+    await h.core.createNamespace({ body: { metadata: { name: 'short-lived' } } });
+    for (let i = 0; i < 20; i++) await h.core.createNamespacedEvent({ namespace: 'short-lived', body: { ...event(i), metadata: { name: `e-${i}`, namespace: 'short-lived' } } });
+    await h.core.deleteNamespace({ name: 'short-lived' });
+    await eventually(async () => (await h.core.listNamespacedEvent({ namespace: 'short-lived' })).items.length === 0);
+    expect(await aboutWeb4()).toBe(web4);
+  });
+
   it('with an owner are deleted with it', async () => {
     const owner = await h.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'owner' } } });
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid ?? '' };

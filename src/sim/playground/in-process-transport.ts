@@ -107,7 +107,21 @@ type StreamRequest = Parameters<Transport['stream']>[0];
  * them while committing a change, and a client reacting there would re-enter the commit.
  */
 function streamRequest(server: InProcessServer, req: StreamRequest): Promise<TransportResponse> {
-  return new Promise((resolve, reject) => {
+  return new Promise((settle, fail) => {
+    // The signal outlives the request (an informer's, across its watches): the listener must go with the request.
+    const onAbort = (): void => {
+      sink.abandon();
+      finished = { status: 0, body: '' };
+      later();
+    };
+    const resolve = (r: TransportResponse): void => {
+      req.signal.removeEventListener('abort', onAbort);
+      settle(r);
+    };
+    const reject = (e: unknown): void => {
+      req.signal.removeEventListener('abort', onAbort);
+      fail(e);
+    };
     let pending: string[] = [];
     const text = new LineBuffer();
     let finished: TransportResponse | undefined;
@@ -137,11 +151,7 @@ function streamRequest(server: InProcessServer, req: StreamRequest): Promise<Tra
         later();
       },
     });
-    req.signal.addEventListener('abort', () => {
-      sink.abandon();
-      finished = { status: 0, body: '' };
-      later();
-    });
+    req.signal.addEventListener('abort', onAbort, { once: true });
     server.serveInProcess(localRequest(req), sink).catch(reject);
   });
 }

@@ -37,14 +37,17 @@ describe('packed JSON', () => {
       fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 40 }), (values) => {
         const packer = new JsonPacker();
         const raws = values.map((v) => utf8({ value: v, pad: 'x'.repeat(200) }));
-        const texts: string[] = [];
-        // Interleaved with other objects, so the dictionary changes between them; every second one is packed
-        // from a stored object, the others directly.
-        raws.forEach((r, i) => {
+        // Interleaved with other objects, so the dictionary changes between them; every second text is taken
+        // at once, the others only after all were packed.
+        const texts = new Map<number, string>();
+        const packed = raws.map((r, i) => {
           for (let k = 0; k < 70; k++) packer.pack(utf8(pod(i * 70 + k)));
-          texts.push(i % 2 === 0 ? packer.pack(Buffer.from(r)).packedText(packer) : packer.packText(r));
+          const p = packer.pack(Buffer.from(r));
+          if (i % 2 === 0) texts.set(i, p.packedText(packer));
+          return p;
         });
-        texts.forEach((t, i) => expect(packer.unpackText(t).equals(raws[i] as Buffer)).toBe(true));
+        packed.forEach((p, i) => texts.set(i, texts.get(i) ?? p.packedText(packer)));
+        raws.forEach((r, i) => expect(packer.unpackText(texts.get(i) ?? '').equals(r)).toBe(true));
       }),
       { numRuns: 20 },
     );

@@ -108,11 +108,6 @@ export class JsonPacker {
     return id;
   }
 
-  /** Packs an object's UTF-8 JSON into one flat one-byte string (see PackedJson.packedText). */
-  packText(raw: Buffer): string {
-    return new PackedJson(this, raw).packedText(this);
-  }
-
   /** The dictionary a packed text was packed against (undefined for none). */
   dictionaryOf(text: string): Buffer | undefined {
     const id = (text.charCodeAt(0) << 8) | text.charCodeAt(1);

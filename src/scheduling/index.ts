@@ -27,4 +27,4 @@ export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpMo
 
 // --- solver side (branch scheduling): disruption's removal simulation ---
 export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';
-export { binOrder, poolUsage, usageWithout } from './solver/context.js';
+export { binOrder, poolUsage, preparedInstanceType, usageWithout } from './solver/context.js';

@@ -73,6 +73,10 @@ export class DisruptionController implements Reconciler {
     if (!d) return { requeueAfter: disruptionPollMs };
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe((performance.now() - started) / 1000);
     this.record(d);
+    if (d.incomplete) {
+      this.ctx.metrics.consolidationTimeouts.inc({ consolidation_type: d.incomplete.method.consolidationType ?? '' });
+      this.ctx.log.info({ controller: this.name }, d.incomplete.message);
+    }
     await this.reportBlocked(d.blocked, now);
     this.onPass?.(d);
     if (!d.command) return { requeueAfter: disruptionPollMs };

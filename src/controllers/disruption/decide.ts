@@ -25,6 +25,8 @@ export interface Decision {
   eligible: Partial<Record<DisruptionReason, number>>;
   /** Budget allowance per reason and NodePool (for `karpenter_nodepools_allowed_disruptions`). */
   allowed: Partial<Record<DisruptionReason, Map<string, Allowance>>>;
+  /** Set when a method stopped before looking at every candidate: the pass did not show there is nothing to do. */
+  incomplete?: { method: Method; message: string };
 }
 
 /** Options of a pass. */
@@ -65,6 +67,7 @@ export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision
     if (eligible.length === 0) continue;
     const r = opts.simulator ? method.computeCommand(eligible, { ...ctx, budgets }) : confirmed(method, eligible, { ...ctx, budgets }, solver);
     decision.blocked.push(...r.blocked);
+    if (r.incomplete) decision.incomplete = { method, message: r.incomplete };
     if (r.command) {
       decision.command = r.command;
       break;

@@ -70,7 +70,8 @@ export class DisruptionPasses {
     if (last && last.fingerprint === fingerprint && view.now - last.at < ConsolidatedStateMaxAgeMs) return undefined;
     const { simulatorFor, ...rest } = this.opts;
     const decision = decide(view, { ...rest, simulator: simulatorFor?.(view) });
-    this.fruitless = decision.command ? undefined : { fingerprint, at: view.now };
+    // A pass cut short found nothing among the candidates it reached: the next one must look again.
+    this.fruitless = decision.command || decision.incomplete ? undefined : { fingerprint, at: view.now };
     return decision;
   }
 

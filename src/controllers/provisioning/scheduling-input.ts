@@ -29,9 +29,18 @@ export function toSchedulingNodePool(np: StoredNodePool): sched.NodePool {
   };
 }
 
-/** The scheduling view of a provider instance type. */
+// One scheduling view per provider object: the solver prepares each type object once (requirements from its labels
+// and offerings), and the provider hands out the same objects until its list is recomputed.
+const schedulingTypes = new WeakMap<ProviderInstanceType, sched.InstanceType>();
+
+/** The scheduling view of a provider instance type (the same object for the same provider object). */
 export function toSchedulingInstanceType(it: ProviderInstanceType): sched.InstanceType {
-  return { name: it.name, labels: it.labels, requirements: it.requirements, capacity: it.capacity, allocatable: it.allocatable, offerings: it.offerings };
+  let t = schedulingTypes.get(it);
+  if (!t) {
+    t = { name: it.name, labels: it.labels, requirements: it.requirements, capacity: it.capacity, allocatable: it.allocatable, offerings: it.offerings };
+    schedulingTypes.set(it, t);
+  }
+  return t;
 }
 
 /** Labels a node launched from these requirements will surely carry: every single-valued `In`. */

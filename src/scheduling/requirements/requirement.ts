@@ -5,6 +5,15 @@
  */
 import type { NodeSelectorRequirementWithMinValues, RequirementOperator } from '../../api/index.js';
 
+/**
+ * Single-value `In` requirements by key and value, shared: a node's or an instance type's labels each make one, and
+ * a 5,000-node cluster rebuilt them (a Set each) for every solve. Immutability makes sharing safe. Bounded, since
+ * values such as hostnames are unique per node.
+ */
+const singles = new Map<string, Map<string, Requirement>>();
+let singleCount = 0;
+const maxSingles = 1 << 16;
+
 interface Bounds {
   gt: number | undefined;
   lt: number | undefined;
@@ -36,6 +45,7 @@ export class Requirement {
     const first = Number.parseInt(values[0] ?? '', 10);
     switch (operator) {
       case 'In':
+        if (values.length === 1 && minValues === undefined) return Requirement.single(key, values[0] ?? '');
         return new Requirement(key, false, new Set(values), { gt: undefined, lt: undefined, minValues });
       case 'NotIn':
         return new Requirement(key, true, new Set(values), { gt: undefined, lt: undefined, minValues });
@@ -52,6 +62,23 @@ export class Requirement {
       case 'Lte':
         return new Requirement(key, true, new Set(), { gt: undefined, lt: first + 1, minValues });
     }
+  }
+
+  /** `key In [value]`, one shared object per key and value. */
+  static single(key: string, value: string): Requirement {
+    let byValue = singles.get(key);
+    const known = byValue?.get(value);
+    if (known) return known;
+    if (singleCount >= maxSingles) {
+      singles.clear();
+      singleCount = 0;
+      byValue = undefined;
+    }
+    if (!byValue) singles.set(key, (byValue = new Map()));
+    const r = new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
+    byValue.set(value, r);
+    singleCount++;
+    return r;
   }
 
   /** From a serialized requirement. */

@@ -25,7 +25,7 @@ export class Requirements {
   /** From concrete labels: each key `In` its one value. */
   static fromLabels(labels: Readonly<Record<string, string>> | undefined): Requirements {
     const out = new Requirements();
-    for (const [k, v] of Object.entries(labels ?? {})) out.add(Requirement.of(normalizeLabelKey(k), 'In', [v]));
+    for (const [k, v] of Object.entries(labels ?? {})) out.add(Requirement.single(normalizeLabelKey(k), v));
     return out;
   }
 

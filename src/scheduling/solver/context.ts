@@ -41,14 +41,23 @@ export function prepareAll(types: readonly InstanceType[]): InstanceTypeInfo[] {
   return list;
 }
 
+/**
+ * `prepareInstanceType`, once per type object: solves, disruption's pricing and its resource simulator share the
+ * prepared form (undefined when the type has no available offering).
+ */
+export function preparedInstanceType(t: InstanceType): InstanceTypeInfo | undefined {
+  let p = prepared.get(t);
+  if (p === undefined) {
+    p = prepareInstanceType(t) ?? null;
+    prepared.set(t, p);
+  }
+  return p ?? undefined;
+}
+
 function prepareEach(types: readonly InstanceType[]): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
   for (const t of types) {
-    let p = prepared.get(t);
-    if (p === undefined) {
-      p = prepareInstanceType(t) ?? null;
-      prepared.set(t, p);
-    }
+    const p = preparedInstanceType(t);
     if (p) out.push(p);
   }
   return out;

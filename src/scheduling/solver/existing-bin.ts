@@ -35,6 +35,18 @@ export interface NodeFacts {
 }
 
 const bases = new WeakMap<ExistingNode, NodeFacts>();
+/**
+ * A node's labels as requirements, by labels object. Callers build new node objects for every solve (each pass
+ * of the provisioner and of disruption), while a cached Node's labels object stays the same until its labels
+ * change; the requirements are only read.
+ */
+const labelRequirements = new WeakMap<object, Requirements>();
+
+function requirementsOf(labels: ExistingNode['labels']): Requirements {
+  let r = labelRequirements.get(labels);
+  if (!r) labelRequirements.set(labels, (r = Requirements.fromLabels(labels)));
+  return r;
+}
 
 /** The parsed facts of `node` (cached per node object and volume info). */
 export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
@@ -47,7 +59,7 @@ function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts 
   const allocatable = fromResourceList(node.allocatable);
   const base: NodeFacts = {
     volumes,
-    requirements: Requirements.fromLabels(node.labels),
+    requirements: requirementsOf(node.labels),
     taints: effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints }),
     allocatable,
     used: {},

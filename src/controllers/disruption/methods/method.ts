@@ -22,6 +22,8 @@ export interface MethodResult {
    */
   alternatives?: Command[];
   blocked: Blocked[];
+  /** Set when the method stopped before it had looked at every candidate (its simulation budget ran out), saying where. */
+  incomplete?: string;
 }
 
 /** One disruption method. */

@@ -3,9 +3,8 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, fromResourceList, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { cheapestOffering, fromResourceList, preparedInstanceType, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
 import { FairPrice, type PricedCapacity } from './fair-price.js';
-import { prepared } from '../simulation/prepared-types.js';
 import type * as sched from '../../../scheduling/index.js';
 
 /** An option with the price and offering it would launch at. */
@@ -30,7 +29,7 @@ export class Pricing {
     if (m) return m;
     m = new Map();
     for (const it of this.instanceTypesByNodePool[pool] ?? []) {
-      const info = prepared(it);
+      const info = preparedInstanceType(it);
       if (info) m.set(it.name, info);
     }
     this.byPool.set(pool, m);

@@ -8,8 +8,7 @@
  * consolidation TTL (validation.ts), and the property tests carry commands out with the solver.
  */
 import { Labels } from '../../../api/index.js';
-import { addResources, cheapestOffering, fitsIn, podRequests, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
-import { prepared } from './prepared-types.js';
+import { addResources, cheapestOffering, fitsIn, podRequests, preparedInstanceType, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -75,7 +74,7 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     const reqs = Requirements.fromSelector(pool.template.requirements);
     const out: PricedType[] = [];
     for (const it of this.view.instanceTypesByNodePool[pool.name] ?? []) {
-      const info = prepared(it);
+      const info = preparedInstanceType(it);
       if (!info || info.requirements.intersects(reqs)) continue;
       const o = cheapestOffering(info, reqs);
       if (o) out.push({ name: it.name, price: o.price, zone: o.zone, capacityType: o.capacityType, allocatable: info.allocatable });

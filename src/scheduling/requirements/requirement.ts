@@ -12,6 +12,8 @@ import type { NodeSelectorRequirementWithMinValues, RequirementOperator } from '
  */
 const singles = new Map<string, Map<string, Requirement>>();
 let singleCount = 0;
+const exists = new Map<string, Requirement>();
+const doesNotExist = new Map<string, Requirement>();
 const maxSingles = 1 << 16;
 
 interface Bounds {
@@ -50,8 +52,11 @@ export class Requirement {
       case 'NotIn':
         return new Requirement(key, true, new Set(values), { gt: undefined, lt: undefined, minValues });
       case 'Exists':
+        if (minValues === undefined) return Requirement.shared(exists, key, true);
         return new Requirement(key, true, new Set(), { gt: undefined, lt: undefined, minValues });
       case 'DoesNotExist':
+        // An instance type lists a dozen labels it lacks: one object per key serves every type.
+        if (minValues === undefined) return Requirement.shared(doesNotExist, key, false);
         return new Requirement(key, false, new Set(), { gt: undefined, lt: undefined, minValues });
       case 'Gt':
         return new Requirement(key, true, new Set(), { gt: first, lt: undefined, minValues });
@@ -78,6 +83,17 @@ export class Requirement {
     const r = new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
     byValue.set(value, r);
     singleCount++;
+    return r;
+  }
+
+  /** `Exists` (complement) or `DoesNotExist` on `key`, one shared object per key. */
+  private static shared(table: Map<string, Requirement>, key: string, complement: boolean): Requirement {
+    let r = table.get(key);
+    if (!r) {
+      if (table.size >= maxSingles) table.clear();
+      r = new Requirement(key, complement, new Set(), { gt: undefined, lt: undefined, minValues: undefined });
+      table.set(key, r);
+    }
     return r;
   }
 

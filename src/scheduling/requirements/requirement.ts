@@ -44,19 +44,17 @@ export class Requirement {
 
   /** Builds a requirement from an operator and its values. */
   static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
+    const shared = minValues === undefined ? Requirement.sharedOf(key, operator, values) : undefined;
+    if (shared) return shared;
     const first = Number.parseInt(values[0] ?? '', 10);
     switch (operator) {
       case 'In':
-        if (values.length === 1 && minValues === undefined) return Requirement.single(key, values[0] ?? '');
         return new Requirement(key, false, new Set(values), { gt: undefined, lt: undefined, minValues });
       case 'NotIn':
         return new Requirement(key, true, new Set(values), { gt: undefined, lt: undefined, minValues });
       case 'Exists':
-        if (minValues === undefined) return Requirement.shared(exists, key, true);
         return new Requirement(key, true, new Set(), { gt: undefined, lt: undefined, minValues });
       case 'DoesNotExist':
-        // An instance type lists a dozen labels it lacks: one object per key serves every type.
-        if (minValues === undefined) return Requirement.shared(doesNotExist, key, false);
         return new Requirement(key, false, new Set(), { gt: undefined, lt: undefined, minValues });
       case 'Gt':
         return new Requirement(key, true, new Set(), { gt: first, lt: undefined, minValues });
@@ -84,6 +82,17 @@ export class Requirement {
     byValue.set(value, r);
     singleCount++;
     return r;
+  }
+
+  /**
+   * The shared object for `key In [v]`, `Exists` and `DoesNotExist` (an instance type lists a dozen labels it lacks:
+   * one object per key serves every type); undefined for other requirements.
+   */
+  private static sharedOf(key: string, operator: RequirementOperator, values: readonly string[]): Requirement | undefined {
+    if (operator === 'In' && values.length === 1) return Requirement.single(key, values[0] ?? '');
+    if (operator === 'Exists') return Requirement.shared(exists, key, true);
+    if (operator === 'DoesNotExist') return Requirement.shared(doesNotExist, key, false);
+    return undefined;
   }
 
   /** `Exists` (complement) or `DoesNotExist` on `key`, one shared object per key. */

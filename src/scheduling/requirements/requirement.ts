@@ -6,9 +6,9 @@
 import type { NodeSelectorRequirementWithMinValues, RequirementOperator } from '../../api/index.js';
 
 /**
- * Single-value `In` requirements by key and value, shared: a node's or an instance type's labels each make one, and
- * a 5,000-node cluster rebuilt them (a Set each) for every solve. Immutability makes sharing safe. Bounded, since
- * values such as hostnames are unique per node.
+ * Single-value `In` requirements of labels by key and value, shared: a node's or an instance type's labels each make
+ * one, and a 5,000-node cluster rebuilt them (a Set each) for every solve. Immutability makes sharing safe. Bounded,
+ * since values such as hostnames are unique per node.
  */
 const singles = new Map<string, Map<string, Requirement>>();
 let singleCount = 0;
@@ -44,7 +44,7 @@ export class Requirement {
 
   /** Builds a requirement from an operator and its values. */
   static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
-    const shared = minValues === undefined ? Requirement.sharedOf(key, operator, values) : undefined;
+    const shared = minValues === undefined ? Requirement.sharedOf(key, operator) : undefined;
     if (shared) return shared;
     const first = Number.parseInt(values[0] ?? '', 10);
     switch (operator) {
@@ -85,11 +85,11 @@ export class Requirement {
   }
 
   /**
-   * The shared object for `key In [v]`, `Exists` and `DoesNotExist` (an instance type lists a dozen labels it lacks:
-   * one object per key serves every type); undefined for other requirements.
+   * The shared object for `Exists` and `DoesNotExist` (an instance type lists a dozen labels it lacks: one object per
+   * key serves every type); undefined for other requirements. `In` is shared only through `single`: solves make a
+   * requirement on each new NodeClaim's own hostname, which no other object would ever share.
    */
-  private static sharedOf(key: string, operator: RequirementOperator, values: readonly string[]): Requirement | undefined {
-    if (operator === 'In' && values.length === 1) return Requirement.single(key, values[0] ?? '');
+  private static sharedOf(key: string, operator: RequirementOperator): Requirement | undefined {
     if (operator === 'Exists') return Requirement.shared(exists, key, true);
     if (operator === 'DoesNotExist') return Requirement.shared(doesNotExist, key, false);
     return undefined;
@@ -131,6 +131,8 @@ export class Requirement {
 
   /** The values both allow. */
   intersect(other: Requirement): Requirement {
+    // A label's value against the same value (an instance type's labels against its own requirements): unchanged.
+    if (this.sameSingleValue(other)) return this;
     const gt = maxDefined(this.greaterThan, other.greaterThan);
     const lt = minDefined(this.lessThan, other.lessThan);
     const minValues = maxDefined(this.minValues, other.minValues);
@@ -144,6 +146,14 @@ export class Requirement {
     const values = new Set<string>();
     for (const v of finite.values) if (other2.has(v)) values.add(v);
     return new Requirement(this.key, false, values, { gt: undefined, lt: undefined, minValues });
+  }
+
+  private sameSingleValue(other: Requirement): boolean {
+    if (other === this) return true;
+    if (this.complement || other.complement || this.values.size !== 1 || other.values.size !== 1) return false;
+    if (this.minValues !== other.minValues || other.greaterThan !== undefined || other.lessThan !== undefined) return false;
+    const [v] = this.values;
+    return v !== undefined && other.values.has(v);
   }
 
   /** Karpenter's operator view of this requirement. */

@@ -1,6 +1,10 @@
 /** The `tenon` command line: one file per command under ./commands, wired in commands/index.ts. */
 import { Command } from 'commander';
+import { relaunchWithLeanMalloc } from '../sim/playground/lean-malloc.js';
 import { registerCommands } from './commands/index.js';
+
+/** Commands that run a playground, which starts again with the playground's malloc settings (lean-malloc.ts). */
+const playgroundCommands = new Set(['play', 'serve', 'scenario']);
 
 /** Builds the CLI program with every command registered. */
 export function buildProgram(): Command {
@@ -11,4 +15,6 @@ export function buildProgram(): Command {
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+const relaunched = playgroundCommands.has(process.argv[2] ?? '') ? await relaunchWithLeanMalloc() : undefined;
+if (relaunched === undefined) await buildProgram().parseAsync(process.argv);
+else process.exitCode = relaunched;

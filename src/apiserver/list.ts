@@ -3,6 +3,7 @@ import { checkFieldsKnown, matchesFields, parseFieldSelector, type FieldRequirem
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from './label-selectors.js';
 import { ApiError, badRequest } from './status.js';
 import type { Entry, ResourceTable } from './store.js';
+import { mergeSorted } from './sorted-keys.js';
 
 /** What to select. */
 export interface Filter {
@@ -50,7 +51,7 @@ function decodeContinue(token: string): ContinueState {
 }
 
 // First index whose key sorts after `key` (keys are sorted).
-function after(keys: string[], key: string): number {
+function after(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -65,7 +66,7 @@ function after(keys: string[], key: string): number {
 // the watch history), and entries created since are left out. Continue pages read this view, so a paginated
 // list is one consistent snapshot, as etcd serves it.
 interface View {
-  keys: string[];
+  keys: readonly string[];
   get(key: string): Entry | undefined;
 }
 
@@ -75,7 +76,7 @@ function viewAt(table: ResourceTable, rv: number): View {
   const before = new Map<string, Entry | undefined>();
   for (const ev of since) if (!before.has(ev.entry.key)) before.set(ev.entry.key, ev.type === 'ADDED' ? undefined : ev.prev);
   const gone = [...before].filter(([k, e]) => e && !table.objects.has(k)).map(([k]) => k);
-  const keys = gone.length > 0 ? [...table.keys(), ...gone].sort() : table.keys();
+  const keys = gone.length > 0 ? mergeSorted(table.keys(), gone.sort()) : table.keys();
   return { keys, get: (k) => (before.has(k) ? before.get(k) : table.objects.get(k)) };
 }
 

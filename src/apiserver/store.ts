@@ -7,6 +7,7 @@
 import { kindField, readField, selectableFields, type FieldSource } from './field-selectors.js';
 import { CompactEntries, type EntryMap } from './compact-entries.js';
 import { JsonPacker, PackedJson } from './packed-json.js';
+import { SortedKeys } from './sorted-keys.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { KObject } from './types.js';
 
@@ -44,7 +45,7 @@ export class ResourceTable {
   /** Events at or below this resourceVersion are no longer in history. */
   compactedRv = 0;
   private readonly watchers = new Set<(e: StoredEvent) => void>();
-  private sortedKeys: string[] | undefined;
+  private readonly sortedKeys = new SortedKeys(() => this.objects.keys());
   /** Packs the JSON of this resource's objects. */
   readonly packer = new JsonPacker();
   /** Owner lists of this resource's objects, kept once: a ReplicaSet's 150,000 pods list the same owner. */
@@ -102,7 +103,9 @@ export class ResourceTable {
     const had = prev !== undefined;
     if (type === 'DELETED') this.objects.delete(entry.key);
     else this.objects.set(entry.key, entry);
-    if (had !== this.objects.has(entry.key)) this.sortedKeys = undefined;
+    const has = this.objects.has(entry.key);
+    if (!had && has) this.sortedKeys.add(entry.key);
+    else if (had && !has) this.sortedKeys.remove(entry.key);
     const ev: StoredEvent = { type, rv: entry.rv, entry, prev };
     this.history.push(ev);
     if (this.history.length - this.historyStart > this.historyLimit) {
@@ -141,7 +144,7 @@ export class ResourceTable {
    */
   restore(entry: Entry, savedRv: number): void {
     this.objects.set(entry.key, entry);
-    this.sortedKeys = undefined;
+    this.sortedKeys.reset();
     this.compactedRv = Math.max(this.compactedRv, savedRv);
   }
 
@@ -151,9 +154,8 @@ export class ResourceTable {
   }
 
   /** Keys in storage order (namespace/name), which list pagination follows. */
-  keys(): string[] {
-    this.sortedKeys ??= [...this.objects.keys()].sort();
-    return this.sortedKeys;
+  keys(): readonly string[] {
+    return this.sortedKeys.keys();
   }
 }
 

@@ -2,8 +2,9 @@
  * `npm run bench -- playground [--pods N] [--small-nodes] [--progress] [--json]`: N pods (a Deployment with mixed requests) from
  * apply to all Running in a fresh playground: wall and simulated seconds, nodes, and the process's RSS (at the end;
  * the table adds the peak, the kernel's maxRSS, and `--progress` prints both every 10 simulated seconds).
- * `--small-nodes` makes every pod 250m/512Mi and limits the NodePool to 2xlarge instances, so the cluster has many
- * nodes (about one per 30 pods): the shape that exposes per-node costs.
+ * `--small-nodes` makes every pod 260m/512Mi and limits the NodePool to 2xlarge instances, so the cluster has one
+ * node per 30 pods (7,910m allocatable / 260m): 150,000 pods make the issue's 5,000 nodes, the shape that exposes
+ * per-node costs.
  * JSON: {"suite":"playground","scenario":"scale-<N>","pods":N,"wallSeconds":..,"simSeconds":..,"nodes":..,"rssMB":..}.
  */
 import { runScenario } from '../../src/sim/scenario/runner.js';
@@ -43,7 +44,7 @@ spec:
       seed: 1,
       world: { defaults: false },
       steps: [
-        { apply: `${smallNodeManifests()}---\n${deployment('small', pods, '250m', '512Mi')}` },
+        { apply: `${smallNodeManifests()}---\n${deployment('small', pods, '260m', '512Mi')}` },
         // At this size the pods already created can all be Running before the ReplicaSet has created the last ones.
         { wait: { for: { count: { kind: 'Pod', equals: pods } }, timeout: '2h' } },
         { wait: { for: { allPodsRunning: true }, timeout: '2h' } },

@@ -2,7 +2,7 @@
  * The playground's heap settings. Between full collections V8 lets the old generation grow to up to four times what
  * survived the last one; in the playground almost all of that growth is garbage (each write's request, response
  * and watch copies), so RSS ran at two to three times the live heap. Growing by 20% keeps RSS near live memory for
- * about a tenth more CPU (docs/adr/0015-scale-run-finishes.md); past 400 MB live the growth is held to 80 MB
+ * about a tenth more CPU (docs/adr/0015-scale-run-finishes.md); past 200 MB live the growth is held to 40 MB
  * (docs/adr/0019-bounded-headroom.md).
  *
  * V8's memory-saving mode (`--optimize-for-size`, set at run time) lowered the peak RSS by 14% at 20,000 pods for
@@ -19,10 +19,10 @@ export const playgroundHeapGrowingPercent = 20;
 
 /**
  * The garbage a large heap may gather between full collections, in bytes. Twenty percent of a 150,000-pod playground
- * (about 800 MB live) is 160 MB of RSS holding nothing; full collections took 2% of the run's time at that rate, so
- * collecting twice as often costs little.
+ * (about 700 MB live) is 140 MB of RSS holding nothing. At 80 MB, full collections took 3.4% of the run's wall time
+ * (scavenges took 28%), so collecting twice as often again costs little.
  */
-export const playgroundHeapHeadroomBytes = 80 * 2 ** 20;
+export const playgroundHeapHeadroomBytes = 40 * 2 ** 20;
 
 /** Growth never drops below this, in percent: a heap of gigabytes still needs room to allocate between collections. */
 const minGrowingPercent = 5;

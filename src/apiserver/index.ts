@@ -2,27 +2,27 @@
 import crypto from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { tenonCrds, type CustomResourceDefinition } from '../api/index.js';
-import { maintainBudgetStatus } from './budget-status.js';
-import { builtinResources } from './builtin-kinds.js';
-import { watchCrds } from './crds.js';
-import { onDependentRemoved } from './deletion.js';
+import { maintainBudgetStatus } from './budgets/budget-status.js';
+import { builtinResources } from './builtin/kinds.js';
+import { watchCrds } from './resources/crds.js';
+import { onDependentRemoved } from './writes/deletion.js';
 import { FaultInjector, type Faults } from './faults.js';
-import { kubeConfigYaml } from './kubeconfig.js';
-import { loadState, saveState } from './persistence.js';
-import { ResourceRegistry, type ResourceInfo } from './resource-types.js';
-import { createHttpsServer, dispatch, type LocalRequest } from './server.js';
-import type { ResponseSink } from './http-io.js';
+import { kubeConfigYaml } from './tls/kubeconfig.js';
+import { loadState, saveState } from './storage/persistence.js';
+import { ResourceRegistry, type ResourceInfo } from './resources/resource-types.js';
+import { createHttpsServer, dispatch, type LocalRequest } from './http/server.js';
+import type { ResponseSink } from './http/http-io.js';
 import type { PodGrace, ServerState } from './state.js';
-import { Store, parseEntry } from './store.js';
-import { generateServingCerts } from './tls.js';
+import { Store, parseEntry } from './storage/store.js';
+import { generateServingCerts } from './tls/tls.js';
 import type { KObject, ServerClock } from './types.js';
-import { createObject } from './writes.js';
+import { createObject } from './writes/writes.js';
 
 export type { Faults, FaultRule } from './faults.js';
 export type { PodGrace } from './state.js';
-export type { LocalRequest } from './server.js';
-export type { ResponseSink } from './http-io.js';
-export { readStateHeader, StateFileError, type StateHeader } from './persistence.js';
+export type { LocalRequest } from './http/server.js';
+export type { ResponseSink } from './http/http-io.js';
+export { readStateHeader, StateFileError, type StateHeader } from './storage/persistence.js';
 export type { ServerClock } from './types.js';
 
 /** Options of startApiServer; all optional. */

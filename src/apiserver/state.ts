@@ -1,7 +1,7 @@
 /** The server's shared state: resources, objects, time, options and fault injection. */
 import type { Faults } from './faults.js';
-import type { ResourceRegistry, ResourceInfo } from './resource-types.js';
-import type { Entry, Store } from './store.js';
+import type { ResourceRegistry, ResourceInfo } from './resources/resource-types.js';
+import type { Entry, Store } from './storage/store.js';
 import type { ServerClock } from './types.js';
 
 /** How pod deletion with a grace period proceeds. */

@@ -1,4 +1,4 @@
-// Events are stored packed only (src/apiserver/compact-entries.ts): what a user does with them must work as for
+// Events are stored packed only (src/apiserver/storage/compact-entries.ts): what a user does with them must work as for
 // any other object — get, list by field, page, patch, delete, and garbage collection through an owner.
 import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -13,13 +13,26 @@ export function sleep(clock: Clock, ms: number): Promise<void> {
   });
 }
 
+/** The longest delay `setTimeout` honours; Node fires a longer one after 1 ms with a TimeoutOverflowWarning. */
+export const maxTimeoutMs = 2 ** 31 - 1;
+
+/**
+ * `setTimeout` for any delay: one past `maxTimeoutMs` (a 720h NodeClaim expiry) is chained in steps of at most
+ * `maxTimeoutMs`, so it fires when due instead of at once. Returns a function that cancels it.
+ */
+export function setLongTimeout(ms: number, fn: () => void): () => void {
+  let handle: ReturnType<typeof setTimeout>;
+  const arm = (left: number): void => {
+    handle = left > maxTimeoutMs ? setTimeout(() => arm(left - maxTimeoutMs), maxTimeoutMs) : setTimeout(fn, Math.max(0, left));
+  };
+  arm(ms);
+  return () => clearTimeout(handle);
+}
+
 /** The wall clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimer: (ms, fn) => {
-    const t = setTimeout(fn, Math.max(0, ms));
-    return () => clearTimeout(t);
-  },
+  setTimer: setLongTimeout,
 };
 
 /** RFC 3339 text of a clock instant, as Kubernetes timestamps are written (second precision). */

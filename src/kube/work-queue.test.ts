@@ -24,6 +24,19 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('a');
   });
 
+  it('leaves no timer behind when a worker requeues its key after shutdown', async () => {
+    const clock = new FakeClock(0);
+    const q = new WorkQueue(clock);
+    q.add('a');
+    let finish: () => void = () => undefined;
+    const run = runReconciler({ queue: q, reconciler: { name: 'test', reconcile: () => new Promise((resolve) => (finish = () => resolve({ requeueAfter: 900_000 }))) } });
+    await Promise.resolve();
+    q.shutDown();
+    finish();
+    await run;
+    expect(clock.pending()).toBe(0);
+  });
+
   it('backs off exponentially per key and forgets on success', () => {
     const clock = new FakeClock(0);
     const q = new WorkQueue(clock, { base: 100, max: 1000 });

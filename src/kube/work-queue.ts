@@ -43,6 +43,8 @@ export class WorkQueue {
 
   /** Queues a key after `ms`; an earlier pending delay for the same key wins. */
   addAfter(key: string, ms: number): void {
+    // A worker finishing its last key after shutDown must not leave a timer that keeps the process alive.
+    if (this.shuttingDown) return;
     if (ms <= 0) return this.add(key);
     const at = this.clock.now() + ms;
     const existing = this.delayed.get(key);

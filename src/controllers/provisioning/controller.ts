@@ -85,12 +85,14 @@ export class ProvisioningController implements Reconciler {
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
-    const created = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
+    const { created, failed } = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
     this.nominateInFlight(result, view.pods);
     this.flushEvents();
     this.reportUnplaced(result, view.pods);
     this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
     this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
+    // A failed create is the queue's to retry, with back-off: its pods may never change again to re-trigger a pass.
+    if (failed.length > 0) throw new Error(`creating ${failed.length} of ${result.newNodeClaims.length} NodeClaims failed: ${failed[0]}`);
     return result.unplaced.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
   }
 
@@ -114,13 +116,21 @@ export class ProvisioningController implements Reconciler {
     return Math.max(10_000, 2 * this.ctx.options.batchMaxDuration);
   }
 
-  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim[]> {
+  /** Creates the planned NodeClaims; returns those made and the error message of each that failed. */
+  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<{ created: CreatedNodeClaim[]; failed: string[] }> {
     const byName = new Map(pools.map((p) => [p.metadata.name ?? '', p]));
     const made = await Promise.all(planned.map((p) => this.createOne(p, byName.get(p.nodePool), pods)));
-    return made.filter((nc): nc is CreatedNodeClaim => nc !== undefined);
+    const created: CreatedNodeClaim[] = [];
+    const failed: string[] = [];
+    for (const m of made) {
+      if (typeof m === 'string') failed.push(m);
+      else if (m) created.push(m);
+    }
+    return { created, failed };
   }
 
-  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim | undefined> {
+  /** The NodeClaim created, undefined when its NodePool is gone, or the error message when the create failed. */
+  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim | string | undefined> {
     if (!pool) return undefined;
     try {
       const nc = await this.ctx.client.create<StoredNodeClaim>(Resources.nodeClaims, nodeClaimFor(pool, planned));
@@ -133,7 +143,7 @@ export class ProvisioningController implements Reconciler {
       return { nodeClaim: nc, pods: planned.pods, at: this.ctx.clock.now() };
     } catch (e) {
       this.ctx.log.error({ controller: this.name, nodepool: planned.nodePool, err: e }, 'creating nodeclaim failed');
-      return undefined;
+      return e instanceof Error ? e.message : String(e);
     }
   }
 

@@ -52,6 +52,23 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
     expect(later?.offerings.some((o) => o.capacityType === 'on-demand' && o.available)).toBe(true);
   });
 
+  it('keeps one computed instance-type list per class however many capacity errors change the unavailable offerings', async () => {
+    const w = world();
+    await w.apply(nodeClass());
+    const pool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } };
+    const zones = w.sim.account.zones;
+    for (let i = 0; i < 40; i++) {
+      w.provider.unavailableOfferings.mark('m5.large', zones[i % zones.length] ?? '', i % 2 ? 'spot' : 'on-demand');
+      w.clock.advance(5_000);
+      const types = await w.provider.getInstanceTypes(pool);
+      // Each list reflects the latest mark: recomputed in place, not under a new key.
+      const m5 = types.find((t) => t.name === 'm5.large');
+      expect(m5?.offerings.some((o) => o.zone === zones[i % zones.length] && o.capacityType === (i % 2 ? 'spot' : 'on-demand') && o.available)).toBe(false);
+      expect(m5).toBeDefined();
+    }
+    expect(w.provider.instanceTypes.cachedLists).toBe(1);
+  });
+
   it('throws InsufficientCapacityError with every offering tried when no override has capacity', async () => {
     const w = world();
     await w.apply(nodeClass());

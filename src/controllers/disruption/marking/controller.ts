@@ -47,7 +47,8 @@ export class NodeClaimDisruptionController implements Reconciler {
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(ctx.clock);
     const enqueue = (nc: StoredNodeClaim): void => this.queue.add(nc.metadata.name ?? '');
-    ctx.informers.nodeClaims.on({ add: enqueue, update: (_o, nc) => enqueue(nc) });
+    // A deleted NodeClaim's last pod event is forgotten with it, so the map holds only NodeClaims that exist.
+    ctx.informers.nodeClaims.on({ add: enqueue, update: (_o, nc) => enqueue(nc), delete: (nc) => this.podEvents.delete(nc.metadata.name ?? '') });
     ctx.informers.nodePools.on({ update: (_o, np) => this.enqueuePool(np) });
     const onPod = (p: Pod): void => this.podEvent(p);
     ctx.informers.pods.on({ add: onPod, update: (o, p) => (o.spec.nodeName !== p.spec.nodeName || o.status?.phase !== p.status?.phase ? onPod(p) : undefined), delete: onPod });

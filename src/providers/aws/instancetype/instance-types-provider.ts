@@ -38,6 +38,15 @@ export const InstanceTypeInfoTtlMs = 60 * 60_000;
 /** Computed lists are recomputed at least every minute (prices move). */
 export const ComputedInstanceTypesTtlMs = 60_000;
 
+/** A computed list and the unavailable-offerings sequence it was computed at. */
+interface ComputedList {
+  seq: number;
+  types: ResolvedInstanceType[];
+}
+
+/** Distinct class settings whose lists are kept (one per EC2NodeClass shape in practice). */
+const MaxComputedLists = 64;
+
 /** Lists instance types for EC2NodeClasses. */
 export class InstanceTypesProvider {
   private readonly port: AwsPort;
@@ -46,7 +55,7 @@ export class InstanceTypesProvider {
   private readonly settings: InstanceTypeSettings;
   private readonly infos: TtlCache<InstanceTypeInfo[]>;
   private readonly zonesByType: TtlCache<ReadonlyMap<string, ReadonlySet<string>>>;
-  private readonly computed: TtlCache<ResolvedInstanceType[]>;
+  private readonly computed: TtlCache<ComputedList>;
 
   constructor(input: { port: AwsPort; clock: Clock; pricing: PricingProvider; unavailable: UnavailableOfferings; settings: InstanceTypeSettings }) {
     this.port = input.port;
@@ -55,7 +64,7 @@ export class InstanceTypesProvider {
     this.settings = input.settings;
     this.infos = new TtlCache(input.clock, InstanceTypeInfoTtlMs);
     this.zonesByType = new TtlCache(input.clock, InstanceTypeInfoTtlMs);
-    this.computed = new TtlCache(input.clock, ComputedInstanceTypesTtlMs);
+    this.computed = new TtlCache(input.clock, ComputedInstanceTypesTtlMs, { maxEntries: MaxComputedLists });
   }
 
   /** The settings that shape capacity for a class. */
@@ -76,8 +85,12 @@ export class InstanceTypesProvider {
   async list(nodeClass: EC2NodeClass): Promise<ResolvedInstanceType[]> {
     const subnets = nodeClass.status?.subnets ?? [];
     const s = this.overheadSettings(nodeClass);
-    const key = JSON.stringify([s, subnets.map((x) => [x.zone, x.zoneID]), this.unavailable.seq]);
-    return this.computed.getOrLoad(key, async () => {
+    // The unavailable-offerings sequence is not part of the key: it changes with every capacity error, and a key
+    // per value would keep a list per error. A list computed at another sequence is recomputed in place.
+    const key = JSON.stringify([s, subnets.map((x) => [x.zone, x.zoneID])]);
+    const seq = this.unavailable.seq;
+    const current = (c: ComputedList): boolean => c.seq === seq;
+    const computed = await this.computed.getOrLoad(key, async () => {
       const [infos, zonesByType, onDemand, spot] = await Promise.all([
         this.infos.getOrLoad('all', () => this.port.describeInstanceTypes()),
         this.zonesByType.getOrLoad('all', () => this.loadOfferings()),
@@ -94,8 +107,14 @@ export class InstanceTypesProvider {
         const resolved = this.resolve(info, offerings, s, zoneIds);
         if (resolved) out.push(resolved);
       }
-      return out;
-    });
+      return { seq, types: out };
+    }, undefined, current);
+    return computed.types;
+  }
+
+  /** How many computed lists are cached (bounded; for memory tests and diagnostics). */
+  get cachedLists(): number {
+    return this.computed.size;
   }
 
   private async loadOfferings(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {

@@ -3,7 +3,9 @@
 # kube-scheduler, built from the Go module proxy and cached outside the work tree.
 #   control-plane.sh build   build (or reuse) the binaries under $TENON_CACHE/bin
 #   control-plane.sh up      start them on 127.0.0.1 (see `up` below) and write a kubeconfig
-#   control-plane.sh down    stop them
+#   control-plane.sh down    stop them (and keep nothing: the next `up` starts from an empty etcd)
+#   control-plane.sh status  which components run, and whether they answer
+#   control-plane.sh env     the KUBECONFIG line a shell or test runner can eval
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.33.13}"
@@ -81,7 +83,14 @@ GO
   mv "$ETCD_BIN/etcd.tmp" "$ETCD_BIN/etcd"
 }
 
+# shellcheck source=test/cluster/control-plane-run.sh
+. "$HERE/control-plane-run.sh"
+
 case "${1:-}" in
   build) build_etcd; build_kubernetes; log "binaries: $ETCD_BIN $BIN" ;;
-  *) echo "usage: $0 build|up|down" >&2; exit 2 ;;
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  env) print_env ;;
+  *) echo "usage: $0 build|up|down|status|env" >&2; exit 2 ;;
 esac

@@ -1,19 +1,22 @@
 /**
- * The cloud providers `tenon controller` can run with: `fake` (instances that exist only in memory, for trying
- * the controllers against a real cluster) and `aws` (EC2 through the AWS SDK, as Karpenter's AWS provider).
+ * The cloud providers `tenon controller` can run with: `fake` (instances that exist only in memory, whose
+ * simulated kubelets register Nodes in the cluster, like Karpenter's kwok provider: for trying the controllers
+ * against a real cluster without a cloud) and `aws` (EC2 through the AWS SDK, as Karpenter's AWS provider).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { CloudProvider } from '../../cloudprovider/index.js';
-import { FakeCloudProvider } from '../../cloudprovider/fake/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { KubeClient } from '../../kube/index.js';
+import type { Logger } from '../../observability/logger.js';
 import type { OperatorOptions } from '../../operator/operator.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
 import { createSdkAwsPort } from '../../providers/aws/ports/sdk/index.js';
 import type { Options } from '../../settings/options.js';
 
 /** What the operator needs from a provider: the CloudProvider and its own controllers and informers. */
-export type ProviderParts = Pick<OperatorOptions, 'cloudProvider' | 'providerControllers' | 'providerInformers'>;
+export type ProviderParts = Pick<OperatorOptions, 'cloudProvider' | 'providerControllers' | 'providerInformers'> & {
+  /** Stops what the provider runs besides the operator (the fake cloud's kubelets). */
+  stop?: () => void;
+};
 
 /** Everything a provider may read to build itself. */
 export interface ProviderContext {
@@ -21,6 +24,7 @@ export interface ProviderContext {
   clock: Clock;
   options: Options;
   kubeConfig: KubeConfig;
+  log: Logger;
 }
 
 /** A provider's builder. */
@@ -50,8 +54,20 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
   return { cloudProvider: wiring.cloudProvider, providerControllers: wiring.controllers, providerInformers: wiring.informers };
 }
 
+async function fakeProvider(ctx: ProviderContext): Promise<ProviderParts> {
+  // Loaded on demand: the simulated kubelets are playground machinery a production controller never needs.
+  const { startFakeCloud } = await import('../../sim/fakecloud/fake-cloud.js');
+  const cloud = await startFakeCloud({
+    client: ctx.client,
+    clock: ctx.clock,
+    instanceIdPrefix: ctx.clock.now().toString(36),
+    onError: (agent, e) => ctx.log.warn({ agent, error: e instanceof Error ? e.message : String(e) }, 'fake cloud: recovered from an error'),
+  });
+  return { cloudProvider: cloud.cloudProvider, stop: cloud.stop };
+}
+
 /** Providers by the name `--cloud-provider` takes. */
 export const providers: Record<string, ProviderFactory> = {
-  fake: () => Promise.resolve({ cloudProvider: new FakeCloudProvider() satisfies CloudProvider }),
+  fake: fakeProvider,
   aws: awsProvider,
 };

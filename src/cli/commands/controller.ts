@@ -24,7 +24,7 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promi
   const health = await startHealthServer({ port: options.healthProbePort, metrics, ready: () => ready });
   const namespace = options.leaderElectionNamespace || 'kube-system';
   const release = options.disableLeaderElection ? () => undefined : await acquireLeadership({ client, clock: systemClock, namespace, log, onLost: () => process.exit(1) });
-  const parts = await make({ client, clock: systemClock, options, kubeConfig: kc });
+  const { stop: stopProvider, ...parts } = await make({ client, clock: systemClock, options, kubeConfig: kc, log });
   const op = await startOperator({ client, ...parts, clock: systemClock, options, log, metrics });
   ready = true;
   log.info({ cluster: options.clusterName, provider: flags.cloudProvider }, 'controllers running');
@@ -32,6 +32,7 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promi
     ready = false;
     release();
     await op.stop();
+    stopProvider?.();
     await health.close();
     process.exit(0);
   };

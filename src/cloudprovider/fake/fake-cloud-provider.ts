@@ -22,6 +22,10 @@ export interface FakeCall {
 export interface FakeCloudProviderOptions {
   instanceTypes?: InstanceType[];
   repairPolicies?: RepairPolicy[];
+  /** Instance ids are `i-<prefix>-000001`, ... (default `fake`); a process-unique prefix keeps restarts apart. */
+  instanceIdPrefix?: string;
+  /** Keep every call in `calls` (default true; a long-running process turns it off so memory stays flat). */
+  recordCalls?: boolean;
 }
 
 function allows(reqs: NodeSelectorRequirementWithMinValues[], key: string, value: string): boolean {
@@ -43,7 +47,7 @@ function offeringFits(reqs: NodeSelectorRequirementWithMinValues[], type: Instan
   return Object.entries(labels).every(([k, v]) => allows(reqs, k, v));
 }
 
-/** A recording, error-injectable CloudProvider; deterministic instance ids `i-fake-000001`, ... */
+/** A recording, error-injectable CloudProvider; deterministic instance ids `i-fake-000001`, ... (see instanceIdPrefix). */
 export class FakeCloudProvider implements CloudProvider {
   readonly name = 'fake';
   readonly calls: FakeCall[] = [];
@@ -54,11 +58,15 @@ export class FakeCloudProvider implements CloudProvider {
   readonly drifted = new Map<string, DriftReason>();
   private readonly errors = new Map<FakeMethod, unknown[]>();
   private readonly policies: RepairPolicy[];
+  private readonly idPrefix: string;
+  private readonly recordCalls: boolean;
   private next = 1;
 
   constructor(options: FakeCloudProviderOptions = {}) {
     this.instanceTypes = options.instanceTypes ?? [];
     this.policies = options.repairPolicies ?? [...defaultRepairPolicies];
+    this.idPrefix = options.instanceIdPrefix ?? 'fake';
+    this.recordCalls = options.recordCalls ?? true;
   }
 
   /** Makes the next call of `method` throw `error` (queued: one error per call). */
@@ -74,7 +82,7 @@ export class FakeCloudProvider implements CloudProvider {
   }
 
   private record(method: FakeMethod, arg?: FakeCall['arg']): void {
-    this.calls.push({ method, arg });
+    if (this.recordCalls) this.calls.push({ method, arg });
     const queued = this.errors.get(method)?.shift();
     if (queued !== undefined) throw queued;
   }
@@ -92,7 +100,7 @@ export class FakeCloudProvider implements CloudProvider {
       }
     }
     if (best === undefined) throw new InsufficientCapacityError('no instance type and offering fit the requirements', []);
-    const id = `i-fake-${String(this.next++).padStart(6, '0')}`;
+    const id = `i-${this.idPrefix}-${String(this.next++).padStart(6, '0')}`;
     const providerID = `fake:///${best.offering.zone}/${id}`;
     const launched: NodeClaim = {
       ...nodeClaim,

@@ -28,3 +28,4 @@ export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpMo
 // --- solver side (branch scheduling): disruption's removal simulation ---
 export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';
 export { binOrder, poolUsage, preparedInstanceType, usageWithout } from './solver/context.js';
+export { SolveCache } from './solve-cache.js';

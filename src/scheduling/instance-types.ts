@@ -4,7 +4,7 @@
  */
 import { Labels } from '../api/index.js';
 import type { InstanceType, Offering } from './model.js';
-import { Requirement } from './requirements/requirement.js';
+import { Requirement, type RequirementTable } from './requirements/requirement.js';
 import { Requirements } from './requirements/requirements.js';
 import { fromResourceList, subtractResources, type Resources } from './resources/resources.js';
 
@@ -22,11 +22,11 @@ export interface InstanceTypeInfo {
 }
 
 /** Prepares an instance type; undefined when it has no available offering (it cannot be launched). */
-export function prepareInstanceType(it: InstanceType): InstanceTypeInfo | undefined {
+export function prepareInstanceType(it: InstanceType, table?: RequirementTable): InstanceTypeInfo | undefined {
   const offerings = it.offerings.filter((o) => o.available);
   if (offerings.length === 0) return undefined;
-  const requirements = Requirements.fromSelector(it.requirements);
-  requirements.addAll(Requirements.fromLabels({ ...it.labels, [Labels.instanceType]: it.name }));
+  const requirements = Requirements.fromSelector(it.requirements, table);
+  requirements.addAll(Requirements.fromLabels({ ...it.labels, [Labels.instanceType]: it.name }, table));
   requirements.add(Requirement.of(Labels.zone, 'In', [...new Set(offerings.map((o) => o.zone))]));
   requirements.add(Requirement.of(Labels.capacityType, 'In', [...new Set(offerings.map((o) => o.capacityType))]));
   const capacity = fromResourceList(it.capacity);

@@ -5,6 +5,7 @@ import type { Toleration } from '../api/index.js';
 import { hostPortsOf, type HostPort } from './host-ports.js';
 import type { NodeSelectorTerm, Pod, PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint, VolumeInfo } from './model.js';
 import { podRequests } from './resources/pod-requests.js';
+import type { SolveCache } from './solve-cache.js';
 import type { Resources } from './resources/resources.js';
 import { Requirements } from './requirements/requirements.js';
 import { podVolumes, type PodVolumes } from './volumes.js';
@@ -139,34 +140,34 @@ export function traitsWithState(base: Omit<PodTraits, 'requirements' | 'tolerati
 const noLabels: Readonly<Record<string, string>> = Object.freeze({});
 const noVolumes: Readonly<PodVolumes> = Object.freeze({ requirements: new Requirements(), attachments: [] });
 
-// Traits per spec, labels and namespace, for pods without claimed volumes. Weak on the spec and labels objects,
-// which the informer shares between the pods of one template and drops with them. A spec object is not changed
-// once solved (the informer freezes it; pod-requests.ts relies on the same).
-const shared = new WeakMap<object, WeakMap<object, Map<string, PodTraits>>>();
-
 function claimsVolumes(pod: Pod): boolean {
   return (pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined);
 }
 
-function newTraits(pod: Pod, namespace: string, labels: Readonly<Record<string, string>>, volumes: Readonly<PodVolumes>): PodTraits {
-  return traitsWithState({ namespace, labels, requests: podRequests(pod), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod));
+function newTraits(pod: Pod, of: { namespace: string; labels: Readonly<Record<string, string>>; volumes: Readonly<PodVolumes> }, cache?: SolveCache): PodTraits {
+  const { namespace, labels, volumes } = of;
+  return traitsWithState({ namespace, labels, requests: podRequests(pod, cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod));
 }
 
-/** The traits of a pending pod: shared with every pod of the same spec, labels and namespace unless it claims volumes. */
-export function podTraits(pod: Pod, volumes: VolumeInfo | undefined): PodTraits {
+/**
+ * The traits of a pending pod. With a cache, shared with every pod of the same spec, labels and namespace unless it
+ * claims volumes (weakly on the spec and labels objects, which pods of one template may share).
+ */
+export function podTraits(pod: Pod, volumes: VolumeInfo | undefined, cache?: SolveCache): PodTraits {
   const namespace = pod.metadata.namespace ?? 'default';
   const labels = pod.metadata.labels ?? noLabels;
-  if (claimsVolumes(pod)) return newTraits(pod, namespace, labels, podVolumes(pod, volumes));
-  let byLabels = shared.get(pod.spec);
-  if (!byLabels) shared.set(pod.spec, (byLabels = new WeakMap()));
+  if (claimsVolumes(pod)) return newTraits(pod, { namespace, labels, volumes: podVolumes(pod, volumes) }, cache);
+  if (!cache) return newTraits(pod, { namespace, labels, volumes: noVolumes });
+  let byLabels = cache.traits.get(pod.spec);
+  if (!byLabels) cache.traits.set(pod.spec, (byLabels = new WeakMap()));
   let byNamespace = byLabels.get(labels);
   if (!byNamespace) byLabels.set(labels, (byNamespace = new Map()));
   let traits = byNamespace.get(namespace);
-  if (!traits) byNamespace.set(namespace, (traits = newTraits(pod, namespace, labels, noVolumes)));
+  if (!traits) byNamespace.set(namespace, (traits = newTraits(pod, { namespace, labels, volumes: noVolumes }, cache)));
   return traits;
 }
 
 /** Precomputes a pending pod. */
-export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo }): PodInfo {
-  return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes));
+export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo; cache?: SolveCache }): PodInfo {
+  return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes, opts.cache));
 }

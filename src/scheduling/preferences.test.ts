@@ -6,6 +6,7 @@ import { checkPlacement } from './check/check.js';
 import type { Pod } from './model.js';
 import { newPodInfo } from './pod-info.js';
 import { relax } from './preferences.js';
+import { SolveCache } from './solve-cache.js';
 import { makeNodePool, makePod, smallCatalog } from './testing/factories.js';
 import { solve } from './solver/solve.js';
 
@@ -22,16 +23,19 @@ describe('relaxation with shared traits', () => {
     const template = makePod({
       affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-b'] }] } }] } },
     });
-    const [a, b] = siblings(template, ['a', 'b']).map((pod, index) => newPodInfo(pod, { index }));
+    const cache = new SolveCache();
+    const [a, b] = siblings(template, ['a', 'b']).map((pod, index) => newPodInfo(pod, { index, cache }));
     if (!a || !b) throw new Error('two pods expected');
+    expect(a.traits).toBe(b.traits);
     expect(a.requirements.get(zone)?.has('test-zone-b')).toBe(true);
-    expect(relax(a, { toleratePreferNoSchedule: false })).toBe('removed preferred node affinity term');
+    expect(relax(a, { toleratePreferNoSchedule: false, cache })).toBe('removed preferred node affinity term');
     expect(a.requirements.get(zone)).toBeUndefined();
     expect(b.requirements.get(zone)?.has('test-zone-b')).toBe(true);
     expect(b.state.preferredNodeTerms).toHaveLength(1);
     // The sibling relaxes the same way when its turn comes.
-    expect(relax(b, { toleratePreferNoSchedule: false })).toBe('removed preferred node affinity term');
+    expect(relax(b, { toleratePreferNoSchedule: false, cache })).toBe('removed preferred node affinity term');
     expect(b.requirements.get(zone)).toBeUndefined();
+    expect(b.traits).toBe(a.traits);
   });
 
   it("loosens in Karpenter's order, one step per call, PreferNoSchedule last and only when allowed", () => {

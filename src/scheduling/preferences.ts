@@ -5,6 +5,7 @@
  * ScheduleAnyway topology spread, and finally tolerate PreferNoSchedule taints.
  */
 import { traitsWithState, type AffinityTermState, type PodInfo, type PodTraits, type RelaxableState } from './pod-info.js';
+import type { SolveCache } from './solve-cache.js';
 
 /** One loosening: the state after it and what it did, or undefined when it does not apply. */
 type Relaxation = (s: RelaxableState) => { state: RelaxableState; done: string } | undefined;
@@ -33,11 +34,7 @@ function dropPreferred(s: RelaxableState, field: 'affinity' | 'antiAffinity', wh
 }
 
 /** The traits one relaxation further, and what was relaxed; undefined when nothing is left. */
-type Relaxed = { traits: PodTraits; done: string } | undefined;
-
-// Relaxation depends on the traits alone, so the pods sharing traits share the relaxed ones too (keyed also by
-// whether PreferNoSchedule may be tolerated, which depends on the NodePools of the solve).
-const relaxed = new WeakMap<PodTraits, Map<boolean, Relaxed>>();
+export type Relaxed = { traits: PodTraits; done: string } | undefined;
 
 function relaxTraits(traits: PodTraits, toleratePreferNoSchedule: boolean): Relaxed {
   for (const r of relaxations) {
@@ -55,9 +52,15 @@ function relaxTraits(traits: PodTraits, toleratePreferNoSchedule: boolean): Rela
  * nothing is left. `toleratePreferNoSchedule` is set when some NodePool has a PreferNoSchedule taint (only then
  * can it help).
  */
-export function relax(info: PodInfo, opts: { toleratePreferNoSchedule: boolean }): string | undefined {
-  let byOpt = relaxed.get(info.traits);
-  if (!byOpt) relaxed.set(info.traits, (byOpt = new Map()));
+export function relax(info: PodInfo, opts: { toleratePreferNoSchedule: boolean; cache?: SolveCache }): string | undefined {
+  // Relaxation depends on the traits alone, so the pods sharing traits share the relaxed ones too (keyed also by
+  // whether PreferNoSchedule may be tolerated, which depends on the NodePools of the solve).
+  const relaxed = opts.cache?.relaxed;
+  let byOpt = relaxed?.get(info.traits);
+  if (!byOpt) {
+    byOpt = new Map();
+    relaxed?.set(info.traits, byOpt);
+  }
   let next = byOpt.get(opts.toleratePreferNoSchedule);
   if (!byOpt.has(opts.toleratePreferNoSchedule)) byOpt.set(opts.toleratePreferNoSchedule, (next = relaxTraits(info.traits, opts.toleratePreferNoSchedule)));
   if (!next) return undefined;

@@ -18,6 +18,7 @@ import type { OrchestrationQueue } from './orchestration/queue.js';
 import type { Blocked, Command } from './types.js';
 import { ConsolidationTtlMs, validate } from './validation.js';
 import { buildView } from './view/build-view.js';
+import { SchedulingInputCache } from '../provisioning/scheduling-input.js';
 
 /** The single key of the disruption queue. */
 export const disruptionKey = 'disruption';
@@ -39,6 +40,8 @@ export class DisruptionController implements Reconciler {
   private pending: { command: Command; validateAt: number } | undefined;
   private readonly lastBlocked = new Map<string, { message: string; at: number }>();
   private readonly passes = new DisruptionPasses();
+  /** The instance type views its passes share (see SchedulingInputCache). */
+  private readonly inputCache = new SchedulingInputCache();
   /** Called after every pass (tests observe decisions through it). */
   onPass: ((d: Decision) => void) | undefined;
 
@@ -58,7 +61,7 @@ export class DisruptionController implements Reconciler {
     if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
     // Nothing can be a candidate before some NodeClaim is initialized: skip the (costly) view until then.
     if (!this.pending && !this.ctx.informers.nodeClaims.cache.list().some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized))) return { requeueAfter: disruptionPollMs };
-    const view = await buildView(this.ctx, this.orchestration.claimed());
+    const view = await buildView(this.ctx, this.orchestration.claimed(), this.inputCache);
     if (this.pending) {
       const { command } = this.pending;
       this.pending = undefined;

@@ -8,6 +8,7 @@ import { byDisruptionCost, candidatesOf } from './candidates/candidates.js';
 import { defaultMethods } from './methods/all.js';
 import type { Method, MethodContext, MethodResult } from './methods/method.js';
 import { Pricing } from './methods/pricing.js';
+import { SolveCache } from '../../scheduling/index.js';
 import type { RemovalSimulator } from './simulation/removal-simulator.js';
 import { ResourceRemovalSimulator } from './simulation/resource-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
@@ -53,9 +54,12 @@ function confirmed(method: Method, eligible: readonly Candidate[], ctx: MethodCo
 /** Runs one pass. */
 export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision {
   const { candidates, blocked } = candidatesOf(view);
-  const solver = new SolveRemovalSimulator(view);
-  const simulator = opts.simulator ?? new ResourceRemovalSimulator(view, solver);
-  const ctx = { view, simulator, pricing: new Pricing(view.instanceTypesByNodePool), spotToSpot: view.spotToSpot };
+  // One cache per pass: its simulations share the parsed nodes, pods and instance types.
+  const cache = new SolveCache();
+  const solver = new SolveRemovalSimulator(view, cache);
+  const simulator = opts.simulator ?? new ResourceRemovalSimulator(view, solver, cache);
+  const pendingVerdicts = new Map<RemovalSimulator, string | null>();
+  const ctx = { view, simulator, pricing: new Pricing(view.instanceTypesByNodePool, cache), spotToSpot: view.spotToSpot, pendingVerdicts };
   const decision: Decision = { blocked: [...blocked], eligible: {}, allowed: {} };
   const sorted = [...candidates].sort(byDisruptionCost);
   for (const method of opts.methods ?? defaultMethods()) {

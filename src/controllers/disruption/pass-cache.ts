@@ -16,32 +16,39 @@ import type { DisruptionNode, DisruptionReason, DisruptionView } from './types.j
 export const ConsolidatedStateMaxAgeMs = 5 * 60_000;
 
 const reasons: readonly DisruptionReason[] = ['Drifted', 'Empty', 'Underutilized'];
-const ids = new WeakMap<object, number>();
-let nextId = 0;
+/** Numbers standing for object identities, the same for one object as long as the table lives. */
+export class ObjectIds {
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 0;
 
-function idOf(o: object): number {
-  let id = ids.get(o);
-  if (id === undefined) {
-    id = ++nextId;
-    ids.set(o, id);
+  /** The number of `o`. */
+  of(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) {
+      id = ++this.nextId;
+      this.ids.set(o, id);
+    }
+    return id;
   }
-  return id;
 }
 
-function nodePart(n: DisruptionNode, view: DisruptionView): string {
+function nodePart(n: DisruptionNode, view: DisruptionView, ids: ObjectIds): string {
   const pool = view.nodePools.find((p) => p.name === n.nodePool);
   const after = pool?.consolidateAfterMs;
   const settled = after !== undefined && view.now >= (n.lastPodEventTime ?? 0) + after;
   const { pods, ...rest } = n;
-  return `${JSON.stringify(rest)}#${settled ? 1 : 0}#${(pods ?? []).map(idOf).join(',')}`;
+  return `${JSON.stringify(rest)}#${settled ? 1 : 0}#${(pods ?? []).map((p) => ids.of(p)).join(',')}`;
 }
 
-/** Everything one pass depends on, as a string that changes whenever the pass could decide differently. */
-export function clusterFingerprint(view: DisruptionView): string {
-  const parts = view.nodes.map((n) => nodePart(n, view));
-  parts.push(view.pendingPods.map(idOf).join(','), JSON.stringify(view.inFlight));
+/**
+ * Everything one pass depends on, as a string that changes whenever the pass could decide differently; `ids`
+ * must be the same table for fingerprints that are compared.
+ */
+export function clusterFingerprint(view: DisruptionView, ids: ObjectIds): string {
+  const parts = view.nodes.map((n) => nodePart(n, view, ids));
+  parts.push(view.pendingPods.map((p) => ids.of(p)).join(','), JSON.stringify(view.inFlight));
   parts.push(JSON.stringify([view.nodePools, view.schedulingNodePools, view.pdbs, view.daemonSets, view.spotToSpot]));
-  for (const [pool, types] of Object.entries(view.instanceTypesByNodePool)) parts.push(`${pool}:${types.map((t) => `${t.name}@${idOf(t.offerings)}`).join(',')}`);
+  for (const [pool, types] of Object.entries(view.instanceTypesByNodePool)) parts.push(`${pool}:${types.map((t) => `${t.name}@${ids.of(t.offerings)}`).join(',')}`);
   for (const reason of reasons) {
     const a = allowances(view.nodePools, view.nodes, { reason, now: view.now });
     parts.push(`${reason}:${[...a].map(([k, v]) => `${k}=${v.allowed}/${v.remaining}`).join(',')}`);
@@ -58,6 +65,7 @@ export interface PassOptions extends Omit<DecideOptions, 'simulator'> {
 /** Runs passes, skipping one whose cluster is unchanged since a pass that found nothing. */
 export class DisruptionPasses {
   private fruitless: { fingerprint: string; at: number } | undefined;
+  private readonly ids = new ObjectIds();
 
   /** `opts` are handed to every decide(). */
   constructor(private readonly opts: PassOptions = {}) {}
@@ -65,7 +73,7 @@ export class DisruptionPasses {
   /** decide(view), or undefined — with nothing simulated — when the last pass found nothing in this same cluster. */
   run(view: DisruptionView): Decision | undefined {
     // Kept as a digest: the text runs to megabytes in a cluster of 150,000 pods.
-    const fingerprint = createHash('sha1').update(clusterFingerprint(view)).digest('base64');
+    const fingerprint = createHash('sha1').update(clusterFingerprint(view, this.ids)).digest('base64');
     const last = this.fruitless;
     if (last && last.fingerprint === fingerprint && view.now - last.at < ConsolidatedStateMaxAgeMs) return undefined;
     const { simulatorFor, ...rest } = this.opts;

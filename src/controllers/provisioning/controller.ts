@@ -4,7 +4,7 @@
  */
 import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
 import { Resources, TokenBucket, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
-import { solve, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
+import { solve, SolveCache, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
 import { cloudPool } from '../cloud-objects.js';
 import type { ControllerContext } from '../context.js';
@@ -12,7 +12,7 @@ import { EventReasons } from '../event-reasons.js';
 import { Batcher } from './batcher.js';
 import { nodeClaimFor } from './nodeclaim-template.js';
 import { isProvisionable } from './provisionable.js';
-import { buildSchedulingInput } from './scheduling-input.js';
+import { buildSchedulingInput, SchedulingInputCache } from './scheduling-input.js';
 
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
@@ -50,6 +50,9 @@ export class ProvisioningController implements Reconciler {
   readonly name = 'provisioning';
   readonly queue: WorkQueue;
   private readonly batcher: Batcher;
+  /** The solver's memos and the input's instance type views, kept across passes (see solve-cache.ts). */
+  private readonly solveCache = new SolveCache();
+  private readonly inputCache = new SchedulingInputCache();
   /** Nomination Events of the current pass, sent once its NodeClaims are created (they must not delay them). */
   private pendingEvents: Array<{ pod: Pod; message: string }> = [];
   /** Karpenter's pod nomination limiter: Nominated events across all pods at 5 a second, bursts of 10. */
@@ -78,10 +81,10 @@ export class ProvisioningController implements Reconciler {
     const startedAt = this.ctx.clock.now();
     const pools = launchable(this.ctx.informers.nodePools.cache.list());
     const types = await this.instanceTypes(pools);
-    const view = buildSchedulingInput(this.ctx.state, pools, types);
+    const view = buildSchedulingInput(this.ctx.state, pools, types, this.inputCache);
     if (view.pods.size === 0) return;
     const started = this.ctx.clock.now();
-    const result = solve(view.input);
+    const result = solve(view.input, undefined, this.solveCache);
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);

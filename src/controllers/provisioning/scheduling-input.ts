@@ -29,16 +29,23 @@ export function toSchedulingNodePool(np: StoredNodePool): sched.NodePool {
   };
 }
 
-// One scheduling view per provider object: the solver prepares each type object once (requirements from its labels
-// and offerings), and the provider hands out the same objects until its list is recomputed.
-const schedulingTypes = new WeakMap<ProviderInstanceType, sched.InstanceType>();
+/**
+ * What successive inputs of one owner (the provisioner, the disruption controller) share: one scheduling view
+ * per provider instance type object, so the solver prepares each type once (requirements from its labels and
+ * offerings) while the provider hands out the same objects; and each type's allocatable, parsed once per list
+ * object (every pass reads it for each in-flight NodeClaim, which may name dozens of types).
+ */
+export class SchedulingInputCache {
+  readonly instanceTypes = new WeakMap<ProviderInstanceType, sched.InstanceType>();
+  readonly allocatable = new WeakMap<object, Record<string, number>>();
+}
 
-/** The scheduling view of a provider instance type (the same object for the same provider object). */
-export function toSchedulingInstanceType(it: ProviderInstanceType): sched.InstanceType {
-  let t = schedulingTypes.get(it);
+/** The scheduling view of a provider instance type (the same object for the same provider object and cache). */
+export function toSchedulingInstanceType(it: ProviderInstanceType, cache: SchedulingInputCache): sched.InstanceType {
+  let t = cache.instanceTypes.get(it);
   if (!t) {
     t = { name: it.name, labels: it.labels, requirements: it.requirements, capacity: it.capacity, allocatable: it.allocatable, offerings: it.offerings };
-    schedulingTypes.set(it, t);
+    cache.instanceTypes.set(it, t);
   }
   return t;
 }
@@ -50,18 +57,14 @@ export function requirementLabels(reqs: readonly NodeSelectorRequirementWithMinV
   return out;
 }
 
-// An instance type's allocatable, parsed once per list object: every pass reads it for every in-flight NodeClaim
-// (5,000 of them, each naming dozens of types, in a large scale-up).
-const parsedAllocatable = new WeakMap<object, Record<string, number>>();
-
 /** Per resource, the least any of the named instance types offers: what the NodeClaim will surely have. */
-export function guaranteedAllocatable(names: readonly string[], types: ReadonlyMap<string, ProviderInstanceType>): ResourceList | undefined {
+export function guaranteedAllocatable(names: readonly string[], types: ReadonlyMap<string, ProviderInstanceType>, cache: SchedulingInputCache): ResourceList | undefined {
   let min: Record<string, number> | undefined;
   for (const name of names) {
     const it = types.get(name);
     if (!it) continue;
-    let a = parsedAllocatable.get(it.allocatable);
-    if (!a) parsedAllocatable.set(it.allocatable, (a = fromResourceList(it.allocatable)));
+    let a = cache.allocatable.get(it.allocatable);
+    if (!a) cache.allocatable.set(it.allocatable, (a = fromResourceList(it.allocatable)));
     if (!min) {
       min = { ...a };
       continue;
@@ -102,8 +105,8 @@ function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
   };
 }
 
-function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstanceType>): sched.InFlightNodeClaim {
-  const allocatable = quantities(nc.status?.allocatable) ?? guaranteedAllocatable(instanceTypeNames(nc), types) ?? quantities(nc.spec.resources?.requests) ?? {};
+function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstanceType>, cache: SchedulingInputCache): sched.InFlightNodeClaim {
+  const allocatable = quantities(nc.status?.allocatable) ?? guaranteedAllocatable(instanceTypeNames(nc), types, cache) ?? quantities(nc.spec.resources?.requests) ?? {};
   return {
     name: nc.metadata.name ?? '',
     nodePool: nc.metadata.labels?.[Labels.nodePool] ?? '',
@@ -148,11 +151,12 @@ export interface ProvisioningView {
   pods: Map<string, Pod>;
 }
 
-/** Collects the scheduling input; `instanceTypes` are the provider's, by NodePool name. */
+/** Collects the scheduling input; `instanceTypes` are the provider's, by NodePool name; `cache` is the caller's. */
 export function buildSchedulingInput(
   state: ClusterState,
   nodePools: readonly StoredNodePool[],
   instanceTypes: ReadonlyMap<string, ProviderInstanceType[]>,
+  cache: SchedulingInputCache = new SchedulingInputCache(),
 ): ProvisioningView {
   const inf = state.informers;
   const byName = new Map<string, ProviderInstanceType>();
@@ -167,9 +171,9 @@ export function buildSchedulingInput(
   const nodeClaims = inf.nodeClaims.cache
     .list()
     .filter((nc) => !nc.metadata.deletionTimestamp && !state.nodeOf(nc))
-    .map((nc) => inFlight(nc, byName));
+    .map((nc) => inFlight(nc, byName, cache));
   const byPool: Record<string, sched.InstanceType[]> = {};
-  for (const [pool, list] of instanceTypes) byPool[pool] = list.map(toSchedulingInstanceType);
+  for (const [pool, list] of instanceTypes) byPool[pool] = list.map((it) => toSchedulingInstanceType(it, cache));
   const input: sched.SchedulingInput = {
     pods: [...pods.values()].map(toSchedulingPod),
     nodes,

@@ -21,7 +21,8 @@ function poolAllows(pool: NodePool, labels: Readonly<Record<string, string>>): b
   return possiblyMatches(view, pool.template.requirements ?? []);
 }
 
-const cache = new WeakMap<SchedulingInput, Map<string, Set<string>>>();
+/** Domains found per NodePool and key, for one input (the caller keeps it while checking that input). */
+export type PoolDomainMemo = Map<string, Set<string>>;
 
 /** The values of `key` the NodePool's requirements name (`In`) or its template labels fix. */
 function requirementDomains(pool: NodePool, key: string, out: Set<string>): void {
@@ -43,10 +44,8 @@ function offeringDomains(input: SchedulingInput, pool: NodePool, key: string, ou
   }
 }
 
-/** Values of `key` a NodePool may launch into (its `In` values and those of the offerings it allows); cached per input. */
-export function poolDomains(input: SchedulingInput, pool: NodePool, key: string): ReadonlySet<string> {
-  let byPool = cache.get(input);
-  if (!byPool) cache.set(input, (byPool = new Map()));
+/** Values of `key` a NodePool may launch into (its `In` values and those of the offerings it allows); memoized in `byPool`. */
+export function poolDomains(input: SchedulingInput, pool: NodePool, key: string, byPool: PoolDomainMemo = new Map()): ReadonlySet<string> {
   const id = JSON.stringify([pool.name, key]);
   const known = byPool.get(id);
   if (known) return known;
@@ -70,13 +69,13 @@ function ownerFilter(pod: Pod, c: TopologySpreadConstraint): NodeSelectorRequire
  * values the pod's node filter allows on that key (nodeAffinityPolicy), from NodePools whose taints it tolerates
  * when nodeTaintsPolicy is Honor; for the hostname key, one new empty node.
  */
-export function discoveredDomains(input: SchedulingInput, pod: Pod, c: TopologySpreadConstraint): string[] {
+export function discoveredDomains(input: SchedulingInput, pod: Pod, c: TopologySpreadConstraint, memo: PoolDomainMemo = new Map()): string[] {
   if (c.topologyKey === Labels.hostname) return [NewHostname];
   const terms = ownerFilter(pod, c);
   const out = new Set<string>();
   for (const pool of input.nodePools) {
     if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(pool.template.taints ?? [], pod.spec.tolerations ?? [])) continue;
-    for (const v of poolDomains(input, pool, c.topologyKey)) {
+    for (const v of poolDomains(input, pool, c.topologyKey, memo)) {
       if (!terms || terms.some((t) => t.every((r) => r.key !== c.topologyKey || valueSatisfies(r, v)))) out.add(v);
     }
   }

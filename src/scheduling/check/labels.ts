@@ -9,7 +9,7 @@ import type { LabelSelector, NodeSelectorRequirement, NodeSelectorTerm } from '.
 /** The values a label may take on a node; `undefined` stands for "label absent". */
 export type Possible = ReadonlySet<string | undefined>;
 
-const absent: Possible = new Set([undefined]);
+const absent: ReadonlySet<string | undefined> = new Set([undefined]);
 
 /** What the checker knows of a node's labels: the possible values of each key (absent when not listed). */
 export class NodeLabels {

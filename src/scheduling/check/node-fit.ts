@@ -9,19 +9,17 @@ import { blockingTaint, firstNotAlways, formatPossible, formatRequirement, termA
 import type { CheckNode, World } from './world.js';
 import type { Violation } from './violation.js';
 
-const demands = new WeakMap<Pod, Amounts>();
-
-/** A pod's demand, computed once per pod object. */
-export function demandOf(pod: Pod): Amounts {
+/** A pod's demand, computed once per pod object and check. */
+export function demandOf(pod: Pod, demands: WeakMap<Pod, Amounts>): Amounts {
   let d = demands.get(pod);
   if (!d) demands.set(pod, (d = podDemand(pod)));
   return d;
 }
 
-function nodeResources(node: CheckNode): Violation[] {
+function nodeResources(node: CheckNode, demands: WeakMap<Pod, Amounts>): Violation[] {
   if (!node.pods.some((p) => p.isNew)) return [];
   const used: Amounts = new Map(node.daemonOverhead);
-  for (const p of node.pods) addAmounts(used, demandOf(p.pod));
+  for (const p of node.pods) addAmounts(used, demandOf(p.pod, demands));
   const out: Violation[] = [];
   for (const c of node.capacities) {
     for (const s of shortfalls(used, c.allocatable)) {
@@ -70,5 +68,5 @@ function podFit(world: World): Violation[] {
 
 /** Resource, node affinity and taint violations. */
 export function checkNodeFit(world: World): Violation[] {
-  return [...world.nodes.flatMap(nodeResources), ...podFit(world)];
+  return [...world.nodes.flatMap((n) => nodeResources(n, world.demands)), ...podFit(world)];
 }

@@ -55,7 +55,7 @@ function stats(world: World, owner: PlacedPod, c: TopologySpreadConstraint): Sta
     const into = values.length === 1 && sure ? s.certain : s.maybe;
     for (const v of values) into.set(v, (into.get(v) ?? 0) + n);
   }
-  if (world.domains === 'karpenter') for (const v of discoveredDomains(world.input, owner.pod, c)) s.domains.add(v);
+  if (world.domains === 'karpenter') for (const v of discoveredDomains(world.input, owner.pod, c, world.poolDomains)) s.domains.add(v);
   return s;
 }
 

@@ -6,7 +6,7 @@ import { isKnownEphemeralTaintKey, Labels, type Taint } from '../../api/index.js
 import type { DaemonSet, ExistingNode, InstanceType, NewNodeClaim, Pod, SchedulingInput, SchedulingResult } from '../model.js';
 import { addAmounts, amountsOf, podDemand, type Amounts } from './amounts.js';
 import { claimView, type ClaimOption } from './claim-view.js';
-import type { DomainMode } from './karpenter-domains.js';
+import type { DomainMode, PoolDomainMemo } from './karpenter-domains.js';
 import { blockingTaint, NodeLabels, possiblyMatches } from './labels.js';
 import type { Violation } from './violation.js';
 
@@ -50,6 +50,9 @@ export interface World {
   violations: Violation[];
   /** Whose topology domains spread counts (see karpenter-domains.ts). */
   domains: DomainMode;
+  /** The NodePools' domains found so far, and each pod's demand (memos of this check). */
+  poolDomains: PoolDomainMemo;
+  demands: WeakMap<Pod, Amounts>;
 }
 
 /** `namespace/name`. */
@@ -178,7 +181,7 @@ function assign(world: World, byTarget: Map<string, CheckNode>, newNodes: (Check
 
 /** Rebuilds the final placement. */
 export function buildWorld(input: SchedulingInput, result: SchedulingResult, domains: DomainMode = 'kube'): World {
-  const world: World = { input, result, nodes: [], placed: [], pending: new Map(), violations: [], domains };
+  const world: World = { input, result, nodes: [], placed: [], pending: new Map(), violations: [], domains, poolDomains: new Map(), demands: new WeakMap() };
   for (const p of input.pods) world.pending.set(keyOf(p), p);
   const byTarget = new Map<string, CheckNode>();
   for (const n of input.nodes ?? []) byTarget.set(`node/${n.name}`, existingNode(n, 'node', input));

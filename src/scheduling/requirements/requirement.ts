@@ -5,16 +5,20 @@
  */
 import type { NodeSelectorRequirementWithMinValues, RequirementOperator } from '../../api/index.js';
 
-/**
- * Single-value `In` requirements of labels by key and value, shared: a node's or an instance type's labels each make
- * one, and a 5,000-node cluster rebuilt them (a Set each) for every solve. Immutability makes sharing safe. Bounded,
- * since values such as hostnames are unique per node.
- */
-const singles = new Map<string, Map<string, Requirement>>();
-let singleCount = 0;
-const exists = new Map<string, Requirement>();
-const doesNotExist = new Map<string, Requirement>();
 const maxSingles = 1 << 16;
+
+/**
+ * Shared requirements: single-value `In` requirements of labels by key and value (a node's or an instance type's
+ * labels each make one, and a large cluster would rebuild them, a Set each, for every solve), and `Exists` and
+ * `DoesNotExist` per key. Immutability makes sharing safe. Bounded, since values such as hostnames are unique per
+ * node. Owned by a solve cache (solve-cache.ts); without a table, requirements are not shared.
+ */
+export class RequirementTable {
+  readonly singles = new Map<string, Map<string, Requirement>>();
+  singleCount = 0;
+  readonly exists = new Map<string, Requirement>();
+  readonly doesNotExist = new Map<string, Requirement>();
+}
 
 interface Bounds {
   gt: number | undefined;
@@ -44,8 +48,6 @@ export class Requirement {
 
   /** Builds a requirement from an operator and its values. */
   static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
-    const shared = minValues === undefined ? Requirement.sharedOf(key, operator) : undefined;
-    if (shared) return shared;
     const first = Number.parseInt(values[0] ?? '', 10);
     switch (operator) {
       case 'In':
@@ -67,20 +69,22 @@ export class Requirement {
     }
   }
 
-  /** `key In [value]`, one shared object per key and value. */
-  static single(key: string, value: string): Requirement {
-    let byValue = singles.get(key);
+  /** `key In [value]`, one shared object per key and value of `table` when one is given. */
+  static single(key: string, value: string, table?: RequirementTable): Requirement {
+    const make = (): Requirement => new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
+    if (!table) return make();
+    let byValue = table.singles.get(key);
     const known = byValue?.get(value);
     if (known) return known;
-    if (singleCount >= maxSingles) {
-      singles.clear();
-      singleCount = 0;
+    if (table.singleCount >= maxSingles) {
+      table.singles.clear();
+      table.singleCount = 0;
       byValue = undefined;
     }
-    if (!byValue) singles.set(key, (byValue = new Map()));
-    const r = new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
+    if (!byValue) table.singles.set(key, (byValue = new Map()));
+    const r = make();
     byValue.set(value, r);
-    singleCount++;
+    table.singleCount++;
     return r;
   }
 
@@ -89,9 +93,9 @@ export class Requirement {
    * key serves every type); undefined for other requirements. `In` is shared only through `single`: solves make a
    * requirement on each new NodeClaim's own hostname, which no other object would ever share.
    */
-  private static sharedOf(key: string, operator: RequirementOperator): Requirement | undefined {
-    if (operator === 'Exists') return Requirement.shared(exists, key, true);
-    if (operator === 'DoesNotExist') return Requirement.shared(doesNotExist, key, false);
+  private static sharedOf(table: RequirementTable, key: string, operator: RequirementOperator): Requirement | undefined {
+    if (operator === 'Exists') return Requirement.shared(table.exists, key, true);
+    if (operator === 'DoesNotExist') return Requirement.shared(table.doesNotExist, key, false);
     return undefined;
   }
 
@@ -107,8 +111,9 @@ export class Requirement {
   }
 
   /** From a serialized requirement. */
-  static from(r: NodeSelectorRequirementWithMinValues): Requirement {
-    return Requirement.of(r.key, r.operator, r.values ?? [], r.minValues);
+  static from(r: NodeSelectorRequirementWithMinValues, table?: RequirementTable): Requirement {
+    const shared = r.minValues === undefined && table ? Requirement.sharedOf(table, r.key, r.operator) : undefined;
+    return shared ?? Requirement.of(r.key, r.operator, r.values ?? [], r.minValues);
   }
 
   private withinBounds(value: string): boolean {

@@ -3,7 +3,7 @@
  * NodeClaims. Knows nothing of the solver.
  */
 import type { NodeSelectorRequirementWithMinValues } from '../../api/index.js';
-import { Requirement } from './requirement.js';
+import { Requirement, type RequirementTable } from './requirement.js';
 import { normalizeLabelKey } from './well-known.js';
 
 const notInOrDoesNotExist = (r: Requirement): boolean => {
@@ -15,17 +15,17 @@ const notInOrDoesNotExist = (r: Requirement): boolean => {
 export class Requirements {
   private readonly map = new Map<string, Requirement>();
 
-  /** From node selector requirements (deprecated keys normalized). */
-  static fromSelector(reqs: readonly NodeSelectorRequirementWithMinValues[] | undefined): Requirements {
+  /** From node selector requirements (deprecated keys normalized), shared through `table` when given. */
+  static fromSelector(reqs: readonly NodeSelectorRequirementWithMinValues[] | undefined, table?: RequirementTable): Requirements {
     const out = new Requirements();
-    for (const r of reqs ?? []) out.add(Requirement.from({ ...r, key: normalizeLabelKey(r.key) }));
+    for (const r of reqs ?? []) out.add(Requirement.from({ ...r, key: normalizeLabelKey(r.key) }, table));
     return out;
   }
 
-  /** From concrete labels: each key `In` its one value. */
-  static fromLabels(labels: Readonly<Record<string, string>> | undefined): Requirements {
+  /** From concrete labels: each key `In` its one value, shared through `table` when given. */
+  static fromLabels(labels: Readonly<Record<string, string>> | undefined, table?: RequirementTable): Requirements {
     const out = new Requirements();
-    for (const [k, v] of Object.entries(labels ?? {})) out.add(Requirement.single(normalizeLabelKey(k), v));
+    for (const [k, v] of Object.entries(labels ?? {})) out.add(Requirement.single(normalizeLabelKey(k), v, table));
     return out;
   }
 

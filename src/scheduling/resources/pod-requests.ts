@@ -4,6 +4,7 @@
  * one `pods` slot.
  */
 import type { Container, Pod } from '../model.js';
+import type { SolveCache } from '../solve-cache.js';
 import { addInto, fromResourceList, maxResources, type Resources } from './resources.js';
 
 function requestsOf(c: Container): Resources {
@@ -11,15 +12,14 @@ function requestsOf(c: Container): Resources {
   return fromResourceList({ ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) });
 }
 
-// Parsed once per spec object: the provisioner hands the informer's objects, unchanged between batches, and each
-// batch re-solves every pending pod (150,000 of them in a scale run). Requests depend on the spec alone, and the
-// informer gives the pods of one template on one node one shared spec.
-const parsed = new WeakMap<object, Readonly<Resources>>();
-
-/** The requests the scheduler charges for `pod` (a fresh copy the caller may change). */
-export function podRequests(pod: Pod): Resources {
-  let r = parsed.get(pod.spec);
-  if (!r) parsed.set(pod.spec, (r = computeRequests(pod)));
+/**
+ * The requests the scheduler charges for `pod` (a fresh copy the caller may change). With a cache they are parsed
+ * once per spec object: each batch re-solves every pending pod, and pods of one template may share one spec.
+ */
+export function podRequests(pod: Pod, cache?: SolveCache): Resources {
+  if (!cache) return computeRequests(pod);
+  let r = cache.requests.get(pod.spec);
+  if (!r) cache.requests.set(pod.spec, (r = computeRequests(pod)));
   return { ...r };
 }
 

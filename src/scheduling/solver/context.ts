@@ -10,6 +10,7 @@ import { Requirements } from '../requirements/requirements.js';
 import { podRequests } from '../resources/pod-requests.js';
 import { addInto, type Resources } from '../resources/resources.js';
 import { untoleratedTaint } from '../taints.js';
+import type { SolveCache } from '../solve-cache.js';
 import { Domains } from '../topology/domains.js';
 import { Topology } from '../topology/topology.js';
 import { podTopologyKeys } from '../topology/terms.js';
@@ -24,46 +25,45 @@ export interface SolveContext {
   pods: PodInfo[];
   topology: Topology;
   domains: Domains;
+  /** Memos shared with the other solves of the caller. */
+  cache: SolveCache;
 }
 
-const prepared = new WeakMap<InstanceType, InstanceTypeInfo | null>();
 /** One shared empty list, so inputs without DaemonSets share their prepared templates. */
-const noDaemonSets: DaemonSet[] = [];
-
-const preparedLists = new WeakMap<readonly InstanceType[], { length: number; list: InstanceTypeInfo[] }>();
+const noDaemonSets: readonly DaemonSet[] = Object.freeze([]);
 
 /** Prepares instance types once per object (repeated solves, e.g. disruption, reuse them; whole lists too). */
-export function prepareAll(types: readonly InstanceType[]): InstanceTypeInfo[] {
-  const cached = preparedLists.get(types);
+export function prepareAll(types: readonly InstanceType[], cache: SolveCache): InstanceTypeInfo[] {
+  const cached = cache.instanceTypeLists.get(types);
   if (cached && cached.length === types.length) return cached.list;
-  const list = prepareEach(types);
-  preparedLists.set(types, { length: types.length, list });
+  const list = prepareEach(types, cache);
+  cache.instanceTypeLists.set(types, { length: types.length, list });
   return list;
 }
 
 /**
- * `prepareInstanceType`, once per type object: solves, disruption's pricing and its resource simulator share the
- * prepared form (undefined when the type has no available offering).
+ * `prepareInstanceType`, once per type object and cache: solves, disruption's pricing and its resource simulator
+ * share the prepared form (undefined when the type has no available offering).
  */
-export function preparedInstanceType(t: InstanceType): InstanceTypeInfo | undefined {
-  let p = prepared.get(t);
+export function preparedInstanceType(t: InstanceType, cache: SolveCache): InstanceTypeInfo | undefined {
+  let p = cache.instanceTypes.get(t);
   if (p === undefined) {
-    p = prepareInstanceType(t) ?? null;
-    prepared.set(t, p);
+    p = prepareInstanceType(t, cache.requirements) ?? null;
+    cache.instanceTypes.set(t, p);
   }
   return p ?? undefined;
 }
 
-function prepareEach(types: readonly InstanceType[]): InstanceTypeInfo[] {
+function prepareEach(types: readonly InstanceType[], cache: SolveCache): InstanceTypeInfo[] {
   const out: InstanceTypeInfo[] = [];
   for (const t of types) {
-    const p = preparedInstanceType(t);
+    const p = preparedInstanceType(t, cache);
     if (p) out.push(p);
   }
   return out;
 }
 
-function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: { taints: ExistingBin['taints'] }): Resources {
+function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: { taints: ExistingBin['taints'] }, cache: SolveCache): Resources {
   // Only nodes still starting get their missing DaemonSet pods charged (Karpenter does the same for in-flight nodes).
   const out: Resources = {};
   if (node.initialized ?? true) return out;
@@ -72,18 +72,18 @@ function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: {
     const present = (node.pods ?? []).some((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name));
     if (present) continue;
     const pod: Pod = { metadata: { name: ds.name, ...ds.template.metadata }, spec: ds.template.spec };
-    const info = newPodInfo(pod, { index: 0 });
+    const info = newPodInfo(pod, { index: 0, cache });
     if (untoleratedTaint(bin.taints, info.tolerations) || labels.compatible(info.requirements, new Set())) continue;
-    addInto(out, podRequests(pod));
+    addInto(out, podRequests(pod, cache));
   }
   return out;
 }
 
-function existingBins(input: SchedulingInput): ExistingBin[] {
+function existingBins(input: SchedulingInput, cache: SolveCache): ExistingBin[] {
   const daemonSets = input.daemonSets ?? [];
   const make = (n: ExistingNode, kind: 'node' | 'nodeclaim'): ExistingBin => {
-    const bin = new ExistingBin(n, kind, { volumes: input.volumes });
-    if (n.initialized === false) bin.charge(daemonsFor(n, daemonSets, bin));
+    const bin = new ExistingBin(n, kind, { volumes: input.volumes, cache });
+    if (n.initialized === false) bin.charge(daemonsFor(n, daemonSets, bin, cache));
     return bin;
   };
   const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
@@ -100,24 +100,24 @@ export function binOrder(a: ExistingNode, b: ExistingNode): number {
 }
 
 /** `usage` less the capacity of `removed` nodes (a fresh map; callers keeping one usage across simulations). */
-export function usageWithout(usage: ReadonlyMap<string, Resources>, removed: readonly ExistingNode[], volumes: SchedulingInput['volumes']): Map<string, Resources> {
+export function usageWithout(usage: ReadonlyMap<string, Resources>, removed: readonly ExistingNode[], volumes: SchedulingInput['volumes'], cache?: SolveCache): Map<string, Resources> {
   const out = new Map([...usage].map(([k, v]) => [k, { ...v }]));
   for (const n of removed) {
     const u = out.get(n.labels[Labels.nodePool] ?? '');
     if (!u) continue;
-    const cap = nodeFacts(n, volumes).capacity;
+    const cap = nodeFacts(n, volumes, cache).capacity;
     for (const k in cap) u[k] = (u[k] ?? 0) - (cap[k] ?? 0);
   }
   return out;
 }
 
 /** Capacity of existing nodes and in-flight NodeClaims per NodePool (what counts against its limits). */
-export function poolUsage(input: SchedulingInput): Map<string, Resources> {
+export function poolUsage(input: SchedulingInput, cache?: SolveCache): Map<string, Resources> {
   const usage = new Map<string, Resources>();
   const charge = (pool: string | undefined, n: ExistingNode): void => {
     if (!pool) return;
     const u = usage.get(pool) ?? {};
-    addInto(u, nodeFacts(n, input.volumes).capacity);
+    addInto(u, nodeFacts(n, input.volumes, cache).capacity);
     usage.set(pool, u);
   };
   for (const n of input.nodes ?? []) charge(n.labels[Labels.nodePool], n);
@@ -132,17 +132,15 @@ function topologyKeys(pods: readonly Pod[], existing: readonly ExistingBin[]): S
   return keys;
 }
 
-const domainsByTemplate = new WeakMap<InstanceTypeInfo[], Map<string, string[]>>();
-
 /**
  * The domains of `key` a NodePool can provide (its requirements' values, then its instance types' values it
  * allows), in discovery order; cached per prepared template, as repeated solves (disruption) reuse those.
  */
-function templateDomains(t: Template, key: string): string[] {
-  let byKey = domainsByTemplate.get(t.instanceTypes);
+function templateDomains(t: Template, key: string, cache: SolveCache): string[] {
+  let byKey = cache.templateDomains.get(t.instanceTypes);
   if (!byKey) {
     byKey = new Map();
-    domainsByTemplate.set(t.instanceTypes, byKey);
+    cache.templateDomains.set(t.instanceTypes, byKey);
   }
   const cached = byKey.get(key);
   if (cached) return cached;
@@ -158,10 +156,10 @@ function templateDomains(t: Template, key: string): string[] {
   return list;
 }
 
-function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>): Domains {
+function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>, cache: SolveCache): Domains {
   const domains = new Domains();
   for (const key of keys) {
-    for (const t of templates) for (const v of templateDomains(t, key)) domains.register(key, v, t);
+    for (const t of templates) for (const v of templateDomains(t, key, cache)) domains.register(key, v, t);
     for (const b of existing) {
       const v = b.node.labels[key];
       if (v !== undefined) domains.register(key, v, b);
@@ -171,19 +169,20 @@ function discoverDomains(templates: readonly Template[], existing: readonly Exis
 }
 
 /** Prepares a solve; `usage` may be given when the caller keeps it (RemovalSimulator). */
-export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> = poolUsage(input)): SolveContext {
+export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> | undefined, cache: SolveCache): SolveContext {
+  usage ??= poolUsage(input, cache);
   const daemonSets = input.daemonSets ?? noDaemonSets;
   const templates = input.nodePools
     .map((np) => {
       const source = input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes;
-      return newTemplate(np, { instanceTypes: prepareAll(source), source, daemonSets, usage: usage.get(np.name) ?? {} });
+      return newTemplate(np, { instanceTypes: prepareAll(source, cache), source, daemonSets, usage: usage.get(np.name) ?? {}, cache });
     })
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const existing = existingBins(input);
-  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes }));
+  const existing = existingBins(input, cache);
+  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes, cache }));
   const counted = existing.map((b) => ({ labels: b.node.labels, taints: b.taints, pods: b.node.pods ?? [], antiAffinityPods: b.facts.antiAffinityPods }));
   const keys = topologyKeys(input.pods, existing);
-  const domains = discoverDomains(templates, existing, keys);
-  const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods });
-  return { input, templates, existing, pods, topology, domains };
+  const domains = discoverDomains(templates, existing, keys, cache);
+  const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods, cache });
+  return { input, templates, existing, pods, topology, domains, cache };
 }

@@ -8,6 +8,7 @@ import type { ExistingNode, Pod, VolumeInfo } from '../model.js';
 import { podTopologyKeys } from '../topology/terms.js';
 import type { PodInfo } from '../pod-info.js';
 import { podRequests } from '../resources/pod-requests.js';
+import type { SolveCache } from '../solve-cache.js';
 import { addInto, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
 import { Requirements } from '../requirements/requirements.js';
 import { effectiveTaints, formatTaint, untoleratedTaint } from '../taints.js';
@@ -34,32 +35,26 @@ export interface NodeFacts {
   antiAffinityPods: Pod[];
 }
 
-const bases = new WeakMap<ExistingNode, NodeFacts>();
 /**
  * A node's labels as requirements, by labels object. Callers build new node objects for every solve (each pass
  * of the provisioner and of disruption), while a cached Node's labels object stays the same until its labels
  * change; the requirements are only read.
  */
-const labelRequirements = new WeakMap<object, Requirements>();
-
-function requirementsOf(labels: ExistingNode['labels']): Requirements {
-  let r = labelRequirements.get(labels);
-  if (!r) labelRequirements.set(labels, (r = Requirements.fromLabels(labels)));
+function requirementsOf(labels: ExistingNode['labels'], cache: SolveCache | undefined): Requirements {
+  if (!cache) return Requirements.fromLabels(labels);
+  let r = cache.labelRequirements.get(labels);
+  if (!r) cache.labelRequirements.set(labels, (r = Requirements.fromLabels(labels, cache.requirements)));
   return r;
 }
 
-/** The parsed facts of `node` (cached per node object and volume info). */
-export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
-  return baseOf(node, volumes);
-}
-
-function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts {
-  const cached = bases.get(node);
+/** The parsed facts of `node` (with a cache, parsed once per node object and volume info). */
+export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined, cache?: SolveCache): NodeFacts {
+  const cached = cache?.nodeFacts.get(node);
   if (cached && cached.volumes === volumes) return cached;
   const allocatable = fromResourceList(node.allocatable);
   const base: NodeFacts = {
     volumes,
-    requirements: requirementsOf(node.labels),
+    requirements: requirementsOf(node.labels, cache),
     taints: effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints }),
     allocatable,
     used: {},
@@ -72,11 +67,11 @@ function baseOf(node: ExistingNode, volumes: VolumeInfo | undefined): NodeFacts 
   for (const p of node.pods ?? []) {
     for (const k of podTopologyKeys(p)) base.topologyKeys.add(k);
     if (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) base.antiAffinityPods.push(p);
-    addInto(base.used, podRequests(p));
+    addInto(base.used, podRequests(p, cache));
     base.ports.push(...hostPortsOf(p));
     base.attachments.push(...podVolumes(p, volumes).attachments);
   }
-  bases.set(node, base);
+  cache?.nodeFacts.set(node, base);
   return base;
 }
 
@@ -102,9 +97,9 @@ export class ExistingBin {
   constructor(
     readonly node: ExistingNode,
     readonly kind: 'node' | 'nodeclaim',
-    opts: { volumes: VolumeInfo | undefined },
+    opts: { volumes: VolumeInfo | undefined; cache: SolveCache },
   ) {
-    const base = baseOf(node, opts.volumes);
+    const base = nodeFacts(node, opts.volumes, opts.cache);
     this.facts = base;
     this.requirements = base.requirements;
     this.taints = base.taints;

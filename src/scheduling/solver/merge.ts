@@ -364,7 +364,7 @@ function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
 
 /** Empties planned NodeClaims into others where the hostname constraints allow and the price does not rise. */
 export function merge(packing: Packing): void {
-  const prices = new Prices();
+  const prices = new Prices(packing.ctx.cache);
   const slots = slotsOf(packing, prices);
   // Without a hostname constraint among them the NodeClaims are repack.ts's (which packs such groups exactly).
   if (!slots.some((s) => s.pods.some((m) => m.own.length > 0))) return;

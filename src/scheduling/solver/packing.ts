@@ -32,17 +32,10 @@ interface NoRoom {
   from: number;
 }
 
-const shapes = new WeakMap<Readonly<Resources>, string>();
-
-/** The pod's requests as text: pods of one template share it. */
-function requestShape(pod: PodInfo): string {
-  let s = shapes.get(pod.requests);
-  if (s === undefined) shapes.set(pod.requests, (s = Object.entries(pod.requests).join(';')));
-  return s;
-}
 
 /** The mutable state of one solve's packing. */
 export class Packing {
+  private readonly shapes = new WeakMap<Readonly<Resources>, string>();
   readonly newBins: NewBin[] = [];
   readonly placement = new Map<PodInfo, ExistingBin | NewBin>();
   private hostnames = 0;
@@ -99,9 +92,16 @@ export class Packing {
     return [...reasons, ...summarize(plannedReasons, 'NodeClaims planned in this solve')];
   }
 
+  /** The pod's requests as text: pods of one template share their requests object, so the text is made once. */
+  private requestShape(pod: PodInfo): string {
+    let s = this.shapes.get(pod.requests);
+    if (s === undefined) this.shapes.set(pod.requests, (s = Object.entries(pod.requests).join(';')));
+    return s;
+  }
+
   /** The existing bins known to lack room for the pod's requests. */
   private noRoomFor(pod: PodInfo): NoRoom {
-    const key = requestShape(pod);
+    const key = this.requestShape(pod);
     let known = this.noRoom.get(key);
     if (!known) this.noRoom.set(key, (known = { reasons: [], from: 0 }));
     return known;
@@ -218,7 +218,7 @@ export class Packing {
     const cached = this.newBinPrice.get(pod.traits);
     if (cached !== undefined) return cached;
     // Pods without node requirements share one answer per request shape.
-    const shape = pod.requirements.size === 0 ? requestShape(pod) : undefined;
+    const shape = pod.requirements.size === 0 ? this.requestShape(pod) : undefined;
     const shared = shape === undefined ? undefined : this.priceByShape.get(shape);
     if (shared !== undefined) return shared;
     let price = Number.POSITIVE_INFINITY;

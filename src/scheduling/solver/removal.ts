@@ -7,6 +7,7 @@
  */
 import type { ExistingNode, NewNodeClaim, Pod, SchedulingInput, SchedulingResult, UnplacedPod } from '../model.js';
 import type { Resources } from '../resources/resources.js';
+import { SolveCache } from '../solve-cache.js';
 import { binOrder, poolUsage, usageWithout } from './context.js';
 import { pack } from './solve.js';
 
@@ -92,11 +93,15 @@ export class RemovalSimulator {
   /** NodePool usage of the whole snapshot; each simulation subtracts the removed nodes. */
   private readonly usage: Map<string, Resources>;
 
-  constructor(private readonly cluster: SchedulingInput) {
+  /** `cache` (one per disruption pass, say) lets simulations parse each node and instance type once. */
+  constructor(
+    private readonly cluster: SchedulingInput,
+    private readonly cache: SolveCache = new SolveCache(),
+  ) {
     this.byName = new Map((cluster.nodes ?? []).map((n) => [n.name, n]));
     // In the solver's order already (initialized first, then by name), so each simulation's sort has nothing to do.
     this.nodes = [...(cluster.nodes ?? [])].sort(binOrder);
-    this.usage = poolUsage(cluster);
+    this.usage = poolUsage(cluster, cache);
   }
 
   /** If the nodes named `candidates` were removed, where would their pods go and what would it cost? */
@@ -112,7 +117,7 @@ export class RemovalSimulator {
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
     const nodes = this.nodes.filter((n) => !names.has(n.name));
     // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
-    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, usageWithout(this.usage, removed, this.cluster.volumes));
+    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, usageWithout(this.usage, removed, this.cluster.volumes, this.cache), this.cache);
     return toRemoval(result, { removed, unknown, pods });
   }
 }

@@ -6,10 +6,14 @@ import { Labels } from '../../api/index.js';
 import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { fitsIn, type Resources } from '../resources/resources.js';
+import type { SolveCache } from '../solve-cache.js';
 import type { Template } from './template.js';
 
 /** Types a NodeClaim with the given requirements may launch, in the template's order, each at its price there. */
 type Priced = { it: InstanceTypeInfo; price: number }[];
+
+/** The types a NodeClaim's requirements allow, in the template's order and on the price frontier. */
+export type PriceLists = { list: Priced; byPrice: Priced };
 
 /** Kept types each type is compared with for dominance (the latest ones: most of the beating is done nearby). */
 const DominanceWindow = 8;
@@ -33,10 +37,10 @@ function frontier(sorted: Priced): Priced {
  * Price lists per prepared instance type list (shared by a NodePool's templates across solves, see template.ts)
  * and requirements: a memo of immutable inputs, as the template preparation itself.
  */
-const listCache = new WeakMap<readonly InstanceTypeInfo[], Map<string, { list: Priced; byPrice: Priced }>>();
-
-/** Price look-ups of one pass (the lists themselves are shared across passes). */
+/** Price look-ups of one pass (the lists themselves are shared across the solves of a cache). */
 export class Prices {
+  constructor(private readonly cache: SolveCache) {}
+
   /** Requirement objects are shared while pods without requirements move: most look-ups end here. */
   private readonly byObject = new WeakMap<Requirements, { template: Template; lists: { list: Priced; byPrice: Priced } }>();
 
@@ -50,8 +54,8 @@ export class Prices {
 
   private build(template: Template, reqs: Requirements): { list: Priced; byPrice: Priced } {
     const sig = [...[...reqs.values()].filter((r) => r.key !== Labels.hostname).map((r) => r.toString()).sort()].join(';');
-    let cache = listCache.get(template.instanceTypes);
-    if (!cache) listCache.set(template.instanceTypes, (cache = new Map()));
+    let cache = this.cache.priceLists.get(template.instanceTypes);
+    if (!cache) this.cache.priceLists.set(template.instanceTypes, (cache = new Map()));
     const cached = cache.get(sig);
     if (cached) return cached;
     const list: Priced = [];

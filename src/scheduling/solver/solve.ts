@@ -7,6 +7,7 @@ import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from
 import type { PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
 import type { Resources } from '../resources/resources.js';
+import { SolveCache } from '../solve-cache.js';
 import type { Topology } from '../topology/topology.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
@@ -58,35 +59,36 @@ function sample(input: SchedulingInput): SchedulingInput {
 
 /**
  * Places pending pods on existing nodes, in-flight NodeClaims and new NodeClaims, cheapest first. `usage` (what
- * counts against each NodePool's limits) may be given by a caller that keeps it across many solves of one cluster.
+ * counts against each NodePool's limits) may be given by a caller that keeps it across many solves of one cluster,
+ * and `cache` by a caller that solves the same cluster again (see solve-cache.ts).
  */
-export function solve(input: SchedulingInput, usage?: Map<string, Resources>): SchedulingResult {
+export function solve(input: SchedulingInput, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
   const strategy = input.strategy ?? 'tenon';
-  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage);
+  if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
   const targets: Variant = { strategy, targets: true };
   const marginal: Variant = { strategy, targets: false };
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
     // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
-    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false }, usage)) <= probeScore(pack(probe, { ...targets, merge: false }, usage)) ? [marginal, targets] : [targets, marginal];
-    let best = pack(input, first, usage);
+    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <= probeScore(pack(probe, { ...targets, merge: false }, usage, cache)) ? [marginal, targets] : [targets, marginal];
+    let best = pack(input, first, usage, cache);
     // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
     for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
       if (best.unplaced.length === 0) break;
-      const r = pack(input, v, usage);
+      const r = pack(input, v, usage, cache);
       if (better(r, best)) best = r;
     }
     return best;
   }
-  let best = pack(input, targets, usage);
+  let best = pack(input, targets, usage, cache);
   for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
-    const r = pack(input, v, usage);
+    const r = pack(input, v, usage, cache);
     if (better(r, best)) best = r;
   }
   // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
   // them first, as large batches do.
   if (best.unplaced.length > 0) {
-    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) }, usage);
+    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) }, usage, cache);
     if (better(r, best)) best = r;
   }
   return best;
@@ -103,8 +105,8 @@ function startOne(packing: Packing, pending: readonly PodInfo[], topology: Topol
 }
 
 /** One packing of the batch with the given variant (exported for benchmarks and tests). */
-export function pack(input: SchedulingInput, variant: Variant, usage?: Map<string, Resources>): SchedulingResult {
-  const ctx = newSolveContext(input, usage);
+export function pack(input: SchedulingInput, variant: Variant, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
+  const ctx = newSolveContext(input, usage, cache);
   const strategy = variant.strategy;
   const packing = new Packing(ctx, strategy, { targets: variant.targets });
   const failures = new Map<PodInfo, UnplacedReason[]>();
@@ -124,7 +126,7 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
         continue;
       }
       failures.set(pod, reasons);
-      queue.push(pod, relax(pod, { toleratePreferNoSchedule }) !== undefined);
+      queue.push(pod, relax(pod, { toleratePreferNoSchedule, cache }) !== undefined);
     }
     // Stuck: let one self-selecting pod start its affinity group, then carry on (see Topology.allowStart).
     pending = queue.remaining();

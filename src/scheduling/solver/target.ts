@@ -16,10 +16,10 @@ import { untoleratedTaint } from '../taints.js';
 import { minValuesFailure } from './options.js';
 import type { Template } from './template.js';
 
-// Class and shape text per requests object: pods of one template share theirs (pod-info.ts).
-const classes = new WeakMap<Readonly<Resources>, { cls: string; shape: string }>();
+/** Class and shape text per requests object: pods of one template share theirs (pod-info.ts). */
+type RequestTexts = WeakMap<Readonly<Resources>, { cls: string; shape: string }>;
 
-function requestTexts(p: PodInfo): { cls: string; shape: string } {
+function requestTexts(classes: RequestTexts, p: PodInfo): { cls: string; shape: string } {
   let texts = classes.get(p.requests);
   if (!texts) {
     const r = p.requests;
@@ -36,13 +36,13 @@ function requestTexts(p: PodInfo): { cls: string; shape: string } {
 }
 
 /** The set of requested resource names of a pod (what demand is grouped by). */
-function demandClass(p: PodInfo): string {
-  return requestTexts(p).cls;
+function demandClass(classes: RequestTexts, p: PodInfo): string {
+  return requestTexts(classes, p).cls;
 }
 
 /** A pod's exact request shape. */
-function shapeOf(p: PodInfo): string {
-  return requestTexts(p).shape;
+function shapeOf(classes: RequestTexts, p: PodInfo): string {
+  return requestTexts(classes, p).shape;
 }
 
 /** The demand keys a pod counts under, and the same with its request shape. */
@@ -52,20 +52,21 @@ interface DemandKeys {
 }
 
 /** The keys of the NodePools whose NodeClaims `p` could join. */
-function demandKeys(templates: readonly Template[], p: PodInfo): DemandKeys {
+function demandKeys(classes: RequestTexts, templates: readonly Template[], p: PodInfo): DemandKeys {
   const out: DemandKeys = { keys: [], shaped: [] };
   for (const t of templates) {
     if (untoleratedTaint(t.taints, p.tolerations)) continue;
     if (t.requirements.compatible(p.requirements, WellKnownLabels)) continue;
-    const key = `${t.name}|${demandClass(p)}`;
+    const key = `${t.name}|${demandClass(classes, p)}`;
     out.keys.push(key);
-    out.shaped.push(`${key}|${shapeOf(p)}`);
+    out.shaped.push(`${key}|${shapeOf(classes, p)}`);
   }
   return out;
 }
 
 /** Remaining requests of unplaced pods, per NodePool and per set of requested resource names. */
 export class Demand {
+  private readonly texts: RequestTexts = new WeakMap();
   private readonly totals = new Map<string, Resources>();
   /** Per pod, the keys it was counted under (shared by the pods of one traits object). */
   private readonly keysOf = new Map<PodInfo, DemandKeys>();
@@ -76,7 +77,7 @@ export class Demand {
     const byTraits = new Map<PodTraits, DemandKeys>();
     for (const p of pods) {
       let keys = byTraits.get(p.traits);
-      if (!keys) byTraits.set(p.traits, (keys = demandKeys(templates, p)));
+      if (!keys) byTraits.set(p.traits, (keys = demandKeys(this.texts, templates, p)));
       for (let i = 0; i < keys.keys.length; i++) {
         const key = keys.keys[i] ?? '';
         const total = this.totals.get(key) ?? {};
@@ -109,14 +110,14 @@ export class Demand {
 
   /** The share of the remaining pods that could share a NodeClaim of `t` with `p` that have exactly p's requests. */
   sameShape(t: Template, p: PodInfo): number {
-    const key = `${t.name}|${demandClass(p)}`;
+    const key = `${t.name}|${demandClass(this.texts, p)}`;
     const all = this.counts.get(key) ?? 0;
-    return all > 0 ? Math.min(1, (this.counts.get(`${key}|${shapeOf(p)}`) ?? 0) / all) : 1;
+    return all > 0 ? Math.min(1, (this.counts.get(`${key}|${shapeOf(this.texts, p)}`) ?? 0) / all) : 1;
   }
 
   /** The remaining demand that could share a NodeClaim of `t` with `p` (including `p` if still counted). */
   of(t: Template, p: PodInfo): Resources {
-    return this.totals.get(`${t.name}|${demandClass(p)}`) ?? p.requests;
+    return this.totals.get(`${t.name}|${demandClass(this.texts, p)}`) ?? p.requests;
   }
 }
 

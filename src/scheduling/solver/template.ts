@@ -6,6 +6,7 @@ import { Labels, type Taint } from '../../api/index.js';
 import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { DaemonSet, NodePool } from '../model.js';
 import { newPodInfo } from '../pod-info.js';
+import type { SolveCache } from '../solve-cache.js';
 import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
 import { addInto, fromResourceList, type Resources } from '../resources/resources.js';
@@ -31,10 +32,10 @@ export interface Template {
  * skipping DaemonSets that no instance type of the NodePool could host (e.g. an arm64-only DaemonSet on an
  * amd64-only NodePool), which Karpenter would still count.
  */
-function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceTypes'>, daemonSets: readonly DaemonSet[]): Resources {
+function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceTypes'>, daemonSets: readonly DaemonSet[], cache: SolveCache): Resources {
   const out: Resources = {};
   daemonSets.forEach((ds, index) => {
-    const pod = newPodInfo({ metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec }, { index });
+    const pod = newPodInfo({ metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec }, { index, cache });
     if (untoleratedTaint(t.taints, pod.tolerations)) return;
     if (t.requirements.compatible(pod.requirements, WellKnownLabels)) return;
     if (!t.instanceTypes.some((it) => it.requirements.intersects(pod.requirements) === undefined)) return;
@@ -54,13 +55,12 @@ function pricedFor(it: InstanceTypeInfo, requirements: Requirements): InstanceTy
 }
 
 /** A NodePool's template without its remaining limits (those depend on the cluster's usage). */
-type Prepared = Omit<Template, 'remaining'>;
+export type PreparedTemplate = Omit<Template, 'remaining'>;
 
-const preparedByPool = new WeakMap<NodePool, { types: readonly InstanceTypeInfo[] | object; daemonSets: readonly DaemonSet[]; prepared: Prepared }>();
-
-function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[] }): Prepared {
+function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[]; cache: SolveCache }): PreparedTemplate {
   const labels = { ...np.template.labels, [Labels.nodePool]: np.name };
-  const requirements = Requirements.fromSelector(np.template.requirements).addAll(Requirements.fromLabels(labels));
+  const table = opts.cache.requirements;
+  const requirements = Requirements.fromSelector(np.template.requirements, table).addAll(Requirements.fromLabels(labels, table));
   const taints = np.template.taints ?? [];
   const instanceTypes = opts.instanceTypes
     .filter((it) => it.requirements.intersects(requirements) === undefined)
@@ -75,7 +75,7 @@ function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[
     taints,
     startupTaints: np.template.startupTaints ?? [],
     instanceTypes,
-    daemonOverhead: daemonOverhead({ requirements, taints, instanceTypes }, opts.daemonSets),
+    daemonOverhead: daemonOverhead({ requirements, taints, instanceTypes }, opts.daemonSets, opts.cache),
   };
 }
 
@@ -86,13 +86,13 @@ function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[
  */
 export function newTemplate(
   np: NodePool,
-  opts: { instanceTypes: readonly InstanceTypeInfo[]; source?: object; daemonSets: readonly DaemonSet[]; usage: Resources },
+  opts: { instanceTypes: readonly InstanceTypeInfo[]; source?: object; daemonSets: readonly DaemonSet[]; usage: Resources; cache: SolveCache },
 ): Template {
   const key = opts.source ?? opts.instanceTypes;
-  let entry = preparedByPool.get(np);
+  let entry = opts.cache.templates.get(np);
   if (!entry || entry.types !== key || entry.daemonSets !== opts.daemonSets) {
     entry = { types: key, daemonSets: opts.daemonSets, prepared: prepare(np, opts) };
-    preparedByPool.set(np, entry);
+    opts.cache.templates.set(np, entry);
   }
   let remaining: Resources | undefined;
   if (np.limits) {

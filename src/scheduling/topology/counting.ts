@@ -4,22 +4,22 @@
  */
 import type { Pod } from '../model.js';
 import type { Requirements } from '../requirements/requirements.js';
+import type { SolveCache } from '../solve-cache.js';
 import type { TopologyGroup } from './group.js';
 import { filterMatch, type NodeFilter } from './node-filter.js';
 
-const matchingByPods = new WeakMap<readonly Pod[], Map<string, number>>();
 
 /**
  * How many of a node's pods `g` selects, cached per pod list and group definition: disruption's removal
  * simulations build the same groups over the same nodes for every candidate (node objects are not mutated while
  * in use, as existing-bin.ts assumes too).
  */
-export function matchingPods(pods: readonly Pod[], g: TopologyGroup): number {
+export function matchingPods(pods: readonly Pod[], g: TopologyGroup, cache: SolveCache): number {
   if (pods.length === 0) return 0;
-  let byGroup = matchingByPods.get(pods);
+  let byGroup = cache.matchingPods.get(pods);
   if (!byGroup) {
     byGroup = new Map();
-    matchingByPods.set(pods, byGroup);
+    cache.matchingPods.set(pods, byGroup);
   }
   const cached = byGroup.get(g.spec.hash);
   if (cached !== undefined) return cached;

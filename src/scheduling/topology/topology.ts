@@ -7,6 +7,7 @@ import type { Pod } from '../model.js';
 import type { PodInfo, PodTraits } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
+import type { SolveCache } from '../solve-cache.js';
 import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
@@ -99,7 +100,7 @@ export class Topology {
 
   constructor(
     readonly domains: Domains,
-    private readonly opts: { namespaces: NamespaceLabels; nodes: readonly CountedNode[]; pending: readonly PodInfo[] },
+    private readonly opts: { namespaces: NamespaceLabels; nodes: readonly CountedNode[]; pending: readonly PodInfo[]; cache: SolveCache },
   ) {
     for (const p of opts.pending) this.inverseOwnedGroups(p);
     for (const n of opts.nodes) {
@@ -142,7 +143,7 @@ export class Topology {
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
       if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels)) || !g.countsOn(n.taints)) continue;
-      for (let c = matchingPods(n.pods, g); c > 0; c--) g.record(domain);
+      for (let c = matchingPods(n.pods, g, this.opts.cache); c > 0; c--) g.record(domain);
     }
     return g;
   }

@@ -21,6 +21,11 @@ export interface ConsolidationContext {
   simulator: RemovalSimulator;
   pricing: Pricing;
   spotToSpot: boolean;
+  /**
+   * Why the pending pods hold consolidation back, per simulator: judged once per pass when the pass provides the
+   * map (decide.ts does), else for every computation.
+   */
+  pendingVerdicts?: Map<RemovalSimulator, string | null>;
 }
 
 /** A command, or why there is none (Karpenter's Unconsolidatable message when a single candidate was tried). */
@@ -59,9 +64,6 @@ function command(candidates: readonly Candidate[], replacement: sched.NewNodeCla
   return { ok: true, command: cmd };
 }
 
-// Why the pending pods hold consolidation back with every node kept, once per simulator (one per pass).
-const pendingVerdicts = new WeakMap<RemovalSimulator, string | null>();
-
 /**
  * Why consolidation waits for the pending pods, judged from one simulation with no candidate removed; null when it
  * need not. Removing nodes only adds pods to place and takes room away, so when the pending pods alone need more
@@ -69,8 +71,8 @@ const pendingVerdicts = new WeakMap<RemovalSimulator, string | null>();
  * cause. Karpenter finds that out with one simulation per candidate, each placing every pending pod (113,000 of them
  * in a 150,000-pod scale-up), and the pass never ends. One simulation answers it for the whole pass.
  */
-function pendingPodsVerdict(sim: RemovalSimulator): string | null {
-  let verdict = pendingVerdicts.get(sim);
+function pendingPodsVerdict(sim: RemovalSimulator, pendingVerdicts: Map<RemovalSimulator, string | null> | undefined): string | null {
+  let verdict = pendingVerdicts?.get(sim);
   if (verdict !== undefined) return verdict;
   const base = sim.simulate([]);
   const waitsFor = new Set<string>();
@@ -78,7 +80,7 @@ function pendingPodsVerdict(sim: RemovalSimulator): string | null {
   verdict = null;
   if (base.newNodeClaims.length > 1) verdict = `pending pods need ${base.newNodeClaims.length} new NodeClaims; consolidation waits until they have them`;
   else if (waitsFor.size) verdict = `pending pods would schedule against ${waitsFor.size} uninitialized node(s) or NodeClaim(s); consolidation waits until they are initialized`;
-  pendingVerdicts.set(sim, verdict);
+  pendingVerdicts?.set(sim, verdict);
   return verdict;
 }
 
@@ -86,7 +88,7 @@ function pendingPodsVerdict(sim: RemovalSimulator): string | null {
 export function computeConsolidation(candidates: readonly Candidate[], ctx: ConsolidationContext, type: ConsolidationType): Consolidation {
   const price = candidatesPrice(candidates);
   if (price === undefined || price <= 0) return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
-  const waiting = pendingPodsVerdict(ctx.simulator);
+  const waiting = pendingPodsVerdict(ctx.simulator, ctx.pendingVerdicts);
   if (waiting) return reject(waiting);
   const outcome = ctx.simulator.simulate(candidates, { maxNewNodePrice: price });
   if (outcome.stranded.length) return reject(schedulingErrors(outcome.stranded));

@@ -3,7 +3,7 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, fromResourceList, preparedInstanceType, Requirement, Requirements, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import { cheapestOffering, fromResourceList, preparedInstanceType, Requirement, Requirements, SolveCache, type InstanceTypeInfo } from '../../../scheduling/index.js';
 import { FairPrice, type PricedCapacity } from './fair-price.js';
 import type * as sched from '../../../scheduling/index.js';
 
@@ -22,14 +22,17 @@ export class Pricing {
   private readonly fair = new Map<string, FairPrice>();
 
   /** Keeps the instance types of every NodePool; each pool's are prepared when first priced. */
-  constructor(private readonly instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>) {}
+  constructor(
+    private readonly instanceTypesByNodePool: Readonly<Record<string, sched.InstanceType[]>>,
+    private readonly cache: SolveCache = new SolveCache(),
+  ) {}
 
   private typesOf(pool: string): Map<string, InstanceTypeInfo> {
     let m = this.byPool.get(pool);
     if (m) return m;
     m = new Map();
     for (const it of this.instanceTypesByNodePool[pool] ?? []) {
-      const info = preparedInstanceType(it);
+      const info = preparedInstanceType(it, this.cache);
       if (info) m.set(it.name, info);
     }
     this.byPool.set(pool, m);

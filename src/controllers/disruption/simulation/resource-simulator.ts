@@ -8,7 +8,7 @@
  * consolidation TTL (validation.ts), and the property tests carry commands out with the solver.
  */
 import { Labels } from '../../../api/index.js';
-import { addResources, cheapestOffering, fitsIn, podRequests, preparedInstanceType, Requirement, Requirements, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
+import { addResources, cheapestOffering, fitsIn, podRequests, preparedInstanceType, Requirement, Requirements, SolveCache, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -51,6 +51,7 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
   constructor(
     private readonly view: DisruptionView,
     private readonly fallback: RemovalSimulator,
+    private readonly cache: SolveCache = new SolveCache(),
   ) {
     const pools = view.schedulingNodePools;
     this.pool = pools.length === 1 && !pools[0]?.template.taints?.length ? pools[0] : undefined;
@@ -74,7 +75,7 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     const reqs = Requirements.fromSelector(pool.template.requirements);
     const out: PricedType[] = [];
     for (const it of this.view.instanceTypesByNodePool[pool.name] ?? []) {
-      const info = preparedInstanceType(it);
+      const info = preparedInstanceType(it, this.cache);
       if (!info || info.requirements.intersects(reqs)) continue;
       const o = cheapestOffering(info, reqs);
       if (o) out.push({ name: it.name, price: o.price, zone: o.zone, capacityType: o.capacityType, allocatable: info.allocatable });

@@ -6,7 +6,7 @@
  * (Why not the engine's RemovalSimulator: it packs with the cost-minimising strategy and ignores pending pods;
  * see docs/adr/0011-disruption.md.)
  */
-import { binOrder, poolUsage, solve, usageWithout } from '../../../scheduling/index.js';
+import { binOrder, poolUsage, solve, SolveCache, usageWithout } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf, reschedulablePods } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -26,14 +26,17 @@ export class SolveRemovalSimulator implements RemovalSimulator {
   solves = 0;
 
   /** Prepares the parts of the input every simulation shares. */
-  constructor(private readonly view: DisruptionView) {
+  constructor(
+    private readonly view: DisruptionView,
+    private readonly cache: SolveCache = new SolveCache(),
+  ) {
     // Nodes already being deleted take no pods; theirs must be re-homed along with the candidates'.
     // In the solver's order, so a 5,000-node solve does not sort its bins again for every candidate.
     this.receivers = view.nodes.filter((n) => !n.deleting).sort(binOrder);
     this.leaving = view.nodes.filter((n) => n.deleting).flatMap((n) => reschedulablePods(n.pods));
     this.uninitialized = new Set([...view.nodes.filter((n) => n.initialized === false).map((n) => n.name), ...view.inFlight.map((n) => n.name)]);
     this.pendingKeys = new Set(view.pendingPods.map(podKeyOf));
-    this.usage = poolUsage({ pods: [], nodes: this.receivers, nodeClaims: view.inFlight, nodePools: [], instanceTypes: [] });
+    this.usage = poolUsage({ pods: [], nodes: this.receivers, nodeClaims: view.inFlight, nodePools: [], instanceTypes: [] }, cache);
   }
 
   /** Built on first use: a pass that simulates nothing should not pay for it. */
@@ -65,7 +68,7 @@ export class SolveRemovalSimulator implements RemovalSimulator {
       // which is right for provisioning but hides both "one replacement" and the spot flexibility consolidation needs.
       strategy: 'karpenter-ffd',
     };
-    const result = solve(input, usageWithout(this.usage, candidates.map((c) => c.node), undefined));
+    const result = solve(input, usageWithout(this.usage, candidates.map((c) => c.node), undefined, this.cache), this.cache);
     const leavingKeys = new Set(this.leaving.map(podKeyOf));
     // Pods that were pending anyway do not make a removal fail (Karpenter's AllNonPendingPodsScheduled).
     const pending = this.pendingKeys;

@@ -13,7 +13,7 @@ import { cloudPool } from '../../cloud-objects.js';
 import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
-import { buildSchedulingInput } from '../../provisioning/scheduling-input.js';
+import { buildSchedulingInput, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
 /** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
@@ -109,11 +109,11 @@ function pdbsOf(ctx: ControllerContext): DisruptionPdb[] {
 }
 
 /** Builds the view; `claimed` are nodes that commands in flight are already disrupting. */
-export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<string>): Promise<DisruptionView> {
+export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<string>, inputCache?: SchedulingInputCache): Promise<DisruptionView> {
   const pools = ctx.informers.nodePools.cache.list().filter((np) => !np.metadata.deletionTimestamp);
   const types = new Map<string, ProviderInstanceType[]>();
   await Promise.all(pools.map(async (np) => types.set(np.metadata.name ?? '', await ctx.cloudProvider.getInstanceTypes(cloudPool(np)))));
-  const { input, pods } = buildSchedulingInput(ctx.state, pools, types);
+  const { input, pods } = buildSchedulingInput(ctx.state, pools, types, inputCache);
   const pending = [...pods.values()].filter(isProvisionable);
   const pendingKeys = new Set(pending.map(podKey));
   const nominated = new Set<string>();

@@ -5,6 +5,7 @@ import type { StoredNodePool } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
 import { nodePoolHash, nodePoolHashVersion } from '../hash/nodepool-hash.js';
 import { sumResources } from './resource-sum.js';
+import type { Resources as ResourceAmounts } from '../../../scheduling/index.js';
 
 /** How long NodeClaim changes gather before their NodePool's status is recomputed. */
 const claimBatchMs = 1000;
@@ -16,6 +17,9 @@ const claimBatchMs = 1000;
 export class NodePoolStatusController implements Reconciler {
   readonly name = 'nodepool.status';
   readonly queue: WorkQueue;
+
+  /** Each NodeClaim's capacity, parsed once per object version (see sumResources). */
+  private readonly parsedCapacity = new WeakMap<object, ResourceAmounts>();
 
   /** Creates the controller; NodePool and NodeClaim changes queue the NodePool. */
   constructor(private readonly ctx: ControllerContext) {
@@ -38,7 +42,7 @@ export class NodePoolStatusController implements Reconciler {
       await this.ctx.client.patch(Resources.nodePools, { name }, { metadata: { annotations: { [Annotations.nodePoolHash]: hash, [Annotations.nodePoolHashVersion]: nodePoolHashVersion } } }).catch(ignoreNotFound);
     }
     const claims = this.ctx.informers.nodeClaims.cache.list().filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name && !nc.metadata.deletionTimestamp);
-    const resources = { ...sumResources(claims.map((nc) => nc.status?.capacity ?? {})), nodes: String(claims.length) };
+    const resources = { ...sumResources(claims.map((nc) => nc.status?.capacity ?? {}), this.parsedCapacity), nodes: String(claims.length) };
     await updateWithRetry<StoredNodePool>({
       client: this.ctx.client,
       resource: Resources.nodePools,

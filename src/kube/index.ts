@@ -6,6 +6,7 @@ export * from './client.js';
 export * from './watch.js';
 export * from './object-cache.js';
 export * from './informer.js';
+export * from './interned-strings.js';
 export * from './shared-informers.js';
 export * from './work-queue.js';
 export * from './reconciler.js';

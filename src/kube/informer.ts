@@ -2,11 +2,15 @@ import { sleep, type Clock } from '../clock/index.js';
 import { backoffDelay, type Backoff } from './backoff.js';
 import type { KubeClient } from './client.js';
 import { isGone } from './errors.js';
-import { StringInterner } from './interned-strings.js';
-import { SharedSubtrees } from './shared-subtrees.js';
 import { ObjectCache, type Indexers } from './object-cache.js';
 import { keyOf, type KubeObject, type ResourceType } from './resources.js';
 import { watchResource, type WatchEvent } from './watch.js';
+
+/**
+ * Changes a listed or watched object in place before it is cached (controller-runtime's cache TransformFunc); the
+ * playground's object sharing is one.
+ */
+export type ObjectTransform = (obj: KubeObject) => void;
 
 /** Callbacks an informer delivers; `update` gets the old and the new object. */
 export interface InformerHandlers<T> {
@@ -36,11 +40,9 @@ export interface InformerOptions<T extends KubeObject> {
    * TransformStripManagedFields does — no controller reads them and they are often half an object's size).
    */
   keepManagedFields?: boolean;
+  /** Applied to every object before it is cached (not to deleted ones); none by default. */
+  transform?: ObjectTransform;
 }
-
-/** One table for every informer of the process: pods, nodes and events repeat each other's values too. */
-const interner = new StringInterner();
-const subtrees = new SharedSubtrees();
 
 /**
  * Lists then watches one resource, keeping an indexed cache. It never gives up: a 410 Gone clears the
@@ -174,10 +176,7 @@ export class Informer<T extends KubeObject> {
       const { managedFields: _stripped, ...metadata } = obj.metadata;
       obj.metadata = metadata;
     }
-    if (e.type !== 'DELETED') {
-      interner.internValues(obj);
-      subtrees.shareParts(obj);
-    }
+    if (e.type !== 'DELETED') this.opts.transform?.(obj);
     const old = this.cache.get(keyOf(obj));
     if (e.type === 'DELETED') {
       if (old) {

@@ -9,8 +9,8 @@ const defaultMaxLength = 96;
 /** The table starts over past this many values, so unique values cannot grow it without bound. */
 const maxValues = 1 << 16;
 /** Values unique to one object: interning them would only fill the table. */
-const uniqueMetadata = new Set(['name', 'uid', 'resourceVersion']);
-const uniqueKeys = new Set(['podIP', 'ip', 'providerID']);
+const uniqueMetadata: ReadonlySet<string> = new Set(['name', 'uid', 'resourceVersion']);
+const uniqueKeys: ReadonlySet<string> = new Set(['podIP', 'ip', 'providerID']);
 
 /** A table of shared string values. */
 export class StringInterner {

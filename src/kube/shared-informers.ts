@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock/index.js';
 import type { KubeClient } from './client.js';
-import { Informer } from './informer.js';
+import { Informer, type ObjectTransform } from './informer.js';
 import type { Indexers } from './object-cache.js';
 import type { KubeObject, ResourceType } from './resources.js';
 
@@ -15,6 +15,8 @@ export interface SharedInformersOptions {
   client: KubeClient;
   clock: Clock;
   onError?: (e: unknown) => void;
+  /** Applied to every object before it is cached (see ObjectTransform). */
+  transform?: ObjectTransform;
 }
 
 /** A registry of informers shared by the components of one process. */
@@ -29,7 +31,7 @@ export class SharedInformers {
     const key = `${rt.group}/${rt.version}/${rt.plural}`;
     let inf = this.informers.get(key) as Informer<T> | undefined;
     if (!inf) {
-      inf = new Informer<T>({ client: this.opts.client, clock: this.opts.clock, resource: rt, indexers, onError: this.opts.onError });
+      inf = new Informer<T>({ client: this.opts.client, clock: this.opts.clock, resource: rt, indexers, onError: this.opts.onError, transform: this.opts.transform });
       this.informers.set(key, inf as unknown as Informer<KubeObject>);
     } else inf.cache.addIndexers(indexers);
     return inf;

@@ -18,6 +18,7 @@ import { applyObjects, parseManifests } from '../scenario/apply.js';
 import { World } from '../world/world.js';
 import { defaultManifests } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
+import { objectSharing } from './object-sharing.js';
 
 /** The cluster name every playground uses (its subnets, security groups and role are tagged for it). */
 export const playgroundCluster = 'playground';
@@ -96,7 +97,8 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: server.url, ...o.options };
   const worldErrors: Playground['worldErrors'] = [];
   // The world and the operator watch the same server through the same client: one cache of each kind serves both.
-  const shared = new SharedInformers({ client, clock, onError: (error) => worldErrors.push({ agent: 'informer', error }) });
+  // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
+  const shared = new SharedInformers({ client, clock, onError: (error) => worldErrors.push({ agent: 'informer', error }), transform: objectSharing() });
   const operator = await clock.busy(
     startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
   );

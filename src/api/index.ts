@@ -4,6 +4,8 @@ export * from './core.js';
 export * from './nodepool/index.js';
 export * from './nodeclaim/index.js';
 export * from './ec2nodeclass/index.js';
+export * from './nodeoverlay/index.js';
+export * from './capacitybuffer/index.js';
 export * from './crds/index.js';
 export * from './validation/index.js';
 export type { ObjectMeta, OwnerReference } from './shared/object-meta.js';

@@ -24,9 +24,9 @@ const taint = (path: string, what: string): Descriptions => ({
 const requirements = (path: string, what: string): Descriptions => ({
   [path]: what,
   [`${path}.key`]: 'The node label key the requirement constrains.',
-  [`${path}.operator`]: 'How the key relates to the values: In, NotIn, Exists, DoesNotExist, Gt or Lt.',
+  [`${path}.operator`]: 'How the key relates to the values: In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte.',
   [`${path}.values`]:
-    'Label values. In and NotIn need at least one; Exists and DoesNotExist take none; Gt and Lt take exactly one integer. Replaced whole by a strategic merge patch.',
+    'Label values. In and NotIn need at least one; Exists and DoesNotExist take none; Gt, Lt, Gte and Lte take exactly one integer. Replaced whole by a strategic merge patch.',
   [`${path}.minValues`]: 'The least number of distinct values of this key the launch decision must keep open (instance-type flexibility).',
 });
 
@@ -125,12 +125,8 @@ export const ec2NodeClassDescriptions: Descriptions = {
   'spec.tags': 'Tags added to the instances, volumes and launch templates.',
   'spec.blockDeviceMappings': 'The EBS volumes attached to instances.',
   'spec.metadataOptions': 'Instance metadata service (IMDS) settings.',
-  'spec.kubelet': 'Kubelet settings passed to nodes at bootstrap.',
-  'spec.kubelet.maxPods': 'Overrides the most pods the node runs.',
-  'spec.kubelet.podsPerCore': 'Pods per CPU core; never more than maxPods.',
-  'spec.kubelet.systemReserved': 'Resources held back for OS daemons.',
-  'spec.kubelet.kubeReserved': 'Resources held back for Kubernetes components.',
-  'spec.kubelet.clusterDNS': 'IP addresses of the cluster DNS servers.',
+  'spec.kubelet':
+    'Any KubeletConfiguration field, passed to nodes at bootstrap. Tenon reads maxPods, podsPerCore, kubeReserved, systemReserved and evictionHard for allocatable; a bad value shows as ValidationSucceeded=False.',
   'spec.associatePublicIPAddress': 'Whether instances get a public IP address.',
   'spec.detailedMonitoring': 'Whether detailed CloudWatch monitoring is on.',
   'spec.instanceStorePolicy': 'How local instance-store NVMe disks are used; RAID0 makes one array for ephemeral storage.',

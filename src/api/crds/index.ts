@@ -1,14 +1,14 @@
 import YAML from 'yaml';
-import { ec2NodeClassCrd, nodeClaimCrd, nodePoolCrd } from './definitions.js';
+import { capacityBufferCrd, ec2NodeClassCrd, nodeClaimCrd, nodeOverlayCrd, nodePoolCrd } from './definitions.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { JsonSchemaProps } from '../schema/json-schema-props.js';
 
 export type { CustomResourceDefinition, CustomResourceDefinitionVersion, PrinterColumn } from './types.js';
-export { nodePoolCrd, nodeClaimCrd, ec2NodeClassCrd } from './definitions.js';
+export { nodePoolCrd, nodeClaimCrd, ec2NodeClassCrd, nodeOverlayCrd, capacityBufferCrd } from './definitions.js';
 
-/** The three CRDs Tenon serves (NodePool, NodeClaim, EC2NodeClass), as plain objects ready to install. */
+/** The CRDs Tenon serves (NodePool, NodeClaim, EC2NodeClass, NodeOverlay, CapacityBuffer), ready to install. */
 export function tenonCrds(): CustomResourceDefinition[] {
-  return [nodePoolCrd(), nodeClaimCrd(), ec2NodeClassCrd()];
+  return [nodePoolCrd(), nodeClaimCrd(), ec2NodeClassCrd(), nodeOverlayCrd(), capacityBufferCrd()];
 }
 
 /** The file name upstream uses for a CRD in charts (e.g. `karpenter.sh_nodepools.yaml`). */

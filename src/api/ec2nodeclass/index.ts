@@ -4,3 +4,4 @@ export * from './kubelet.js';
 export * from './selector-terms.js';
 export * from './block-devices.js';
 export * from './status.js';
+export * from './kubelet-check.js';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
 import { Int, MapOf, QuantityPattern, Str, StringMap, rule } from '../schema/builders.js';
 
 const EvictionPattern =
@@ -18,7 +18,10 @@ function reservedRules(field: string): ReturnType<typeof rule>[] {
 
 const percent = (): ReturnType<typeof Int> => Int({ format: 'int32', minimum: 0, maximum: 100 });
 
-/** `spec.kubelet` of an EC2NodeClass: the kubelet settings Karpenter manages. */
+/**
+ * The kubelet settings Karpenter reads (allocatable, max pods, eviction), with their rules. The CRD no longer
+ * carries this schema (see {@link KubeletPassThroughSchema}); the EC2NodeClass controller checks it instead.
+ */
 export const KubeletConfigurationSchema = Type.Object(
   {
     clusterDNS: Type.Optional(Type.Array(Type.String())),
@@ -54,3 +57,13 @@ export const KubeletConfigurationSchema = Type.Object(
 
 /** Kubelet settings of an EC2NodeClass. */
 export type KubeletConfiguration = Static<typeof KubeletConfigurationSchema>;
+
+/**
+ * `spec.kubelet` as the CRD publishes it: any KubeletConfiguration field, unchecked at admission. Karpenter
+ * validates the fields it reads in the controller and reports a bad value as `ValidationSucceeded=False`.
+ */
+export const KubeletPassThroughSchema: TUnsafe<KubeletConfiguration & Record<string, unknown>> = Type.Unsafe({
+  additionalProperties: { 'x-kubernetes-preserve-unknown-fields': true },
+  type: 'object',
+  'x-kubernetes-preserve-unknown-fields': true,
+});

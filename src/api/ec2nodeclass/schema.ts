@@ -1,8 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Str, StringEnum, StringMap, rule } from '../schema/builders.js';
+import { Int, Str, StringEnum, StringMap, rule } from '../schema/builders.js';
 import { TypeMetaFields } from '../shared/object-meta.js';
 import { BlockDeviceMappingsSchema, MetadataOptionsSchema } from './block-devices.js';
-import { KubeletConfigurationSchema } from './kubelet.js';
+import { KubeletPassThroughSchema } from './kubelet.js';
+import {
+  CPUOptionsSchema,
+  ConnectionTrackingSchema,
+  EnclaveOptionsSchema,
+  NetworkInterfacesSchema,
+  PlacementGroupSelectorSchema,
+} from './network.js';
 import {
   AMISelectorTermsSchema,
   CapacityReservationSelectorTermsSchema,
@@ -12,7 +19,7 @@ import {
 import { EC2NodeClassStatusSchema } from './status.js';
 
 /** AMI families. */
-export const AMIFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022'] as const;
+export const AMIFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022', 'Windows2025'] as const;
 
 const restrictedTags = [
   rule("self.all(k, k != '')", "empty tag keys aren't supported"),
@@ -38,15 +45,19 @@ export const EC2NodeClassSpecSchema = Type.Object(
     associatePublicIPAddress: Type.Optional(Type.Boolean()),
     blockDeviceMappings: Type.Optional(BlockDeviceMappingsSchema),
     capacityReservationSelectorTerms: Type.Optional(CapacityReservationSelectorTermsSchema),
+    connectionTracking: Type.Optional(ConnectionTrackingSchema),
     context: Type.Optional(Type.String()),
+    cpuOptions: Type.Optional(CPUOptionsSchema),
     detailedMonitoring: Type.Optional(Type.Boolean()),
+    enclaveOptions: Type.Optional(EnclaveOptionsSchema),
     instanceProfile: Type.Optional(Str({ 'x-kubernetes-validations': [rule("self != ''", 'instanceProfile cannot be empty')] })),
     instanceStorePolicy: Type.Optional(StringEnum(['RAID0'] as const)),
-    kubelet: Type.Optional(KubeletConfigurationSchema),
+    ipPrefixCount: Type.Optional(Int({ format: 'int32', minimum: 0 })),
+    kubelet: Type.Optional(KubeletPassThroughSchema),
     metadataOptions: Type.Optional(MetadataOptionsSchema),
-    role: Type.Optional(
-      Str({ 'x-kubernetes-validations': [rule("self != ''", 'role cannot be empty'), rule('self == oldSelf', 'immutable field changed')] }),
-    ),
+    networkInterfaces: Type.Optional(NetworkInterfacesSchema),
+    placementGroupSelector: Type.Optional(PlacementGroupSelectorSchema),
+    role: Type.Optional(Str({ 'x-kubernetes-validations': [rule("self != ''", 'role cannot be empty')] })),
     securityGroupSelectorTerms: SecurityGroupSelectorTermsSchema,
     subnetSelectorTerms: SubnetSelectorTermsSchema,
     tags: Type.Optional(StringMap({ 'x-kubernetes-validations': restrictedTags })),
@@ -58,15 +69,12 @@ export const EC2NodeClassSpecSchema = Type.Object(
         '(has(self.role) && !has(self.instanceProfile)) || (!has(self.role) && has(self.instanceProfile))',
         "must specify exactly one of ['role', 'instanceProfile']",
       ),
-      rule(
-        '(has(oldSelf.role) && has(self.role)) || (has(oldSelf.instanceProfile) && has(self.instanceProfile))',
-        "changing from 'instanceProfile' to 'role' is not supported. You must delete and recreate this node class if you want to change this.",
-      ),
       aliasFamilyRule('al2', 'AL2', 'an'),
       aliasFamilyRule('al2023', 'AL2023', 'an'),
       aliasFamilyRule('bottlerocket', 'Bottlerocket', 'a'),
       aliasFamilyRule('windows2019', 'Windows2019', 'a'),
       aliasFamilyRule('windows2022', 'Windows2022', 'a'),
+      aliasFamilyRule('windows2025', 'Windows2025', 'a'),
       rule('self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)', 'must specify amiFamily if amiSelectorTerms does not contain an alias'),
     ],
   },

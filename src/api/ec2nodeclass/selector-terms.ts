@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Str, StringMap, rule } from '../schema/builders.js';
+import { Str, StringEnum, StringMap, rule } from '../schema/builders.js';
 
 const selectorTags = (): ReturnType<typeof StringMap> =>
   StringMap({ maxProperties: 20, 'x-kubernetes-validations': [rule("self.all(k, k != '' && self[k] != '')", "empty tag keys or values aren't supported")] });
@@ -7,10 +7,10 @@ const selectorTags = (): ReturnType<typeof StringMap> =>
 const aliasRules = [
   rule("self.matches('^[a-zA-Z0-9]+@.+$')", "'alias' is improperly formatted, must match the format 'family@version'"),
   rule(
-    "self.split('@')[0] in ['al2','al2023','bottlerocket','windows2019','windows2022']",
-    "family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022'",
+    "self.split('@')[0] in ['al2','al2023','bottlerocket','windows2019','windows2022','windows2025']",
+    "family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'",
   ),
-  rule("self.split('@')[0] in ['windows2019','windows2022'] ? self.split('@')[1] == 'latest' : true", "windows families may only specify version 'latest'"),
+  rule("self.split('@')[0] in ['windows2019','windows2022','windows2025'] ? self.split('@')[1] == 'latest' : true", "windows families may only specify version 'latest'"),
 ];
 
 /** One AMI selector term. */
@@ -47,6 +47,7 @@ export const AMISelectorTermsSchema = Type.Array(AMISelectorTermSchema, {
 /** One capacity reservation selector term. */
 export const CapacityReservationSelectorTermSchema = Type.Object({
   id: Type.Optional(Str({ pattern: '^cr-[0-9a-z]+$' })),
+  instanceMatchCriteria: Type.Optional(StringEnum(['open', 'targeted'] as const)),
   ownerID: Type.Optional(Str({ pattern: '^[0-9]{12}$' })),
   tags: Type.Optional(selectorTags()),
 });
@@ -55,10 +56,10 @@ export const CapacityReservationSelectorTermSchema = Type.Object({
 export const CapacityReservationSelectorTermsSchema = Type.Array(CapacityReservationSelectorTermSchema, {
   maxItems: 30,
   'x-kubernetes-validations': [
-    rule('self.all(x, has(x.tags) || has(x.id))', "expected at least one, got none, ['tags', 'id']"),
+    rule('self.all(x, has(x.tags) || has(x.id) || has(x.instanceMatchCriteria))', "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']"),
     rule(
-      '!self.all(x, has(x.id) && (has(x.tags) || has(x.ownerID)))',
-      "'id' is mutually exclusive, cannot be set along with tags in a capacity reservation selector term",
+      '!self.all(x, has(x.id) && (has(x.tags) || has(x.ownerID) || has(x.instanceMatchCriteria)))',
+      "'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
     ),
   ],
 });

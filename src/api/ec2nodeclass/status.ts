@@ -18,6 +18,7 @@ export const CapacityReservationStatusSchema = Type.Object({
   id: Str({ pattern: '^cr-[0-9a-z]+$' }),
   instanceMatchCriteria: StringEnum(['open', 'targeted'] as const),
   instanceType: Type.String(),
+  interruptible: Type.Optional(Type.Boolean()),
   ownerID: Str({ pattern: '^[0-9]{12}$' }),
   reservationType: Type.Optional(StringEnum(['default', 'capacity-block'] as const, { default: 'default' })),
   state: Type.Optional(StringEnum(['active', 'expiring'] as const, { default: 'active' })),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ResourceListSchema, Str, rule } from '../schema/builders.js';
-import { RelaxedConditionSchema } from '../shared/conditions.js';
+import { ConditionsSchema, RelaxedConditionSchema } from '../shared/conditions.js';
 import { DurationPattern, NillableDurationPattern } from '../shared/durations.js';
 import { nodeClaimRequirementKeyRules } from '../shared/label-rules.js';
 import { NodeClaimNodeClassRefSchema } from '../shared/node-class-ref.js';
@@ -26,7 +26,7 @@ export const NodeClaimSpecSchema = Type.Object(
 export const NodeClaimStatusSchema = Type.Object({
   allocatable: Type.Optional(ResourceListSchema()),
   capacity: Type.Optional(ResourceListSchema()),
-  conditions: Type.Optional(Type.Array(RelaxedConditionSchema)),
+  conditions: Type.Optional(ConditionsSchema(RelaxedConditionSchema)),
   imageID: Type.Optional(Type.String()),
   lastPodEventTime: Type.Optional(Str({ format: 'date-time' })),
   nodeName: Type.Optional(Type.String()),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Int, ResourceListSchema, Str, StringEnum, StringMap, rule } from '../schema/builders.js';
-import { StrictConditionSchema } from '../shared/conditions.js';
+import { ConditionsSchema, StrictConditionSchema } from '../shared/conditions.js';
 import { DurationPattern, NillableDurationPattern } from '../shared/durations.js';
 import { LabelValuePattern, nodePoolLabelMapRules, nodePoolRequirementKeyRules } from '../shared/label-rules.js';
 import { NodeClassRefSchema } from '../shared/node-class-ref.js';
@@ -9,15 +9,15 @@ import { RequirementsSchema } from '../shared/requirements.js';
 import { TaintsSchema } from '../shared/taints.js';
 
 /** Consolidation policies. */
-export const ConsolidationPolicies = ['WhenEmpty', 'WhenEmptyOrUnderutilized'] as const;
+export const ConsolidationPolicies = ['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced'] as const;
 /** Reasons a budget may be limited to. */
-export const BudgetReasons = ['Underutilized', 'Empty', 'Drifted'] as const;
+export const BudgetReasons = ['Underutilized', 'Empty', 'Drifted', 'Unhealthy'] as const;
 
 /** One disruption budget. */
 export const BudgetSchema = Type.Object({
   duration: Type.Optional(Str({ pattern: '^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$' })),
   nodes: Str({ default: '10%', pattern: '^((100|[0-9]{1,2})%|[0-9]+)$' }),
-  reasons: Type.Optional(Type.Array(StringEnum(BudgetReasons))),
+  reasons: Type.Optional(Type.Array(StringEnum(BudgetReasons), { maxItems: 50, 'x-kubernetes-list-type': 'set' })),
   schedule: Type.Optional(
     Str({ pattern: '^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$' }),
   ),
@@ -30,10 +30,11 @@ export const DisruptionSchema = Type.Object(
       Type.Array(BudgetSchema, {
         default: [{ nodes: '10%' }],
         maxItems: 50,
+        'x-kubernetes-list-type': 'atomic',
         'x-kubernetes-validations': [rule('self.all(x, has(x.schedule) == has(x.duration))', "'schedule' must be set with 'duration'")],
       }),
     ),
-    consolidateAfter: Str({ pattern: NillableDurationPattern }),
+    consolidateAfter: Type.Optional(Str({ default: '0s', pattern: NillableDurationPattern })),
     consolidationPolicy: Type.Optional(StringEnum(ConsolidationPolicies, { default: 'WhenEmptyOrUnderutilized' })),
   },
   { default: { consolidateAfter: '0s' } },
@@ -41,12 +42,13 @@ export const DisruptionSchema = Type.Object(
 
 /** `spec.template.metadata`. */
 export const NodeClaimTemplateMetadataSchema = Type.Object({
-  annotations: Type.Optional(StringMap()),
+  annotations: Type.Optional(StringMap({ 'x-kubernetes-map-type': 'granular' })),
   labels: Type.Optional(
     Type.Unsafe<Record<string, string>>({
       type: 'object',
       additionalProperties: { type: 'string', maxLength: 63, pattern: LabelValuePattern },
       maxProperties: 100,
+      'x-kubernetes-map-type': 'atomic',
       'x-kubernetes-validations': nodePoolLabelMapRules(),
     }),
   ),
@@ -62,20 +64,38 @@ export const NodeClaimTemplateSpecSchema = Type.Object({
   terminationGracePeriod: Type.Optional(Str({ pattern: DurationPattern })),
 });
 
-/** `spec` of a NodePool. */
-export const NodePoolSpecSchema = Type.Object({
-  disruption: Type.Optional(DisruptionSchema),
-  limits: Type.Optional(ResourceListSchema()),
-  template: Type.Object({
-    metadata: Type.Optional(NodeClaimTemplateMetadataSchema),
-    spec: NodeClaimTemplateSpecSchema,
-  }),
-  weight: Type.Optional(Int({ format: 'int32', minimum: 1, maximum: 100 })),
-});
+/** `spec` of a NodePool. A NodePool with `replicas` is static: it keeps that many nodes, whatever the pods. */
+export const NodePoolSpecSchema = Type.Object(
+  {
+    disruption: Type.Optional(DisruptionSchema),
+    limits: Type.Optional(ResourceListSchema()),
+    replicas: Type.Optional(Int({ format: 'int64', minimum: 0 })),
+    template: Type.Object({
+      metadata: Type.Optional(NodeClaimTemplateMetadataSchema),
+      spec: NodeClaimTemplateSpecSchema,
+    }),
+    weight: Type.Optional(Int({ format: 'int32', minimum: 1, maximum: 100 })),
+  },
+  {
+    'x-kubernetes-validations': [
+      rule(
+        'has(self.replicas) == has(oldSelf.replicas)',
+        'Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes',
+      ),
+      rule(
+        "!has(self.replicas) || (!has(self.limits) || size(self.limits) == 0 || (size(self.limits) == 1 && 'nodes' in self.limits))",
+        "only 'limits.nodes' is supported on static NodePools",
+      ),
+      rule('!has(self.replicas) || !has(self.weight)', "'weight' is not supported on static NodePools"),
+    ],
+  },
+);
 
 /** `status` of a NodePool. */
 export const NodePoolStatusSchema = Type.Object({
-  conditions: Type.Optional(Type.Array(StrictConditionSchema)),
+  conditions: Type.Optional(ConditionsSchema(StrictConditionSchema)),
+  nodeClassObservedGeneration: Type.Optional(Int({ format: 'int64' })),
+  nodes: Type.Optional(Int({ default: 0, format: 'int64' })),
   resources: Type.Optional(ResourceListSchema()),
 });
 

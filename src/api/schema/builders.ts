@@ -6,6 +6,7 @@ export interface KubeOptions extends SchemaOptions {
   'x-kubernetes-validations'?: ValidationRule[];
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
 }
 
 /** A Kubernetes resource quantity pattern (resource.Quantity), as controller-gen emits it. */
@@ -23,7 +24,7 @@ export function Str(options: KubeOptions & { pattern?: string; maxLength?: numbe
 }
 
 /** An integer with the given format and bounds. */
-export function Int(options: KubeOptions & { format?: 'int32' | 'int64'; minimum?: number; maximum?: number } = {}): TInteger {
+export function Int(options: KubeOptions & { format?: 'int32' | 'int64'; minimum?: number; maximum?: number; default?: number } = {}): TInteger {
   return Type.Integer(options);
 }
 

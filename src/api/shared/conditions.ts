@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TArray } from '@sinclair/typebox';
 import { Int, Str, StringEnum } from '../schema/builders.js';
 
 const conditionType = Str({
@@ -28,3 +28,8 @@ export const RelaxedConditionSchema = Type.Object({
   status,
   type: conditionType,
 });
+
+/** A conditions list as the CRDs publish it: a map keyed by `type` (one condition per type). */
+export function ConditionsSchema<T extends typeof StrictConditionSchema | typeof RelaxedConditionSchema>(item: T): TArray<T> {
+  return Type.Array(item, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' });
+}

@@ -12,53 +12,79 @@ export const LabelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$'
 
 const domain = (v: string): string => `${v}.find("^([^/]+)")`;
 
-const kubernetesIoLabelsMapExceptions =
-  '"beta.kubernetes.io/instance-type", "failure-domain.beta.kubernetes.io/region",  "beta.kubernetes.io/os", "beta.kubernetes.io/arch", "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone", "topology.kubernetes.io/region", "kubernetes.io/arch", "kubernetes.io/os", "node.kubernetes.io/windows-build"';
-const kubernetesIoRequirementExceptions =
-  '"beta.kubernetes.io/instance-type", "failure-domain.beta.kubernetes.io/region", "beta.kubernetes.io/os", "beta.kubernetes.io/arch", "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone", "topology.kubernetes.io/region", "node.kubernetes.io/instance-type", "kubernetes.io/arch", "kubernetes.io/os", "node.kubernetes.io/windows-build"';
+const awsInstanceLabels = [
+  'ec2nodeclass',
+  'instance-encryption-in-transit-supported',
+  'instance-category',
+  'instance-hypervisor',
+  'instance-family',
+  'instance-generation',
+  'instance-local-nvme',
+  'instance-size',
+  'instance-cpu',
+  'instance-cpu-manufacturer',
+  'instance-cpu-sustained-clock-speed-mhz',
+  'instance-memory',
+  'instance-ebs-bandwidth',
+  'instance-network-bandwidth',
+  'instance-gpu-name',
+  'instance-gpu-manufacturer',
+  'instance-gpu-count',
+  'instance-gpu-memory',
+  'instance-accelerator-name',
+  'instance-accelerator-manufacturer',
+  'instance-accelerator-count',
+  'instance-capability-flex',
+];
+const reservationLabels = ['instance-tenancy', 'capacity-reservation-type', 'capacity-reservation-id', 'capacity-reservation-interruptible'];
 
-/** AWS labels users may set on NodePools (NodePool CRD, karpenter-provider-aws chart, controller-gen v0.16.5). */
-const awsNodePoolExceptions =
-  '"karpenter.k8s.aws/instance-encryption-in-transit-supported", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-hypervisor", "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-generation", "karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-size", "karpenter.k8s.aws/instance-cpu","karpenter.k8s.aws/instance-cpu-manufacturer","karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-ebs-bandwidth", "karpenter.k8s.aws/instance-network-bandwidth", "karpenter.k8s.aws/instance-gpu-name", "karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count", "karpenter.k8s.aws/instance-gpu-memory", "karpenter.k8s.aws/instance-accelerator-name", "karpenter.k8s.aws/instance-accelerator-manufacturer", "karpenter.k8s.aws/instance-accelerator-count"';
-/** AWS labels allowed as NodeClaim requirement keys (NodeClaim CRD, controller-gen v0.18.0). */
-const awsNodeClaimExceptions =
-  '"karpenter.k8s.aws/ec2nodeclass", "karpenter.k8s.aws/instance-encryption-in-transit-supported", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-hypervisor", "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-generation", "karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-size", "karpenter.k8s.aws/instance-cpu", "karpenter.k8s.aws/instance-cpu-manufacturer", "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", "karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-ebs-bandwidth", "karpenter.k8s.aws/instance-network-bandwidth", "karpenter.k8s.aws/instance-gpu-name", "karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count", "karpenter.k8s.aws/instance-gpu-memory", "karpenter.k8s.aws/instance-accelerator-name", "karpenter.k8s.aws/instance-accelerator-manufacturer", "karpenter.k8s.aws/instance-accelerator-count"';
+/**
+ * The AWS labels a rule lets through: NodePool template labels (where upstream names one key twice, kept so the
+ * rule text matches), requirement keys, or NodeOverlay requirement keys (instance labels only).
+ */
+function awsLabels(variant: 'template' | 'requirement' | 'overlay'): string {
+  const reservation = variant === 'template' ? [...reservationLabels, 'capacity-reservation-interruptible'] : reservationLabels;
+  const all = variant === 'overlay' ? awsInstanceLabels : [...reservation, ...awsInstanceLabels, 'placement-group-id', 'placement-group-partition'];
+  return all.map((l) => `"karpenter.k8s.aws/${l}"`).join(', ');
+}
 
 const msg = {
-  kubernetesIo: 'label domain "kubernetes.io" is restricted',
-  k8sIo: 'label domain "k8s.io" is restricted',
   karpenterSh: 'label domain "karpenter.sh" is restricted',
   nodePool: 'label "karpenter.sh/nodepool" is restricted',
   hostname: 'label "kubernetes.io/hostname" is restricted',
   aws: 'label domain "karpenter.k8s.aws" is restricted',
 };
 
-function keyRules(v: string, exceptions: { kubernetesIo: string; aws: string }): Record<keyof typeof msg, string> {
+function keyRules(v: string, variant: 'template' | 'requirement' | 'overlay'): Record<keyof typeof msg, string> {
   return {
-    kubernetesIo: `${v} in [${exceptions.kubernetesIo}] || ${domain(v)}.endsWith("node.kubernetes.io") || ${domain(v)}.endsWith("node-restriction.kubernetes.io") || !${domain(v)}.endsWith("kubernetes.io")`,
-    k8sIo: `${domain(v)}.endsWith("kops.k8s.io") || !${domain(v)}.endsWith("k8s.io")`,
     karpenterSh: `${v} in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !${domain(v)}.endsWith("karpenter.sh")`,
     nodePool: `${v} != "karpenter.sh/nodepool"`,
     hostname: `${v} != "kubernetes.io/hostname"`,
-    aws: `${v} in [${exceptions.aws}] || !${domain(v)}.endsWith("karpenter.k8s.aws")`,
+    aws: `${v} in [${awsLabels(variant)}] || !${domain(v)}.endsWith("karpenter.k8s.aws")`,
   };
 }
 
 /** Rules on `spec.template.metadata.labels` of a NodePool (each applied to every key). */
 export function nodePoolLabelMapRules(): ValidationRule[] {
-  const r = keyRules('x', { kubernetesIo: kubernetesIoLabelsMapExceptions, aws: awsNodePoolExceptions });
+  const r = keyRules('x', 'template');
   const all = (body: string): string => `self.all(x, ${body})`;
-  return (['kubernetesIo', 'k8sIo', 'karpenterSh', 'nodePool', 'hostname', 'aws'] as const).map((k) => rule(all(r[k]), msg[k]));
+  return (['karpenterSh', 'nodePool', 'hostname', 'aws'] as const).map((k) => rule(all(r[k]), msg[k]));
 }
 
 /** Rules on a NodePool requirement key. */
 export function nodePoolRequirementKeyRules(): ValidationRule[] {
-  const r = keyRules('self', { kubernetesIo: kubernetesIoRequirementExceptions, aws: awsNodePoolExceptions });
-  return (['kubernetesIo', 'k8sIo', 'karpenterSh', 'nodePool', 'hostname', 'aws'] as const).map((k) => rule(r[k], msg[k]));
+  const r = keyRules('self', 'requirement');
+  return (['karpenterSh', 'nodePool', 'hostname', 'aws'] as const).map((k) => rule(r[k], msg[k]));
 }
 
 /** Rules on a NodeClaim requirement key (no `karpenter.sh/nodepool` rule: NodeClaims carry that requirement). */
 export function nodeClaimRequirementKeyRules(): ValidationRule[] {
-  const r = keyRules('self', { kubernetesIo: kubernetesIoRequirementExceptions, aws: awsNodeClaimExceptions });
-  return (['kubernetesIo', 'k8sIo', 'karpenterSh', 'hostname', 'aws'] as const).map((k) => rule(r[k], msg[k]));
+  const r = keyRules('self', 'requirement');
+  return (['karpenterSh', 'hostname', 'aws'] as const).map((k) => rule(r[k], msg[k]));
+}
+
+/** Rules on a NodeOverlay requirement key. */
+export function nodeOverlayRequirementKeyRules(): ValidationRule[] {
+  const r = keyRules('self', 'overlay');
+  return (['karpenterSh', 'hostname', 'aws'] as const).map((k) => rule(r[k], msg[k]));
 }

@@ -4,7 +4,7 @@ import type { ValidationRule } from '../schema/json-schema-props.js';
 import { LabelKeyPattern, LabelValuePattern } from './label-rules.js';
 
 /** Operators Karpenter's v1 CRDs accept on requirements. */
-export const RequirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] as const;
+export const RequirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
 
 type RequirementSchema = TObject<{
   key: TString;
@@ -30,11 +30,12 @@ export function RequirementSchema(keyRules: ValidationRule[]): RequirementSchema
 export function RequirementsSchema(keyRules: ValidationRule[]): TArray<RequirementSchema> {
   return Type.Array(RequirementSchema(keyRules), {
     maxItems: 100,
+    'x-kubernetes-list-type': 'atomic',
     'x-kubernetes-validations': [
       rule("self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)", "requirements with operator 'In' must have a value defined"),
       rule(
-        "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
-        "requirements operator 'Gt' or 'Lt' must have a single positive integer value",
+        "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
+        "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value",
       ),
       rule(
         "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues : true)",

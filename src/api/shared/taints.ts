@@ -14,4 +14,4 @@ export const TaintSchema = Type.Object({
 });
 
 /** A list of taints. */
-export const TaintsSchema = Type.Array(TaintSchema);
+export const TaintsSchema = Type.Array(TaintSchema, { 'x-kubernetes-list-type': 'atomic' });

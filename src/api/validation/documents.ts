@@ -2,6 +2,7 @@ import YAML from 'yaml';
 import type { CustomResourceDefinition } from '../crds/types.js';
 import { crdSchema } from '../crds/index.js';
 import { invalid, required, type FieldError } from './errors.js';
+import { prunedFieldPaths, unknownField } from './unknown-fields.js';
 import { validateAndDefault } from './validate.js';
 
 /** The outcome for one document of a multi-document YAML stream. */
@@ -24,7 +25,8 @@ function crdFor(crds: CustomResourceDefinition[], apiVersion: unknown, kind: unk
 }
 
 /**
- * Validates every document of a YAML (or JSON) stream against the CRD serving its apiVersion and kind.
+ * Validates every document of a YAML (or JSON) stream against the CRD serving its apiVersion and kind, unknown
+ * fields being errors as with kubectl's default strict field validation.
  * Documents of other kinds are reported as skipped; empty documents are ignored. Never throws.
  */
 export function validateDocuments(opts: { text: string; crds: CustomResourceDefinition[] }): DocumentResult[] {
@@ -58,7 +60,8 @@ function checkDocument(value: unknown, index: number, crds: CustomResourceDefini
   const crd = crdFor(crds, obj.apiVersion, obj.kind);
   if (!crd) return { index, kind, name, status: 'skipped', errors: [] };
   const result = validateAndDefault({ schema: crdSchema(crd), object: value });
-  const errors = [...result.errors];
+  // Unknown fields first, as kube-apiserver's strict decoding refuses them before it validates.
+  const errors = [...prunedFieldPaths(value, result.object).map(unknownField), ...result.errors];
   if (name === '' && typeof meta?.generateName !== 'string') errors.unshift(required('metadata.name', 'name or generateName is required'));
   return { index, kind, name, status: 'validated', errors, object: result.object };
 }

@@ -41,6 +41,30 @@ describe('tenon validate', () => {
     );
   });
 
+  test('a static NodePool (spec.replicas, limits.nodes) is valid; weight on it is not', () => {
+    const pool = fullNodePool() as { spec: Record<string, unknown> };
+    delete pool.spec.weight;
+    pool.spec.replicas = 3;
+    pool.spec.limits = { nodes: '5' };
+    const weighted = structuredClone(pool);
+    weighted.spec.weight = 10;
+    const dir = workspace({ 'static.yaml': stream(pool), 'weighted.yaml': stream(weighted) });
+    const { lines } = validateFiles([dir]);
+    expect(lines).toEqual([
+      `${join(dir, 'weighted.yaml')}[0] NodePool/default: error: spec: Invalid value: "object": 'weight' is not supported on static NodePools`,
+      '2 object(s) checked: invalid',
+    ]);
+  });
+
+  test('an unknown field is an error, as kubectl apply (strict field validation) reports it', () => {
+    const pool = fullNodePool() as { spec: Record<string, unknown> };
+    pool.spec.replica = 3;
+    const dir = workspace({ 'typo.yaml': stream(pool) });
+    const { lines, failed } = validateFiles([dir]);
+    expect(failed).toBe(true);
+    expect(lines).toContain(`${join(dir, 'typo.yaml')}[0] NodePool/default: error: unknown field "spec.replica"`);
+  });
+
   test('reports YAML that does not parse', () => {
     const dir = workspace({ 'broken.yaml': 'kind: [unclosed\n' });
     const { lines, failed } = validateFiles([join(dir, 'broken.yaml')]);

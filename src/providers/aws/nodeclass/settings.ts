@@ -1,5 +1,5 @@
 /** Reads an EC2NodeClass spec into the settings the provider launches and sizes instances with. */
-import type { EC2NodeClass, EC2NodeClassSpec } from '../../../api/index.js';
+import { checkKubelet, type EC2NodeClass, type EC2NodeClassSpec } from '../../../api/index.js';
 import { familyOf, type AmiFamily, type KubeletSettings } from '../bootstrap/index.js';
 import { defaultBlockDevices } from '../instancetype/ami-family.js';
 import { parseAmounts } from '../instancetype/quantities.js';
@@ -16,9 +16,13 @@ export function amiFamilyOf(nodeClass: EC2NodeClass): AmiFamily {
   return familyOf({ spec: { amiFamily: spec.amiFamily, amiSelectorTerms: spec.amiSelectorTerms ?? [] } }) ?? 'AL2023';
 }
 
-/** The kubelet settings of the class. */
+/**
+ * The kubelet settings of the class, when they pass Karpenter's rules. The CRD accepts any kubelet map, so a bad
+ * one is ignored here (sizing falls back to defaults) and reported as ValidationSucceeded=False.
+ */
 export function kubeletOf(nodeClass: EC2NodeClass): KubeletSettings | undefined {
-  return specOf(nodeClass).kubelet as KubeletSettings | undefined;
+  const checked = checkKubelet(specOf(nodeClass).kubelet);
+  return checked.ok ? (checked.kubelet as KubeletSettings | undefined) : undefined;
 }
 
 function gibOf(size: string | undefined): number | undefined {

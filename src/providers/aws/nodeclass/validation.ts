@@ -1,5 +1,5 @@
-/** ValidationSucceeded: what Tenon can check about an EC2NodeClass without launching (userData, tags). */
-import { ConditionTypes, type EC2NodeClass } from '../../../api/index.js';
+/** ValidationSucceeded: what Tenon can check about an EC2NodeClass without launching (kubelet, userData, tags). */
+import { ConditionTypes, checkKubelet, type EC2NodeClass } from '../../../api/index.js';
 import { tryGenerateUserData } from '../bootstrap/index.js';
 import { ok, type ConditionOutcome } from './conditions.js';
 import { amiFamilyOf, kubeletOf, specOf } from './settings.js';
@@ -13,6 +13,10 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
   const restricted = Object.keys(spec.tags ?? {}).filter((k) => restrictedTagPrefixes.some((p) => k.startsWith(p)));
   if (restricted.length > 0) {
     return { type, status: 'False', reason: 'TagsNotAllowed', message: `tags ${restricted.join(', ')} are set by Tenon and cannot be overridden` };
+  }
+  const kubelet = checkKubelet(spec.kubelet);
+  if (!kubelet.ok) {
+    return { type, status: 'False', reason: 'InvalidKubeletConfiguration', message: kubelet.errors.map((e) => e.message).join('; ') };
   }
   const generated = tryGenerateUserData({
     amiFamily: amiFamilyOf(nodeClass),

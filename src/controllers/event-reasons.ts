@@ -32,4 +32,6 @@ export const EventReasons = {
   disruptionLaunching: 'DisruptionLaunching',
   disruptionWaitingReadiness: 'DisruptionWaitingReadiness',
   unconsolidatable: 'Unconsolidatable',
+  // static NodePools
+  staticNodePoolLimited: 'StaticNodePoolLimited',
 } as const;

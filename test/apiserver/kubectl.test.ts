@@ -117,6 +117,14 @@ describe.runIf(hasKubectl('1.33'))('kubectl 1.33 node and workload commands', ()
     expect(labels.stdout).toMatch(/j=3.*m=2.*s=1.*tier=web/);
   });
 
+  it('scales a static NodePool through its scale subresource', async () => {
+    const pool = nodePool(1).replace('  weight: 1\n', '  replicas: 2\n');
+    expect((await k.run(['apply', '-f', '-'], pool)).stdout).toContain('nodepool.karpenter.sh/general created');
+    expect((await k.run(['scale', 'nodepool', 'general', '--replicas=5'])).stdout).toContain('scaled');
+    expect((await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('5');
+    await k.run(['delete', 'nodepool', 'general']);
+  });
+
   it('scales, waits for Ready, describes, drains and deletes', async () => {
     await k.run(['apply', '-f', '-'], deployment(1));
     expect((await k.run(['scale', 'deploy', 'web', '--replicas=4'])).stdout).toContain('scaled');

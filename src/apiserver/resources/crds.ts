@@ -1,5 +1,5 @@
 /** CustomResourceDefinitions: served resources derived from CRD objects, established as they are written. */
-import type { CustomResourceDefinition } from '../../api/index.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../api/index.js';
 import { commitWrite } from '../storage/commit.js';
 import type { ResourceInfo } from './resource-types.js';
 import type { ServerState } from '../state.js';
@@ -20,12 +20,24 @@ export function resourcesOfCrd(crd: CustomResourceDefinition): ResourceInfo[] {
     shortNames: n.shortNames ?? [],
     categories: n.categories ?? [],
     verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-    subresources: v.subresources?.status ? [{ name: 'status', group: crd.spec.group, version: v.name, kind: n.kind, verbs: ['get', 'patch', 'update'] }] : [],
+    subresources: [
+      ...(v.subresources?.status ? [{ name: 'status', group: crd.spec.group, version: v.name, kind: n.kind, verbs: ['get', 'patch', 'update'] }] : []),
+      ...(scaleOfVersion(v) ? [{ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }] : []),
+    ],
     hasStatus: v.subresources?.status !== undefined,
     custom: true,
     schema: v.schema?.openAPIV3Schema,
     printerColumns: v.additionalPrinterColumns,
+    ...(scaleOfVersion(v) ? { scale: scaleOfVersion(v) } : {}),
   }));
+}
+
+// The scale subresource of a CRD version, when it declares one with both replica paths.
+function scaleOfVersion(v: CustomResourceDefinitionVersion): ResourceInfo['scale'] {
+  const s = v.subresources?.scale;
+  if (!s || typeof s.specReplicasPath !== 'string' || typeof s.statusReplicasPath !== 'string') return undefined;
+  const selector = typeof s.labelSelectorPath === 'string' ? { labelSelectorPath: s.labelSelectorPath } : {};
+  return { specReplicasPath: s.specReplicasPath, statusReplicasPath: s.statusReplicasPath, ...selector };
 }
 
 function establishedStatus(crd: KObject, now: number): Record<string, unknown> {

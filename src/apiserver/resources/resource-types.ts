@@ -30,6 +30,8 @@ export interface ResourceInfo {
   /** The CRD version's schema, for custom resources. */
   schema?: JsonSchemaProps;
   printerColumns?: PrinterColumn[];
+  /** A custom resource's scale subresource: where its replicas live (`.spec.replicas`, `.status.nodes`). */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
 /** The verbs of an ordinary read-write resource. */

@@ -20,9 +20,11 @@ export const provisioningKey = 'provision';
 /** How often pods that could not be placed are tried again without a new trigger. */
 const retryUnplacedMs = 10_000;
 
-/** NodePools that may launch: not being deleted, and not reported not Ready. */
+/** NodePools that may launch for pods: not being deleted, not reported not Ready, and not static (replicas). */
 function launchable(pools: readonly StoredNodePool[]): StoredNodePool[] {
-  return pools.filter((np) => !np.metadata.deletionTimestamp && np.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False');
+  return pools.filter(
+    (np) => !np.metadata.deletionTimestamp && np.spec.replicas === undefined && np.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False',
+  );
 }
 
 /** What one pass did, for tests, benchmarks and logs. */

@@ -13,6 +13,7 @@
  */
 import { consolidateAfterElapsed } from '../candidates/candidates.js';
 import type { Candidate, DisruptionView } from '../types.js';
+import { balancedRefusal } from './balanced.js';
 import { choosePrefix } from './prefix-choice.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
 
@@ -21,13 +22,13 @@ export const MultiNodeConsolidationMaxCandidates = 100;
 
 /** Whether a NodePool's policy and consolidateAfter let a node be consolidated while it still has pods. */
 export function underutilizedEligible(c: Candidate, view: DisruptionView): boolean {
-  return c.nodePool.consolidationPolicy === 'WhenEmptyOrUnderutilized' && consolidateAfterElapsed(c, view.now);
+  return c.nodePool.consolidationPolicy !== 'WhenEmpty' && consolidateAfterElapsed(c, view.now);
 }
 
 /** Karpenter's messages for a NodePool that rules out consolidating a node that still has pods. */
 export function underutilizedDisabled(c: Candidate): string | undefined {
   if (c.nodePool.consolidateAfterMs === undefined) return `NodePool "${c.nodePool.name}" has consolidation disabled`;
-  if (c.nodePool.consolidationPolicy !== 'WhenEmptyOrUnderutilized') return `NodePool "${c.nodePool.name}" has non-empty consolidation disabled`;
+  if (c.nodePool.consolidationPolicy === 'WhenEmpty') return `NodePool "${c.nodePool.name}" has non-empty consolidation disabled`;
   return undefined;
 }
 
@@ -51,7 +52,8 @@ export class MultiNodeConsolidation implements Method {
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     // Budget blocks are reported by single-node consolidation, which looks at every candidate.
     const allowed = withinBudgets(candidates, ctx.budgets, this.reason).allowed.slice(0, MultiNodeConsolidationMaxCandidates);
-    const [command, ...alternatives] = choosePrefix(allowed, ctx);
+    // A Balanced pool takes only the moves whose saving justifies their disruption (balanced.ts).
+    const [command, ...alternatives] = choosePrefix(allowed, ctx).filter((cmd) => balancedRefusal(cmd, ctx.view) === undefined);
     return { command, alternatives, blocked: [] };
   }
 }

@@ -7,6 +7,7 @@
  * one (a solve of the whole cluster), and 5,000 of them had kept a pass busy for minutes. A pass cut short says so
  * (MethodResult.incomplete) and is not remembered as having found nothing.
  */
+import { balancedRefusal } from './balanced.js';
 import type { Candidate, DisruptionView } from '../types.js';
 import { computeConsolidation } from './consolidation.js';
 import { budgetMessage, type Method, type MethodContext, type MethodResult } from './method.js';
@@ -44,8 +45,9 @@ export class SingleNodeConsolidation implements Method {
         continue;
       }
       const r = computeConsolidation([c], ctx, this.consolidationType);
-      if (r.ok) return { command: r.command, blocked };
-      blocked.push({ node: c.node, message: r.message, reason: 'Unconsolidatable' });
+      const refused = r.ok ? balancedRefusal(r.command, ctx.view) : undefined;
+      if (r.ok && !refused) return { command: r.command, blocked };
+      blocked.push({ node: c.node, message: r.ok ? (refused ?? '') : r.message, reason: 'Unconsolidatable' });
     }
     return { blocked };
   }

@@ -29,7 +29,8 @@ function disruptionPool(np: StoredNodePool): DisruptionNodePool {
   return {
     name: np.metadata.name ?? '',
     consolidationPolicy: d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
-    consolidateAfterMs: after === undefined ? 0 : after === 'Never' ? undefined : parseDuration(after),
+    // A static NodePool (spec.replicas) is never consolidated: as `Never`, so emptiness and consolidation skip it.
+    consolidateAfterMs: np.spec.replicas !== undefined || after === 'Never' ? undefined : after === undefined ? 0 : parseDuration(after),
     budgets: d?.budgets ?? [],
   };
 }

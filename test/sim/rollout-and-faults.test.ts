@@ -75,6 +75,34 @@ describe('kubelet faults', () => {
     expect(world.clock.now() - since).toBeLessThanOrEqual(20_000);
   });
 
+  it('keeps trying to register after API errors, and registers soon after the API heals', async () => {
+    h = await startWorld({ machines: [] });
+    const world = h;
+    const heal = world.server.faults.addError({ verb: 'create', resource: 'nodes', code: 500, rate: 1 });
+    world.machines.add(machine('r'));
+    await world.clock.advance(5 * 60_000);
+    expect(await tryNode(world, 'ip-r.us-west-2.compute.internal')).toBeUndefined();
+    heal();
+    const since = world.clock.now();
+    await until(world, async () => readyStatus(await tryNode(world, 'ip-r.us-west-2.compute.internal')) === 'True', 60_000);
+    // The kubelet's registration back-off tops out at 7 s; Ready follows within its own delay.
+    expect(world.clock.now() - since).toBeLessThanOrEqual(7_000 + 15_000 + 1_000);
+  });
+
+  it('posts a Ready status the API server refused again at its next heartbeat, not 5 minutes later', async () => {
+    h = await startWorld({ machines: [] });
+    const world = h;
+    const heal = world.server.faults.addError({ verb: 'patch', resource: 'nodes/status', code: 500, rate: 1 });
+    world.machines.add(machine('s'));
+    await until(world, async () => (await tryNode(world, 'ip-s.us-west-2.compute.internal')) !== undefined, 120_000).catch(() => undefined);
+    await world.clock.advance(60_000);
+    expect(readyStatus(await tryNode(world, 'ip-s.us-west-2.compute.internal'))).not.toBe('True');
+    heal();
+    const since = world.clock.now();
+    await until(world, async () => readyStatus(await tryNode(world, 'ip-s.us-west-2.compute.internal')) === 'True', 120_000);
+    expect(world.clock.now() - since).toBeLessThanOrEqual(10_000 + 7_000);
+  });
+
   it('slow start delays registration; a never-ready kubelet leaves its node NotReady and tainted not-ready', async () => {
     h = await startWorld({ machines: [] });
     const world = h;

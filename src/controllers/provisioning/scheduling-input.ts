@@ -87,18 +87,41 @@ function attachLimits(state: ClusterState, nodeName: string): Record<string, num
   return out;
 }
 
+/**
+ * What a node will offer: until its NodeClaim is initialized, the resources its Node has not registered yet
+ * (a device plugin's nvidia.com/gpu, aws.amazon.com/neuron) count at the NodeClaim's amount, as Karpenter's
+ * state node does, so the pods waiting for them stay on it instead of launching more NodeClaims.
+ */
+function expectedResources(reported: ResourceList | undefined, launched: Record<string, string | number> | undefined, initialized: boolean): ResourceList | undefined {
+  if (initialized || !launched) return reported;
+  const out: ResourceList = { ...reported };
+  for (const [k, v] of Object.entries(launched)) {
+    const have = out[k];
+    if (have === undefined || have === '0') out[k] = String(v);
+  }
+  return out;
+}
+
+/** A node's allocatable and capacity for scheduling (see expectedResources). */
+function nodeResources(node: Node, nc: StoredNodeClaim | undefined, initialized: boolean): { allocatable: ResourceList; capacity: ResourceList | undefined } {
+  return {
+    allocatable: expectedResources(node.status?.allocatable, nc?.status?.allocatable, initialized) ?? {},
+    capacity: expectedResources(node.status?.capacity, nc?.status?.capacity, initialized),
+  };
+}
+
 function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
   const nc = state.nodeClaimOf(node);
   const name = node.metadata.name ?? '';
   const deleting = Boolean(node.metadata.deletionTimestamp ?? nc?.metadata.deletionTimestamp);
+  const initialized = !nc || node.metadata.labels?.[Labels.initialized] === 'true';
   return {
     name,
     labels: node.metadata.labels ?? {},
     taints: node.spec?.taints,
-    allocatable: node.status?.allocatable ?? {},
-    capacity: node.status?.capacity,
+    ...nodeResources(node, nc, initialized),
     pods: state.podsOn(name).map(toSchedulingPod),
-    initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
+    initialized,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion: deleting,
     csiAttachLimits: attachLimits(state, name),

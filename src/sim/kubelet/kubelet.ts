@@ -2,6 +2,9 @@
  * One simulated kubelet on one machine: boots after a delay, reads the machine's userData with the kubelet's
  * real view, registers its Node (or never joins when the boot fails), renews its Lease in kube-node-lease,
  * posts its conditions (Ready after the runtime comes up), registers its CSINode, and runs its pods.
+ * Its device plugins advertise the machine's extended resources a while after it is Ready. Like the real
+ * kubelet it retries registration after API errors for as long as it runs, and posts a status the API server
+ * refused again at its next heartbeat.
  * Faults: stop (no more heartbeats or pod work; S5), slow start, never ready, memory pressure.
  */
 import { rfc3339 } from '../../clock/index.js';
@@ -46,6 +49,11 @@ export class Kubelet {
   private readonly health: NodeHealth = { ready: false, memoryPressure: false };
   private readonly timers = new Set<() => void>();
   private lastStatusPost = 0;
+  /** A status post failed: the next heartbeat posts again whatever the report interval says. */
+  private statusUnsent = false;
+  private csiNodeRegistered = false;
+  /** Extended resources the device plugins have registered (posted with every status). */
+  private devices: Record<string, string> | undefined;
 
   /** Creates the kubelet; call boot(). */
   constructor(private readonly input: KubeletInput) {
@@ -74,8 +82,16 @@ export class Kubelet {
   /** Starts the boot sequence. */
   boot(): void {
     const { ctx, timings, faults } = this.input;
-    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () => {
-      void this.register().catch((e: unknown) => ctx.onError?.(`kubelet ${this.nodeName}`, e));
+    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () => this.tryRegister(timings.registerRetry.min));
+  }
+
+  /** Registers, retrying after an API error with a delay that doubles up to the kubelet's 7 s. */
+  private tryRegister(delay: number): void {
+    const { ctx, timings } = this.input;
+    this.register().catch((e: unknown) => {
+      ctx.onError?.(`kubelet ${this.nodeName}`, e);
+      if (this.phase !== 'booting') return;
+      this.after(delay, () => this.tryRegister(Math.min(delay * 2, timings.registerRetry.max)));
     });
   }
 
@@ -150,15 +166,30 @@ export class Kubelet {
       this.after(ctx.rng.between(timings.ready), () => {
         this.health.ready = true;
         void this.postStatus(true);
+        this.startDevicePlugins();
       });
     }
   }
 
+  /** The device plugins start once the node is Ready and register the machine's extended resources. */
+  private startDevicePlugins(): void {
+    const devices = this.input.machine.devices;
+    if (!devices) return;
+    this.after(this.input.ctx.rng.between(this.input.timings.devicePlugin), () => {
+      this.devices = { ...devices };
+      void this.postStatus(true);
+    });
+  }
+
   private async ensureCsiNode(): Promise<void> {
+    if (this.csiNodeRegistered) return;
     try {
       await this.input.ctx.client.create(SimResources.csiNodes, csiNodeFor(this.input.machine, this.node()));
+      this.csiNodeRegistered = true;
     } catch (e) {
-      if (!isAlreadyExists(e)) this.input.ctx.onError?.(`kubelet ${this.nodeName}`, e);
+      if (isAlreadyExists(e)) this.csiNodeRegistered = true;
+      // Otherwise the next heartbeat tries again.
+      else this.input.ctx.onError?.(`kubelet ${this.nodeName}`, e);
     }
   }
 
@@ -168,7 +199,8 @@ export class Kubelet {
     const every = this.input.timings.leaseRenewMs;
     const beat = (): void => {
       void this.renewLease();
-      if (clock.now() - this.lastStatusPost >= this.input.timings.statusReportMs) void this.postStatus(false);
+      void this.ensureCsiNode();
+      if (this.statusUnsent || clock.now() - this.lastStatusPost >= this.input.timings.statusReportMs) void this.postStatus(false);
       this.after(every - (clock.now() % every), beat);
     };
     beat();
@@ -197,13 +229,17 @@ export class Kubelet {
 
   private async postStatus(changed: boolean): Promise<void> {
     const { client, clock } = this.input.ctx;
-    if (!changed && clock.now() - this.lastStatusPost < this.input.timings.statusReportMs) return;
+    if (!changed && !this.statusUnsent && clock.now() - this.lastStatusPost < this.input.timings.statusReportMs) return;
     this.lastStatusPost = clock.now();
     const conditions = nodeConditions(this.health, this.node()?.status?.conditions ?? [], rfc3339(clock.now()));
+    // Registered device resources are merged into capacity and allocatable (the kubelet's device manager).
+    const devices = this.devices ? { capacity: this.devices, allocatable: this.devices } : {};
     try {
-      await client.patch(SimResources.nodes, { name: this.nodeName }, { status: { conditions } }, { subresource: 'status' });
+      await client.patch(SimResources.nodes, { name: this.nodeName }, { status: { conditions, ...devices } }, { subresource: 'status' });
+      this.statusUnsent = false;
     } catch (e) {
-      if (!isNotFound(e)) this.input.ctx.onError?.(`kubelet ${this.nodeName}`, e);
+      this.statusUnsent = !isNotFound(e);
+      if (this.statusUnsent) this.input.ctx.onError?.(`kubelet ${this.nodeName}`, e);
     }
   }
 }

@@ -26,6 +26,11 @@ export interface Machine {
   capacity: Record<string, string>;
   /** Allocatable as the cloud already knows it; when absent the kubelet computes it from its reservations. */
   allocatable?: Record<string, string>;
+  /**
+   * Extended resources its device plugins advertise once they run (nvidia.com/gpu, aws.amazon.com/neuron …):
+   * absent from the Node until then, as on a real node.
+   */
+  devices?: Record<string, string>;
   /** What the machine booted with. */
   userData: string;
   amiFamily: AmiFamily;

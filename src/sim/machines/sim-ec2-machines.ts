@@ -28,6 +28,18 @@ function capacityOf(entry: CatalogEntry | undefined): Record<string, string> {
   };
 }
 
+/** Extended resources that a device plugin DaemonSet (NVIDIA, AMD, Neuron, EFA) advertises, not the kubelet. */
+const devicePluginResources = ['nvidia.com/gpu', 'amd.com/gpu', 'aws.amazon.com/neuron', 'aws.amazon.com/neuroncore', 'vpc.amazonaws.com/efa'];
+
+function devicesOf(entry: CatalogEntry | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const r of devicePluginResources) {
+    const v = entry?.allocatable[r];
+    if (v !== undefined && v !== '0') out[r] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** Items of a list by key, rebuilt when the list is replaced or grows (the catalog is fixed; images are added). */
 class ByKey<T> {
   private list: readonly T[] | undefined;
@@ -89,6 +101,7 @@ export class SimEc2Machines implements MachineSource {
       os: entry?.os ?? 'linux',
       capacityType: i.capacityType,
       capacity: capacityOf(entry),
+      devices: devicesOf(entry),
       userData: i.userData,
       amiFamily: familyOfImage(image?.name),
       launchTime: i.launchTime.getTime(),

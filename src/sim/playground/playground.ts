@@ -12,6 +12,7 @@ import { wireAwsProvider } from '../../providers/aws/index.js';
 import type { AwsCloudProvider } from '../../providers/aws/index.js';
 import { defaultOptions, type Options } from '../../settings/options.js';
 import { SimClock, trackTransport } from '../clock/index.js';
+import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
 import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
 import { applyObjects, parseManifests } from '../scenario/apply.js';
@@ -46,6 +47,8 @@ export interface PlaygroundOptions {
    * cost them most of their CPU) or over HTTPS as kubectl does.
    */
   apiTransport?: 'in-process' | 'https';
+  /** Simulated kubelet timings over the defaults (boot, Ready, device plugins …). */
+  kubelet?: Partial<KubeletTimings>;
 }
 
 /** A running playground. */
@@ -103,7 +106,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
   );
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
-  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, onError: (agent, error) => worldErrors.push({ agent, error }), sharedInformers: shared });
+  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, kubelet: o.kubelet, onError: (agent, error) => worldErrors.push({ agent, error }), sharedInformers: shared });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
   if ((o.defaults ?? true) && !server.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));

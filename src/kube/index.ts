@@ -2,6 +2,8 @@
 export * from './resources.js';
 export * from './errors.js';
 export * from './transport.js';
+export * from './credentials.js';
+export * from './request-policy.js';
 export * from './client.js';
 export * from './watch.js';
 export * from './object-cache.js';
@@ -14,6 +16,7 @@ export * from './conditional-update.js';
 export * from './events.js';
 export * from './token-bucket.js';
 export * from './leader-election.js';
+export * from './fenced-transport.js';
 export * from './backoff.js';
 export * from './core-types.js';
 export * from './discovery.js';

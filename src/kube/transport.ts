@@ -1,6 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { sleep, systemClock } from '../clock/index.js';
+import { KubeCredentials } from './credentials.js';
+import { RateLimiter, retryDelay, type RequestPolicy } from './request-policy.js';
 
 /** One HTTP request to the API server. */
 export interface TransportRequest {
@@ -52,52 +55,92 @@ export function withQuery(path: string, query: TransportRequest['query']): strin
   return q ? `${path}?${q}` : path;
 }
 
-/** A keep-alive HTTP(S) transport that takes server, TLS and credentials from a client-node KubeConfig. */
-export async function transportFromKubeConfig(kc: KubeConfig): Promise<Transport> {
+/** Options of transportFromKubeConfig; without a policy there are no limits, timeouts or retries (the playground). */
+export interface TransportOptions {
+  policy?: RequestPolicy;
+}
+
+/** One attempt's outcome: an answer, or no answer (status 0) with the network error. */
+interface Attempt {
+  res: TransportResponse;
+  retryAfter?: string;
+  error?: Error;
+}
+
+/**
+ * A keep-alive HTTP(S) transport on a client-node KubeConfig whose credentials are read for every request
+ * (KubeCredentials). A 401 drops cached tokens and retries once with freshly read ones (a rotated token file).
+ * With a policy: client-side QPS/burst, a timeout per buffered request, and retries on 429/Retry-After and 5xx.
+ */
+export async function transportFromKubeConfig(kc: KubeConfig, o: TransportOptions = {}): Promise<Transport> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const server = new URL(cluster.server);
-  const opts: https.RequestOptions = {};
-  await kc.applyToHTTPSOptions(opts);
-  const secure = server.protocol === 'https:';
-  const agent = secure
-    ? new https.Agent({ keepAlive: true, maxSockets: 128, ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized })
-    : new http.Agent({ keepAlive: true, maxSockets: 128 });
-  const lib = secure ? https : http;
-  const baseHeaders = { ...(opts.headers as Record<string, string> | undefined) };
+  const lib = server.protocol === 'https:' ? https : http;
+  const credentials = new KubeCredentials(kc);
+  await credentials.current();
+  const policy = o.policy;
+  const limiter = policy?.qps ? new RateLimiter(policy.clock, policy.qps, policy.burst ?? policy.qps) : undefined;
 
-  function open(req: TransportRequest, onResponse: (res: http.IncomingMessage) => void, signal?: AbortSignal): http.ClientRequest {
+  async function open(req: TransportRequest, onResponse: (res: http.IncomingMessage) => void, signal?: AbortSignal): Promise<http.ClientRequest> {
+    await limiter?.wait();
+    const { headers: auth, agent } = await credentials.current();
     const payload = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-    const headers: Record<string, string> = { ...baseHeaders, accept: 'application/json' };
+    const headers: Record<string, string> = { ...auth, accept: 'application/json' };
     if (payload !== undefined) {
       headers['content-type'] = req.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    const r = lib.request(
-      { protocol: server.protocol, hostname: server.hostname, port: server.port, method: req.method, path: withQuery(req.path, req.query), headers, agent, signal },
-      onResponse,
-    );
+    const r = lib.request({ protocol: server.protocol, hostname: server.hostname, port: server.port, method: req.method, path: withQuery(req.path, req.query), headers, agent, signal }, onResponse);
     if (payload !== undefined) r.write(payload);
     r.end();
     return r;
   }
 
+  function attempt(req: TransportRequest): Promise<Attempt> {
+    return new Promise((resolve) => {
+      const answered = (error: Error): void => resolve({ res: { status: 0, body: '' }, error });
+      open(req, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ res: { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }, retryAfter: header(res, 'retry-after') }));
+        res.on('error', answered);
+      }).then((r) => {
+        r.on('error', answered);
+        if (policy?.timeoutMs) r.setTimeout(policy.timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path}: no answer from the API server within ${policy.timeoutMs} ms`)));
+      }, answered);
+    });
+  }
+
+  async function request(req: TransportRequest): Promise<TransportResponse> {
+    let refreshed = false;
+    for (let n = 1; ; n++) {
+      const a = await attempt(req);
+      if (a.res.status === 401 && !refreshed) {
+        refreshed = true;
+        credentials.invalidate();
+        continue;
+      }
+      const delay = policy ? retryDelay(policy, { method: req.method, status: a.res.status, retryAfter: a.retryAfter }, n) : undefined;
+      if (delay === undefined) {
+        if (a.error) throw a.error;
+        return a.res;
+      }
+      await sleep(policy?.clock ?? systemClock, delay);
+    }
+  }
+
   return {
-    request: (req) =>
-      new Promise((resolve, reject) => {
-        open(req, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        }).on('error', reject);
-      }),
+    request,
     stream: (req) =>
       new Promise((resolve, reject) => {
+        const failed = (e: Error): void => (req.signal.aborted ? resolve({ status: 0, body: '' }) : reject(e));
         open(
           req,
           (res) => {
             const status = res.statusCode ?? 0;
+            // A watch refused for its credentials makes the next one read them afresh.
+            if (status === 401) credentials.invalidate();
             const lines = new LineBuffer();
             res.setEncoding('utf8');
             res.on('data', (chunk: string) => lines.push(chunk, req.onLine));
@@ -106,7 +149,12 @@ export async function transportFromKubeConfig(kc: KubeConfig): Promise<Transport
             res.on('aborted', () => resolve({ status, body: lines.rest }));
           },
           req.signal,
-        ).on('error', (e: Error) => (req.signal.aborted ? resolve({ status: 0, body: '' }) : reject(e)));
+        ).then((r) => r.on('error', failed), failed);
       }),
   };
+}
+
+function header(res: http.IncomingMessage, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }

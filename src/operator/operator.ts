@@ -24,6 +24,10 @@ export interface OperatorOptions {
   providerInformers?: StartableInformer[];
   /** Informers shared with other components of the process (the playground's world); their owner stops them. */
   sharedInformers?: SharedInformers;
+  /** Called once every informer has synced, before the controllers wait for leadership. */
+  onSynced?: () => void;
+  /** Resolves true when this replica leads and may run the controllers (leader election); false to never run them. */
+  waitToLead?: () => Promise<boolean>;
 }
 
 /** A running operator. */
@@ -47,7 +51,10 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const extra = o.providerInformers ?? [];
   for (const i of extra) i.start();
   await Promise.all([startInformers(informers), ...extra.map((i) => i.waitForSync())]);
-  const runs = controllers.map((c) =>
+  o.onSynced?.();
+  // A standby keeps its caches warm (controller-runtime starts caches before election) but runs no controller.
+  const lead = o.waitToLead ? await o.waitToLead() : true;
+  const runs = (lead ? controllers : []).map((c) =>
     runReconciler({ queue: c.queue, reconciler: c, workers: 4, onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed') }),
   );
   let running = true;

@@ -18,8 +18,14 @@ export interface Options {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   metricsPort: number;
   healthProbePort: number;
+  /** Address the probe and metrics servers listen on: loopback by default, 0.0.0.0 in a pod (the chart sets it). */
+  bindAddress: string;
   disableLeaderElection: boolean;
   leaderElectionNamespace: string;
+  leaderElectionName: string;
+  /** Client-side API request rate (requests a second) and burst, as Karpenter's KUBE_CLIENT_QPS / KUBE_CLIENT_BURST. */
+  kubeClientQps: number;
+  kubeClientBurst: number;
   vmMemoryOverheadPercent: number;
   interruptionQueue: string;
   preferencePolicy: 'Respect' | 'Ignore';
@@ -45,8 +51,12 @@ export const defaultOptions: Options = {
   logLevel: 'info',
   metricsPort: 8080,
   healthProbePort: 8081,
+  bindAddress: '127.0.0.1',
   disableLeaderElection: false,
   leaderElectionNamespace: '',
+  leaderElectionName: 'tenon-leader-election',
+  kubeClientQps: 200,
+  kubeClientBurst: 300,
   vmMemoryOverheadPercent: 0.075,
   interruptionQueue: '',
   preferencePolicy: 'Respect',
@@ -118,8 +128,12 @@ export function optionsFromEnv(src: Source): Options {
     logLevel: oneOf(src, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, d.logLevel),
     metricsPort: num(src, 'METRICS_PORT', d.metricsPort),
     healthProbePort: num(src, 'HEALTH_PROBE_PORT', d.healthProbePort),
+    bindAddress: src.BIND_ADDRESS || d.bindAddress,
     disableLeaderElection: bool(src, 'DISABLE_LEADER_ELECTION', d.disableLeaderElection),
-    leaderElectionNamespace: src.LEADER_ELECTION_NAMESPACE ?? d.leaderElectionNamespace,
+    leaderElectionNamespace: src.LEADER_ELECTION_NAMESPACE || src.SYSTEM_NAMESPACE || d.leaderElectionNamespace,
+    leaderElectionName: src.LEADER_ELECTION_NAME || d.leaderElectionName,
+    kubeClientQps: num(src, 'KUBE_CLIENT_QPS', d.kubeClientQps),
+    kubeClientBurst: num(src, 'KUBE_CLIENT_BURST', d.kubeClientBurst),
     vmMemoryOverheadPercent: num(src, 'VM_MEMORY_OVERHEAD_PERCENT', d.vmMemoryOverheadPercent),
     interruptionQueue: src.INTERRUPTION_QUEUE ?? d.interruptionQueue,
     preferencePolicy: oneOf(src, 'PREFERENCE_POLICY', ['Respect', 'Ignore'] as const, d.preferencePolicy),

@@ -5,17 +5,21 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
-import type { KubeClient } from '../../kube/index.js';
+import { clusterCaData, type KubeClient } from '../../kube/index.js';
 import type { Logger } from '../../observability/logger.js';
 import type { OperatorOptions } from '../../operator/operator.js';
+import type { RequiredApi } from '../../operator/readiness.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
 import { createSdkAwsPort } from '../../providers/aws/ports/sdk/index.js';
 import type { Options } from '../../settings/options.js';
+import { UsageError } from '../usage-error.js';
 
-/** What the operator needs from a provider: the CloudProvider and its own controllers and informers. */
+/** What the operator needs from a provider: the CloudProvider, its own controllers and informers, and its CRDs. */
 export type ProviderParts = Pick<OperatorOptions, 'cloudProvider' | 'providerControllers' | 'providerInformers'> & {
   /** Stops what the provider runs besides the operator (the fake cloud's kubelets). */
   stop?: () => void;
+  /** API group versions and resources (CRDs) the provider needs served before the replica is Ready. */
+  requiredApis?: RequiredApi[];
 };
 
 /** Everything a provider may read to build itself. */
@@ -25,6 +29,8 @@ export interface ProviderContext {
   options: Options;
   kubeConfig: KubeConfig;
   log: Logger;
+  /** Reads a file the kubeconfig names (the mounted cluster CA in a pod). */
+  readFile: (path: string) => Promise<Buffer>;
 }
 
 /** A provider's builder. */
@@ -41,9 +47,10 @@ async function kubernetesVersion(client: KubeClient): Promise<string> {
 async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
   const { options } = ctx;
   // Karpenter finds the endpoint with eks:DescribeCluster when it is unset; Tenon asks for it instead.
-  if (!options.clusterName) throw new Error('CLUSTER_NAME: required with --cloud-provider aws (the name nodes join, used in tags and userData)');
-  if (!options.clusterEndpoint) throw new Error('CLUSTER_ENDPOINT: required with --cloud-provider aws (the API server URL nodes bootstrap against)');
-  const caData = ctx.kubeConfig.getCurrentCluster()?.caData;
+  if (!options.clusterName) throw new UsageError('CLUSTER_NAME: required with --cloud-provider aws (the name nodes join, used in tags and userData)');
+  if (!options.clusterEndpoint) throw new UsageError('CLUSTER_ENDPOINT: required with --cloud-provider aws (the API server URL nodes bootstrap against)');
+  // In a pod the CA is a mounted file (caFile), not caData; nodes need it in their userData either way.
+  const caData = await clusterCaData(ctx.kubeConfig, ctx.readFile);
   const wiring = wireAwsProvider({
     client: ctx.client,
     clock: ctx.clock,
@@ -51,7 +58,8 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     cluster: { name: options.clusterName, endpoint: options.clusterEndpoint, ...(caData ? { caBundle: caData } : {}) },
     kubernetesVersion: await kubernetesVersion(ctx.client),
   });
-  return { cloudProvider: wiring.cloudProvider, providerControllers: wiring.controllers, providerInformers: wiring.informers };
+  const requiredApis = [{ groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }];
+  return { cloudProvider: wiring.cloudProvider, providerControllers: wiring.controllers, providerInformers: wiring.informers, requiredApis };
 }
 
 async function fakeProvider(ctx: ProviderContext): Promise<ProviderParts> {

@@ -1,43 +1,81 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
 import { systemClock } from '../../clock/index.js';
-import { KubeClient, transportFromKubeConfig } from '../../kube/index.js';
-import { startHealthServer } from '../../observability/health-server.js';
-import { createLogger } from '../../observability/logger.js';
+import { fencedTransport, KubeClient, transportFromKubeConfig } from '../../kube/index.js';
+import { startMetricsServer, startProbeServer } from '../../observability/health-server.js';
+import { createLogger, type Logger } from '../../observability/logger.js';
 import { Metrics } from '../../observability/metrics.js';
-import { acquireLeadership } from '../../operator/leadership.js';
+import { runLeaderElection, type Leadership } from '../../operator/leadership.js';
 import { startOperator } from '../../operator/operator.js';
-import { optionsFromEnv } from '../../settings/options.js';
+import { coreApis, readinessCheck } from '../../operator/readiness.js';
+import { optionsFromEnv, type Options } from '../../settings/options.js';
+import { UsageError } from '../usage-error.js';
 import { providers } from './controller-providers.js';
+
+/** A request unanswered after this is abandoned; lists of large clusters stay well within it. */
+const requestTimeoutMs = 60_000;
+
+function loadKubeConfig(file: string | undefined): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    if (file) kc.loadFromFile(file);
+    else kc.loadFromDefault();
+  } catch (e: unknown) {
+    throw new UsageError(`--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return kc;
+}
+
+function elect(o: { client: KubeClient; options: Options; log: Logger }): Leadership | undefined {
+  if (o.options.disableLeaderElection) return undefined;
+  const namespace = o.options.leaderElectionNamespace || 'kube-system';
+  return runLeaderElection({
+    client: o.client,
+    clock: systemClock,
+    namespace,
+    name: o.options.leaderElectionName,
+    log: o.log,
+    // As Karpenter: a replica that lost the lease exits and its pod restarts as a standby.
+    onLost: () => process.exit(1),
+  });
+}
 
 async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promise<void> {
   const options = optionsFromEnv(process.env);
-  const log = createLogger({ level: options.logLevel });
   const make = providers[flags.cloudProvider];
-  if (!make) throw new Error(`--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`);
-  const kc = new KubeConfig();
-  if (flags.kubeconfig) kc.loadFromFile(flags.kubeconfig);
-  else kc.loadFromDefault();
-  const client = new KubeClient(await transportFromKubeConfig(kc));
+  if (!make) throw new UsageError(`--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`);
+  const log = createLogger({ level: options.logLevel });
+  const kc = loadKubeConfig(flags.kubeconfig);
+  const policy = { clock: systemClock, qps: options.kubeClientQps, burst: options.kubeClientBurst, timeoutMs: requestTimeoutMs, maxRetries: 5 };
+  const transport = await transportFromKubeConfig(kc, { policy });
+  const leadership = elect({ client: new KubeClient(transport), options, log });
+  // Every write of the controllers is fenced by the lease; only the elector writes unfenced (the Lease itself).
+  const client = new KubeClient(leadership ? fencedTransport(transport, () => leadership.leading()) : transport);
   const metrics = new Metrics();
-  let ready = false;
-  const health = await startHealthServer({ port: options.healthProbePort, metrics, ready: () => ready });
-  const namespace = options.leaderElectionNamespace || 'kube-system';
-  const release = options.disableLeaderElection ? () => undefined : await acquireLeadership({ client, clock: systemClock, namespace, log, onLost: () => process.exit(1) });
-  const { stop: stopProvider, ...parts } = await make({ client, clock: systemClock, options, kubeConfig: kc, log });
-  const op = await startOperator({ client, ...parts, clock: systemClock, options, log, metrics });
-  ready = true;
-  log.info({ cluster: options.clusterName, provider: flags.cloudProvider }, 'controllers running');
+  const { stop: stopProvider, ...parts } = await make({ client, clock: systemClock, options, kubeConfig: kc, log, readFile });
+  let synced = false;
+  const ready = readinessCheck({ client, synced: () => synced, apis: [...coreApis, ...(parts.requiredApis ?? [])] });
+  const host = options.bindAddress;
+  const probes = await startProbeServer({ port: options.healthProbePort, host, ready });
+  const metricsServer = await startMetricsServer({ port: options.metricsPort, host, metrics });
+  let stopping = false;
+  const operator = startOperator({ client, ...parts, clock: systemClock, options, log, metrics, onSynced: () => (synced = true), waitToLead: leadership ? () => leadership.won : undefined });
   const shutdown = async (): Promise<void> => {
-    ready = false;
-    release();
-    await op.stop();
+    if (stopping) return;
+    stopping = true;
+    synced = false;
+    // Releasing first closes the fence, so nothing is written after the Lease is handed back.
+    await leadership?.release().catch((e: unknown) => log.warn({ err: e }, 'lease not released'));
+    await (await operator).stop();
     stopProvider?.();
-    await health.close();
+    await Promise.all([probes.close(), metricsServer.close()]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
+  await operator;
+  if (!stopping) log.info({ cluster: options.clusterName, provider: flags.cloudProvider }, 'controllers running');
 }
 
 /** `tenon controller`: runs Tenon's controllers against any cluster. */

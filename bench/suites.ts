@@ -1,6 +1,7 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
+import { peerSuite } from './peer/peer-suite.js';
 import { playgroundSuite } from './playground/suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
 import { costSuite } from './scheduling/cost-suite.js';
@@ -17,4 +18,5 @@ export const suites: Record<string, Suite> = {
   apiserver: apiserverSuite,
   playground: playgroundSuite,
   consolidation: consolidationSuite,
+  peer: peerSuite,
 };

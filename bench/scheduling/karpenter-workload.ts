@@ -6,15 +6,18 @@
  *   100m CPU and 10Mi memory; arch amd64; os linux|windows|darwin; offerings spot in test-zone-1/2 and on-demand in
  *   test-zone-1/2/3, all at `PriceFromResources` = 0.1 per vCPU + 0.1 per 10^9 bytes of memory; labels `size`
  *   (large when > 4 vCPU and > 8Gi, else small), `special=optional` on large ones, `integer` = vCPU count.
- * - `makeDiversePods(n)`: equal shares of generic pods, zone and hostname topology spread (maxSkew 1,
- *   DoNotSchedule, selector `my-label` = a random value, independent of the pod's own random `my-label`), zone pod
- *   affinity (own label and selector `my-affininity` [sic] drawn independently) and hostname anti-affinity (all pods
- *   `app=nginx`, anti-affine to each other); the remainder generic. CPU requests are drawn from 100m, 250m, 500m,
- *   1000m, 1500m and memory from 100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi; label values from a..g.
+ * - `makeDiversePods(n)` as of Karpenter v1.15: five equal shares of generic pods, zone and hostname topology spread
+ *   (maxSkew 1, DoNotSchedule, selector `my-label` = a random value, independent of the pod's own random
+ *   `my-label`), zone pod self-affinity (one random `my-affininity` [sic] value used as both the pod's label and its
+ *   selector, since kubernetes-sigs/karpenter#1938) and hostname anti-affinity (all pods `app=nginx`, anti-affine to
+ *   each other); the remainder generic. CPU requests are drawn from 100m, 250m, 500m, 1000m, 1500m and memory from
+ *   100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi; label values from a..g.
+ * - `makePreferencePods(n)`: n identical pods (one CPU and memory draw), `app=nginx`, preferring zone test-zone-1
+ *   (weight 1), preferring zone anti-affinity to each other (weight 10, unsatisfiable) and hostname anti-affinity
+ *   (weight 1).
+ * - The NodePool has limits (cpu 10,000,000, memory 10,000,000Gi) so limit accounting runs on every NodeClaim.
  *
- * The issue (and Karpenter's benchmark before hostname pod affinity was added) uses five kinds; upstream now has a
- * sixth, hostname pod affinity, available as the `karpenter-diverse-6` workload. Go's math/rand stream cannot be
- * reproduced, so draws come from a seeded generator with the same distributions.
+ * Go's math/rand stream cannot be reproduced, so draws come from a seeded generator with the same distributions.
  */
 import type { InstanceType, NodePool, Pod } from '../../src/scheduling/index.js';
 import { Rng } from './random.js';
@@ -48,12 +51,12 @@ export function fakeInstanceTypes(n: number): InstanceType[] {
   return out;
 }
 
-/** `test.NodePool()`: one NodePool with no requirements. */
+/** The benchmark's `test.NodePool()`: no requirements, limits far above any benchmark fleet. */
 export function benchmarkNodePool(): NodePool {
-  return { name: 'default', template: {} };
+  return { name: 'default', template: {}, limits: { cpu: '10000000', memory: '10000000Gi' } };
 }
 
-type Kind = 'generic' | 'zone-spread' | 'hostname-spread' | 'zone-affinity' | 'hostname-affinity' | 'hostname-anti-affinity';
+type Kind = 'generic' | 'zone-spread' | 'hostname-spread' | 'zone-affinity' | 'hostname-anti-affinity';
 
 class PodMaker {
   private n = 0;
@@ -83,11 +86,9 @@ class PodMaker {
         const topologyKey = kind === 'zone-spread' ? zoneKey : hostnameKey;
         return this.base(labels, { topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'my-label': this.value() } } }] });
       }
-      case 'zone-affinity':
-      case 'hostname-affinity': {
+      case 'zone-affinity': {
         const labels = { 'my-affininity': this.value() };
-        const topologyKey = kind === 'zone-affinity' ? zoneKey : hostnameKey;
-        const term = { labelSelector: { matchLabels: { 'my-affininity': this.value() } }, topologyKey };
+        const term = { labelSelector: { matchLabels: { ...labels } }, topologyKey: zoneKey };
         return this.base(labels, { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } });
       }
       case 'hostname-anti-affinity': {
@@ -99,10 +100,8 @@ class PodMaker {
   }
 }
 
-/** The five kinds of the issue and of Karpenter's original benchmark. */
+/** The five kinds of Karpenter's benchmark, in its order. */
 export const diverseKinds: readonly Kind[] = ['generic', 'zone-spread', 'hostname-spread', 'zone-affinity', 'hostname-anti-affinity'];
-/** Upstream's current six kinds. */
-export const diverseKinds6: readonly Kind[] = ['generic', 'zone-spread', 'hostname-spread', 'hostname-affinity', 'zone-affinity', 'hostname-anti-affinity'];
 
 /** `makeDiversePods(count)`, with the kinds in `kinds`. */
 export function makeDiversePods(count: number, opts: { seed: number; kinds?: readonly Kind[] }): Pod[] {
@@ -113,4 +112,30 @@ export function makeDiversePods(count: number, opts: { seed: number; kinds?: rea
   for (const k of kinds) for (let i = 0; i < share; i++) pods.push(maker.make(k));
   while (pods.length < count) pods.push(maker.make('generic'));
   return pods;
+}
+
+/** `makePreferencePods(count)`: identical pods whose preferences can and cannot be met. */
+export function makePreferencePods(count: number, opts: { seed: number }): Pod[] {
+  const rng = new Rng(opts.seed);
+  const cpu = rng.pick(['100m', '250m', '500m', '1000m', '1500m']);
+  const memory = rng.pick(['100Mi', '256Mi', '512Mi', '1024Mi', '2048Mi', '4096Mi']);
+  const selector = { matchLabels: { app: 'nginx' } };
+  return Array.from({ length: count }, (_, i) => {
+    const name = `preference-${String(i).padStart(6, '0')}`;
+    return {
+      metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'nginx' } },
+      spec: {
+        containers: [{ name: 'app', resources: { requests: { cpu, memory } } }],
+        affinity: {
+          nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: zoneKey, operator: 'In', values: ['test-zone-1'] }] } }] },
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 10, podAffinityTerm: { labelSelector: selector, topologyKey: zoneKey } },
+              { weight: 1, podAffinityTerm: { labelSelector: selector, topologyKey: hostnameKey } },
+            ],
+          },
+        },
+      },
+    };
+  });
 }

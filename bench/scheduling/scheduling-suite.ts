@@ -6,12 +6,12 @@
 import { checkPlacement, solve, SolveCache, type SchedulingInput } from '../../src/scheduling/index.js';
 import { parseArgs, printTable } from './args.js';
 import { runRemoval, type RemovalRow } from './removal-bench.js';
-import { benchmarkNodePool, diverseKinds, diverseKinds6, fakeInstanceTypes, makeDiversePods } from './karpenter-workload.js';
+import { benchmarkNodePool, diverseKinds, fakeInstanceTypes, makeDiversePods } from './karpenter-workload.js';
 
 /** Karpenter's benchmark sizes. */
 export const defaultSizes = [1, 50, 100, 500, 1000, 1500, 2000, 5000, 10000, 20000];
 const quickSizes = [1, 50, 100, 500];
-const workloads: Record<string, typeof diverseKinds> = { 'karpenter-diverse': diverseKinds, 'karpenter-diverse-6': diverseKinds6 };
+const workloads: Record<string, typeof diverseKinds> = { 'karpenter-diverse': diverseKinds };
 
 /** One JSON line of the suite. */
 export interface SchedulingRow {
@@ -22,18 +22,21 @@ export interface SchedulingRow {
   podsPerSecond: number;
   nodeClaims: number;
   violations: number;
+  unscheduled: number;
 }
 
-const help = `npm run bench -- scheduling [--sizes 1,50,...] [--workload karpenter-diverse|karpenter-diverse-6|removal] [--seed N] [--quick] [--json]
+const help = `npm run bench -- scheduling [--sizes 1,50,...] [--workload karpenter-diverse|removal] [--seed N] [--quick] [--json]
 
 Karpenter's scheduling benchmark (scheduling_benchmark_test.go) re-created: makeDiversePods(N) — equal shares of
 generic pods, zone and hostname topology spread (maxSkew 1, DoNotSchedule, selector my-label=<random>, independent of
-the pod's own label), zone pod affinity and hostname anti-affinity; CPU 100m..1500m, memory 100Mi..4Gi — over
+the pod's own label), zone pod self-affinity and hostname anti-affinity; CPU 100m..1500m, memory 100Mi..4Gi — over
 fake.InstanceTypes(400) (type i: i+1 vCPU, 2(i+1) GiB, 10(i+1) pods, price 0.1/vCPU + 0.1/GB, spot in 2 zones and
-on-demand in 3) and one NodePool. karpenter-diverse-6 adds upstream's newer hostname pod affinity share.
+on-demand in 3) and one NodePool with limits (as Karpenter v1.15's benchmark).
 Each size is solved (repeated until 0.3 s have passed, at most 20 times, the mean reported) and the first result is
 checked by checkPlacement; "violations" counts what the checker found, judged both with kube-scheduler's topology
-domains and with Karpenter's (every zone a NodePool offers counts; a hostname spread's minimum is 0).
+domains and with Karpenter's (every zone a NodePool offers counts; a hostname spread's minimum is 0). "unscheduled"
+counts pods left unplaced; Karpenter's benchmark places every one of these pods, so any unscheduled pod or violation
+fails the run (exit status 1). "npm run bench -- peer" compares with Karpenter's own scheduler.
 Default sizes: ${defaultSizes.join(',')}; --quick: ${quickSizes.join(',')}.
 
 --workload removal times disruption's removal simulation instead (removal-bench.ts): --sizes are node counts
@@ -67,6 +70,7 @@ export function runScheduling(opts: { pods: number; workload: string; seed: numb
     podsPerSecond: Math.round(opts.pods / seconds),
     nodeClaims: result.newNodeClaims.length,
     violations: checkPlacement(input, result).length + checkPlacement(input, result, { domains: 'karpenter' }).length,
+    unscheduled: result.unplaced.length,
   };
 }
 
@@ -95,5 +99,10 @@ export async function schedulingSuite(argv: string[]): Promise<void> {
     }
   }
   if (!args.json) printTable(rows.map(({ suite: _s, ...r }) => r), (s) => process.stdout.write(s));
+  const failed = rows.filter((r): r is SchedulingRow => 'unscheduled' in r && (r.unscheduled > 0 || r.violations > 0));
+  if (failed.length > 0) {
+    process.stderr.write(`FAIL: ${failed.map((r) => `${r.pods} pods`).join(', ')}: pods left unscheduled or constraints broken\n`);
+    process.exitCode = 1;
+  }
   await Promise.resolve();
 }

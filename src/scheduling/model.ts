@@ -191,6 +191,12 @@ export interface VolumeInfo {
 /** The placement strategy. */
 export type Strategy = 'tenon' | 'karpenter-ffd';
 
+/**
+ * Karpenter's preference policy: `Respect` treats preferred (anti-)affinities and ScheduleAnyway spreads as required
+ * and relaxes them one at a time when a pod cannot be placed; `Ignore` disregards them from the start.
+ */
+export type PreferencePolicy = 'Respect' | 'Ignore';
+
 /** Everything one solve needs. */
 export interface SchedulingInput {
   pods: Pod[];
@@ -206,6 +212,8 @@ export interface SchedulingInput {
   namespaces?: Record<string, Record<string, string>>;
   seed?: number;
   strategy?: Strategy;
+  /** Default Respect (Karpenter's default). */
+  preferencePolicy?: PreferencePolicy;
 }
 
 /** Why a pod could not go somewhere. */

@@ -3,7 +3,7 @@
  */
 import type { Toleration } from '../api/index.js';
 import { hostPortsOf, type HostPort } from './host-ports.js';
-import type { NodeSelectorTerm, Pod, PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint, VolumeInfo } from './model.js';
+import type { NodeSelectorTerm, Pod, PodAffinityRules, PodAffinityTerm, PreferencePolicy, TopologySpreadConstraint, VolumeInfo } from './model.js';
 import { podRequests } from './resources/pod-requests.js';
 import type { SolveCache } from './solve-cache.js';
 import type { Resources } from './resources/resources.js';
@@ -101,20 +101,24 @@ export class PodInfo {
 
 const byWeight = <T extends { weight: number }>(a: T, b: T): number => b.weight - a.weight;
 
-function initialState(pod: Pod): RelaxableState {
+/** Under Ignore, preferences never enter the state (as Karpenter leaves them out of requirements and topology). */
+function initialState(pod: Pod, policy: PreferencePolicy): RelaxableState {
   const a = pod.spec.affinity;
+  const respect = policy === 'Respect';
   const terms = (rules: PodAffinityRules | undefined): AffinityTermState[] => [
     ...(rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((term) => ({ term, required: true, weight: 0 })),
-    ...[...(rules?.preferredDuringSchedulingIgnoredDuringExecution ?? [])]
+    ...[...(respect ? (rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) : [])]
       .sort(byWeight)
       .map((p) => ({ term: p.podAffinityTerm, required: false, weight: p.weight })),
   ];
+  const preferredNode = respect ? (a?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) : [];
+  const spread = pod.spec.topologySpreadConstraints ?? [];
   return {
     requiredTerms: [...(a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [])],
-    preferredNodeTerms: [...(a?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])].sort(byWeight).map((p) => p.preference),
+    preferredNodeTerms: [...preferredNode].sort(byWeight).map((p) => p.preference),
     affinity: terms(a?.podAffinity),
     antiAffinity: terms(a?.podAntiAffinity),
-    spread: [...(pod.spec.topologySpreadConstraints ?? [])],
+    spread: respect ? [...spread] : spread.filter((c) => c.whenUnsatisfiable === 'DoNotSchedule'),
     toleratePreferNoSchedule: false,
   };
 }
@@ -144,30 +148,32 @@ function claimsVolumes(pod: Pod): boolean {
   return (pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined);
 }
 
-function newTraits(pod: Pod, of: { namespace: string; labels: Readonly<Record<string, string>>; volumes: Readonly<PodVolumes> }, cache?: SolveCache): PodTraits {
+function newTraits(pod: Pod, of: { namespace: string; labels: Readonly<Record<string, string>>; volumes: Readonly<PodVolumes> }, opts: { policy: PreferencePolicy; cache?: SolveCache }): PodTraits {
   const { namespace, labels, volumes } = of;
-  return traitsWithState({ namespace, labels, requests: podRequests(pod, cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod));
+  return traitsWithState({ namespace, labels, requests: podRequests(pod, opts.cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod, opts.policy));
 }
 
 /**
- * The traits of a pending pod. With a cache, shared with every pod of the same spec, labels and namespace unless it
- * claims volumes (weakly on the spec and labels objects, which pods of one template may share).
+ * The traits of a pending pod. With a cache, shared with every pod of the same spec, labels and namespace (and
+ * preference policy) unless it claims volumes (weakly on the spec and labels objects, which pods of one template may
+ * share).
  */
-export function podTraits(pod: Pod, volumes: VolumeInfo | undefined, cache?: SolveCache): PodTraits {
+export function podTraits(pod: Pod, volumes: VolumeInfo | undefined, cache?: SolveCache, policy: PreferencePolicy = 'Respect'): PodTraits {
   const namespace = pod.metadata.namespace ?? 'default';
   const labels = pod.metadata.labels ?? noLabels;
-  if (claimsVolumes(pod)) return newTraits(pod, { namespace, labels, volumes: podVolumes(pod, volumes) }, cache);
-  if (!cache) return newTraits(pod, { namespace, labels, volumes: noVolumes });
+  if (claimsVolumes(pod)) return newTraits(pod, { namespace, labels, volumes: podVolumes(pod, volumes) }, { policy, cache });
+  if (!cache) return newTraits(pod, { namespace, labels, volumes: noVolumes }, { policy });
   let byLabels = cache.traits.get(pod.spec);
   if (!byLabels) cache.traits.set(pod.spec, (byLabels = new WeakMap()));
   let byNamespace = byLabels.get(labels);
   if (!byNamespace) byLabels.set(labels, (byNamespace = new Map()));
-  let traits = byNamespace.get(namespace);
-  if (!traits) byNamespace.set(namespace, (traits = newTraits(pod, { namespace, labels, volumes: noVolumes }, cache)));
+  const key = policy === 'Respect' ? namespace : `${namespace}\0${policy}`;
+  let traits = byNamespace.get(key);
+  if (!traits) byNamespace.set(key, (traits = newTraits(pod, { namespace, labels, volumes: noVolumes }, { policy, cache })));
   return traits;
 }
 
 /** Precomputes a pending pod. */
-export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo; cache?: SolveCache }): PodInfo {
-  return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes, opts.cache));
+export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo; cache?: SolveCache; preferencePolicy?: PreferencePolicy }): PodInfo {
+  return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes, opts.cache, opts.preferencePolicy));
 }

@@ -12,6 +12,7 @@ import type { Relaxed } from './preferences.js';
 import { RequirementTable } from './requirements/requirement.js';
 import type { Requirements } from './requirements/requirements.js';
 import type { Resources } from './resources/resources.js';
+import { ContentKeys } from './solver/canonical.js';
 import type { NodeFacts } from './solver/existing-bin.js';
 import type { PriceLists } from './solver/slot-prices.js';
 import type { PreparedTemplate } from './solver/template.js';
@@ -40,4 +41,6 @@ export class SolveCache {
   readonly priceLists = new WeakMap<readonly InstanceTypeInfo[], Map<string, PriceLists>>();
   /** How many of a node's pods a topology group selects, per pod list and group hash. */
   readonly matchingPods = new WeakMap<readonly Pod[], Map<string, number>>();
+  /** What a pod is without its identity, per spec and labels object (the solve's pod order). */
+  readonly contentKeys = new ContentKeys();
 }

@@ -41,8 +41,9 @@ function elect(o: { client: KubeClient; options: Options; log: Logger }): Leader
   });
 }
 
-async function run(flags: { kubeconfig?: string; cloudProvider: string }): Promise<void> {
-  const options = optionsFromEnv(process.env);
+async function run(flags: { kubeconfig?: string; cloudProvider: string; preferencePolicy?: string }): Promise<void> {
+  // Flags win over the environment variables of the same settings (Karpenter's --preference-policy / PREFERENCE_POLICY).
+  const options = optionsFromEnv({ ...process.env, ...(flags.preferencePolicy === undefined ? {} : { PREFERENCE_POLICY: flags.preferencePolicy }) });
   const make = providers[flags.cloudProvider];
   if (!make) throw new UsageError(`--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`);
   const log = createLogger({ level: options.logLevel });
@@ -85,5 +86,6 @@ export function registerController(program: Command): void {
     .description('run the controllers against a cluster (settings from environment variables named like Karpenter\'s)')
     .option('--kubeconfig <file>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
     .option('--cloud-provider <name>', `cloud provider: ${Object.keys(providers).join(', ')}`, 'fake')
+    .option('--preference-policy <policy>', 'Respect (default) or Ignore: preferred affinities and ScheduleAnyway spreads (default: $PREFERENCE_POLICY)')
     .action(run);
 }

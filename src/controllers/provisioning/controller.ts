@@ -86,7 +86,7 @@ export class ProvisioningController implements Reconciler {
     const view = buildSchedulingInput(this.ctx.state, pools, types, this.inputCache);
     if (view.pods.size === 0) return;
     const started = this.ctx.clock.now();
-    const result = solve(view.input, undefined, this.solveCache);
+    const result = solve({ ...view.input, preferencePolicy: this.ctx.options.preferencePolicy }, undefined, this.solveCache);
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);

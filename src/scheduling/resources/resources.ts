@@ -2,7 +2,7 @@
  * Resource vectors: resource name -> engine integer (see quantity.ts). Missing names mean zero.
  */
 import type { ResourceList } from '../../api/index.js';
-import { formatResource, resourceValue } from './quantity.js';
+import { formatResource, isMilliResource, parseMilli, parseUnits, resourceValue } from './quantity.js';
 
 /** A resource vector in engine integers. */
 export type Resources = Record<string, number>;
@@ -13,6 +13,20 @@ export function fromResourceList(list: ResourceList | undefined): Resources {
   if (!list) return out;
   // The API keeps `cpu: 1` from a manifest as a JSON number; a quantity is its text either way.
   for (const [name, q] of Object.entries(list as Record<string, string | number>)) out[name] = resourceValue(name, String(q));
+  return out;
+}
+
+/**
+ * Parses NodePool limits: a limit past the engine's integer range (Karpenter's own benchmark sets memory to
+ * 10000000Gi) can never be reached, so it saturates instead of failing the solve.
+ */
+export function fromLimitList(list: ResourceList | undefined): Resources {
+  const out: Resources = {};
+  for (const [name, q] of Object.entries((list ?? {}) as Record<string, string | number>)) {
+    const text = String(q);
+    const v = isMilliResource(name) ? parseMilli(text) : parseUnits(text);
+    out[name] = v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : resourceValue(name, text);
+  }
   return out;
 }
 

@@ -179,7 +179,7 @@ export function newSolveContext(input: SchedulingInput, usage: Map<string, Resou
     })
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const existing = existingBins(input, cache);
-  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes, cache }));
+  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes, cache, preferencePolicy: input.preferencePolicy }));
   const counted = existing.map((b) => ({ labels: b.node.labels, taints: b.taints, pods: b.node.pods ?? [], antiAffinityPods: b.facts.antiAffinityPods }));
   const keys = topologyKeys(input.pods, existing);
   const domains = discoverDomains(templates, existing, keys, cache);

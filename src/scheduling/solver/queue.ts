@@ -17,13 +17,14 @@ interface Keyed {
   cpu: number;
   memory: number;
   created: string;
-  uid: string;
 }
 
 /**
  * Karpenter's order: CPU descending, then creation time, then UID. (Karpenter's comparator means to break CPU ties
  * by memory but returns the CPU comparison instead, so memory never decides; `karpenter-ffd` keeps that.)
- * Tenon's order breaks CPU ties by memory, which packs slightly better. Pods in `first` come before all others.
+ * Tenon's order breaks CPU ties by memory, which packs slightly better. Both break the last ties by input position,
+ * which solve() makes the pods' content order (canonical.ts) instead of UIDs, so names never decide. Pods in `first`
+ * come before all others.
  */
 function compare(a: Keyed, b: Keyed): number {
   return a.early - b.early || b.cpu - a.cpu || b.memory - a.memory || byAge(a, b);
@@ -31,7 +32,6 @@ function compare(a: Keyed, b: Keyed): number {
 
 function byAge(a: Keyed, b: Keyed): number {
   if (a.created !== b.created) return a.created < b.created ? -1 : 1;
-  if (a.uid !== b.uid) return a.uid < b.uid ? -1 : 1;
   return a.pod.index - b.pod.index;
 }
 
@@ -43,7 +43,6 @@ export function inQueueOrder(pods: readonly PodInfo[], order: QueueOrder): PodIn
     cpu: pod.requests['cpu'] ?? 0,
     memory: order.strategy === 'tenon' ? (pod.requests['memory'] ?? 0) : 0,
     created: pod.pod.metadata.creationTimestamp ?? '',
-    uid: pod.pod.metadata.uid ?? pod.key,
   }));
   return keyed.sort(compare).map((k) => k.pod);
 }

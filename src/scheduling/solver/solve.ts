@@ -4,11 +4,13 @@
  * randomized improvement passes).
  */
 import type { SchedulingInput, SchedulingResult, Strategy, UnplacedReason } from '../model.js';
-import type { PodInfo } from '../pod-info.js';
+import { Labels } from '../../api/index.js';
+import { podKey, type PodInfo } from '../pod-info.js';
 import { relax } from '../preferences.js';
 import type { Resources } from '../resources/resources.js';
 import { SolveCache } from '../solve-cache.js';
 import type { Topology } from '../topology/topology.js';
+import { inContentOrder } from './canonical.js';
 import { newSolveContext } from './context.js';
 import { Packing } from './packing.js';
 import { PodQueue } from './queue.js';
@@ -62,7 +64,8 @@ function sample(input: SchedulingInput): SchedulingInput {
  * counts against each NodePool's limits) may be given by a caller that keeps it across many solves of one cluster,
  * and `cache` by a caller that solves the same cluster again (see solve-cache.ts).
  */
-export function solve(input: SchedulingInput, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
+export function solve(given: SchedulingInput, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
+  const input = inContentOrder(given, cache.contentKeys);
   const strategy = input.strategy ?? 'tenon';
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
   const targets: Variant = { strategy, targets: true };
@@ -72,8 +75,9 @@ export function solve(input: SchedulingInput, usage?: Map<string, Resources>, ca
     // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
     const [first, second] = probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <= probeScore(pack(probe, { ...targets, merge: false }, usage, cache)) ? [marginal, targets] : [targets, marginal];
     let best = pack(input, first, usage, cache);
-    // Pods left over (e.g. two spread constraints closing every zone): place them first, or the other way.
-    for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, second]) {
+    // Pods left over (e.g. two spread constraints closing every zone): place them first, or every pod carrying a
+    // zone spread first, or the other way.
+    for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, { ...first, first: spreadCarriers(input) }, second]) {
       if (best.unplaced.length === 0) break;
       const r = pack(input, v, usage, cache);
       if (better(r, best)) best = r;
@@ -87,11 +91,25 @@ export function solve(input: SchedulingInput, usage?: Map<string, Resources>, ca
   }
   // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
   // them first, as large batches do.
-  if (best.unplaced.length > 0) {
-    const r = pack(input, { ...targets, first: new Set(best.unplaced.map((u) => u.pod)) }, usage, cache);
+  for (const first of [new Set(best.unplaced.map((u) => u.pod)), spreadCarriers(input)]) {
+    if (best.unplaced.length === 0) break;
+    const r = pack(input, { ...targets, first }, usage, cache);
     if (better(r, best)) best = r;
   }
   return best;
+}
+
+/**
+ * Pods carrying a DoNotSchedule spread on a key other than the hostname. Placed before the pods those spreads only
+ * count, they see counts made by their own kind alone: a pod counted by one zone spread and carrying another can
+ * find every zone closed by the pair once the counted-only pods have filled zones the carriers had not reached yet.
+ */
+function spreadCarriers(input: SchedulingInput): Set<string> {
+  const out = new Set<string>();
+  for (const pod of input.pods) {
+    if ((pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule' && c.topologyKey !== Labels.hostname)) out.add(podKey(pod));
+  }
+  return out;
 }
 
 /** Places the first pod of `pending` (queue order) that can go somewhere once affinity groups may be started. */

@@ -9,7 +9,7 @@ import { newPodInfo } from '../pod-info.js';
 import type { SolveCache } from '../solve-cache.js';
 import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
-import { addInto, fromResourceList, type Resources } from '../resources/resources.js';
+import { addInto, fromLimitList, type Resources } from '../resources/resources.js';
 import { untoleratedTaint } from '../taints.js';
 
 /** A NodePool ready for the solver. */
@@ -96,7 +96,7 @@ export function newTemplate(
   }
   let remaining: Resources | undefined;
   if (np.limits) {
-    remaining = fromResourceList(np.limits);
+    remaining = fromLimitList(np.limits);
     for (const k of Object.keys(remaining)) remaining[k] = (remaining[k] ?? 0) - (opts.usage[k] ?? 0);
   }
   return { ...entry.prepared, remaining };

@@ -114,7 +114,10 @@ export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<str
   const pools = ctx.informers.nodePools.cache.list().filter((np) => !np.metadata.deletionTimestamp);
   const types = new Map<string, ProviderInstanceType[]>();
   await Promise.all(pools.map(async (np) => types.set(np.metadata.name ?? '', await ctx.cloudProvider.getInstanceTypes(cloudPool(np)))));
-  const { input, pods } = buildSchedulingInput(ctx.state, pools, types, inputCache);
+  const built = buildSchedulingInput(ctx.state, pools, types, inputCache);
+  const pods = built.pods;
+  // Simulations place pods as provisioning would, under the same preference policy.
+  const input = { ...built.input, preferencePolicy: ctx.options.preferencePolicy };
   const pending = [...pods.values()].filter(isProvisionable);
   const pendingKeys = new Set(pending.map(podKey));
   const nominated = new Set<string>();

@@ -15,7 +15,7 @@ import type { ResponseSink } from './http/http-io.js';
 import type { PodGrace, ServerState } from './state.js';
 import { Store, parseEntry } from './storage/store.js';
 import { generateServingCerts } from './tls/tls.js';
-import type { KObject, ServerClock } from './types.js';
+import { Timestamps, type KObject, type ServerClock } from './types.js';
 import { createObject } from './writes/writes.js';
 
 export type { Faults, FaultRule } from './faults.js';
@@ -106,6 +106,9 @@ function newState(opts: ApiServerOptions): ServerState {
       }
     },
     onCommit: [],
+    timestamps: new Timestamps(),
+    lastEventLine: undefined,
+    committedBytes: new WeakMap(),
   };
   watchCrds(state);
   maintainBudgetStatus(state);

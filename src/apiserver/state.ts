@@ -2,7 +2,7 @@
 import type { Faults } from './faults.js';
 import type { ResourceRegistry, ResourceInfo } from './resources/resource-types.js';
 import type { Entry, Store } from './storage/store.js';
-import type { ServerClock } from './types.js';
+import type { KObject, ServerClock, Timestamps } from './types.js';
 
 /** How pod deletion with a grace period proceeds. */
 export type PodGrace = 'kubelet' | 'immediate';
@@ -22,4 +22,13 @@ export interface ServerState {
   defer(fn: () => void): void;
   /** Called after every committed change (controllers inside the server). */
   onCommit: Array<(info: ResourceInfo, type: 'ADDED' | 'MODIFIED' | 'DELETED', entry: Entry) => void>;
+  /** Formats the timestamps of writes. */
+  timestamps: Timestamps;
+  /** The last watch event line built, reused for the next watcher that sees the same change (see watch.ts). */
+  lastEventLine: { entry: Entry; type: 'ADDED' | 'MODIFIED' | 'DELETED'; line: Buffer } | undefined;
+  /**
+   * Objects just committed, mapped to the bytes stored for them: a write's response sends those bytes instead of
+   * serialising the object a second time. Writers do not change an object after committing it.
+   */
+  committedBytes: WeakMap<KObject, Buffer>;
 }

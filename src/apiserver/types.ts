@@ -32,14 +32,21 @@ export interface ServerClock {
   now(): number;
 }
 
-let lastStamp = { second: Number.NaN, text: '' };
-
 /** RFC 3339 text at second precision, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  // Writes come in bursts within one second: formatting a Date each time was a visible share of a create.
-  if (second !== lastStamp.second) lastStamp = { second, text: new Date(second * 1000).toISOString().replace('.000Z', 'Z') };
-  return lastStamp.text;
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** `timestamp`, remembering the last second formatted: writes come in bursts within one second. */
+export class Timestamps {
+  private last = { second: Number.NaN, text: '' };
+
+  /** The RFC 3339 text of `ms`. */
+  format(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.last.second) this.last = { second, text: timestamp(ms) };
+    return this.last.text;
+  }
 }
 
 /** Deep equality of JSON values, ignoring key order (clients reorder keys when they re-serialise). */

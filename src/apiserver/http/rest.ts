@@ -30,7 +30,7 @@ export function verbOf(ctx: Ctx, rp: ResourcePath): string {
 function sendObject(ctx: Ctx, rp: ResourcePath, status: number, o: KObject): void {
   if (wantsTable(ctx)) {
     sendJson(ctx.res, status, renderTable(rp.info, [o], { now: ctx.state.clock.now(), resourceVersion: o.metadata.resourceVersion ?? '', includeObject: ctx.query.get('includeObject') === 'Object' }));
-  } else sendJson(ctx.res, status, storedBytes(o) ?? o);
+  } else sendJson(ctx.res, status, storedBytes(ctx.state, o) ?? o);
 }
 
 function handleList(ctx: Ctx, rp: ResourcePath): void {

@@ -5,6 +5,7 @@ import { apiVersionOf, type ResourceInfo } from '../resources/resource-types.js'
 import { gone } from '../status.js';
 import type { FaultInjector } from '../faults.js';
 import { parseEntry, type Entry, type ResourceTable, type StoredEvent } from '../storage/store.js';
+import type { ServerState } from '../state.js';
 import { renderTable } from '../printing/table.js';
 
 type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -29,15 +30,16 @@ const linePrefix: Record<WatchType, Buffer> = {
   DELETED: Buffer.from('{"type":"DELETED","object":'),
 };
 
-// A live event goes to every watcher in one synchronous loop: the last line built is reused for the next
-// watcher that sees the same change the same way, so fan-out to 100 watchers encodes it once.
-let lastLine: { entry: Entry; type: WatchType; line: Buffer } | undefined;
-
-/** The watch event line `{"type":…,"object":…}\n` of a stored entry. */
-export function eventLine(type: WatchType, e: Entry): Buffer {
-  if (lastLine?.entry === e && lastLine.type === type) return lastLine.line;
+/**
+ * The watch event line `{"type":…,"object":…}\n` of a stored entry. A live event goes to every watcher in one
+ * synchronous loop: the server's last line built is reused for the next watcher that sees the same change the
+ * same way, so fan-out to 100 watchers encodes it once.
+ */
+export function eventLine(state: ServerState, type: WatchType, e: Entry): Buffer {
+  const last = state.lastEventLine;
+  if (last?.entry === e && last.type === type) return last.line;
   const line = Buffer.concat([linePrefix[type], e.json, lineEnd]);
-  lastLine = { entry: e, type, line };
+  state.lastEventLine = { entry: e, type, line };
   return line;
 }
 
@@ -58,7 +60,7 @@ function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   return {
     send(type, e) {
       if (!table) {
-        res.write(eventLine(type, e));
+        res.write(eventLine(ctx.state, type, e));
         return;
       }
       const body = JSON.stringify(renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include }));

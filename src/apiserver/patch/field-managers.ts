@@ -9,7 +9,7 @@ import type { JsonSchemaProps } from '../../api/index.js';
 import { fieldsOf, fromFieldsV1, type ListRules, isUnder, pathText, removeAt, toFieldsV1, valueAt } from './field-paths.js';
 import { conflictsForgiven, refreshLastApplied } from './last-applied.js';
 import { ApiError, type StatusCause } from '../status.js';
-import { deepEqual, isJson, timestamp, type Json, type KObject } from '../types.js';
+import { deepEqual, isJson, type Json, type KObject } from '../types.js';
 
 /** One metadata.managedFields entry with its field set decoded (coarse entries expanded). */
 interface Owner {
@@ -32,6 +32,8 @@ export interface Writer {
   subresource?: string;
   apiVersion: string;
   now: number;
+  /** `now` as the timestamp managedFields entries carry. */
+  time: string;
   custom: boolean;
   /** A custom resource's schema: its list markers decide how lists are owned. */
   schema?: JsonSchemaProps;
@@ -63,7 +65,7 @@ function owners(obj: KObject, live: Set<string>): Owner[] {
 }
 
 function entryOf(w: Writer, fields: Set<string>): Json {
-  const e: Json = { manager: w.manager, operation: w.operation, apiVersion: w.apiVersion, time: timestamp(w.now), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(fields) };
+  const e: Json = { manager: w.manager, operation: w.operation, apiVersion: w.apiVersion, time: w.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(fields) };
   if (w.subresource) e.subresource = w.subresource;
   return e;
 }

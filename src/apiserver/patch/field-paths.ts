@@ -24,7 +24,7 @@ const keyedLists: Readonly<Record<string, readonly string[]>> = {
 };
 
 // Built-in lists of scalars that are sets.
-const scalarSets = new Set(['finalizers']);
+const scalarSets: ReadonlySet<string> = new Set(['finalizers']);
 
 /** Which lists merge how: a custom resource's schema, or the built-in rules by field name. */
 export interface ListRules {

@@ -83,7 +83,7 @@ const special: Record<string, string> = {
 // FieldDescriptorProto.Type: 1 double, 3 int64, 4 uint64, 5 int32, 8 bool, 9 string, 11 message, 12 bytes, 13 uint32.
 const scalars: Record<number, string> = { 1: 'double', 3: 'int', 4: 'int', 5: 'int', 8: 'bool', 9: 'string', 12: 'bytes', 13: 'int' };
 
-const inlined = new Set(['localObjectReference', 'ephemeralContainerCommon', 'persistentVolumeSource', 'handler', 'volumeSource']);
+const inlined: ReadonlySet<string> = new Set(['localObjectReference', 'ephemeralContainerCommon', 'persistentVolumeSource', 'handler', 'volumeSource']);
 
 function short(name: string): string {
   return name.replace(/^\.k8s\.io\.(api|apimachinery\.pkg\.apis)\./, '');

@@ -9,7 +9,7 @@ import { rootKinds } from './roots.js';
 import type { FieldSpec, MessageSpec, Scalar } from './schema.js';
 
 // `Message.field` (short message names) whose zero values are kept.
-const keepZero = new Set(
+const keepZero: ReadonlySet<string> = new Set(
   [
     'DeploymentSpec.replicas DeploymentSpec.revisionHistoryLimit DeploymentSpec.progressDeadlineSeconds',
     'ReplicaSetSpec.replicas StatefulSetSpec.replicas StatefulSetSpec.revisionHistoryLimit DaemonSetSpec.revisionHistoryLimit',
@@ -36,7 +36,7 @@ const keepZero = new Set(
   ].flatMap((line) => line.split(' ')),
 );
 
-const scalars = new Set<string>(['string', 'bytes', 'int', 'double', 'bool', 'quantity', 'time', 'microTime', 'duration', 'intOrString', 'rawJson']);
+const scalars: ReadonlySet<string> = new Set<string>(['string', 'bytes', 'int', 'double', 'bool', 'quantity', 'time', 'microTime', 'duration', 'intOrString', 'rawJson']);
 
 function shortName(name: string): string {
   return name.split('.').pop() ?? name;

@@ -8,9 +8,45 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
-/** A selectable value kept once when it repeats (a pod's IP does not). */
-function kept(v: unknown): string {
-  return once(str(v) ?? '');
+/**
+ * Selectable values and field objects kept once per store: values most objects share (kinds, namespaces, reasons,
+ * phases) and the field objects of pods with the same values, which a large cluster would otherwise hold a copy
+ * of per pod and per Event. Bounded: each table starts over past 10,000 entries.
+ */
+export class SharedFieldValues {
+  private readonly values = new Map<string, string>();
+  private readonly fieldObjects = new Map<string, Record<string, string>>();
+
+  /** The kept copy of a value. */
+  value(v: string): string {
+    const known = this.values.get(v);
+    if (known !== undefined) return known;
+    if (this.values.size >= 10_000) this.values.clear();
+    this.values.set(v, v);
+    return v;
+  }
+
+  /** The kept object of these field values (the fields of stored entries are never changed). */
+  fields(fields: Record<string, string>): Record<string, string> {
+    const key = Object.values(fields).join('\n');
+    const known = this.fieldObjects.get(key);
+    if (known) return known;
+    if (this.fieldObjects.size >= 10_000) this.fieldObjects.clear();
+    this.fieldObjects.set(key, fields);
+    return fields;
+  }
+}
+
+/** How selectable fields are made: the uid an object already holds, and the values kept once. */
+interface FieldMaking {
+  canonicalUid: (uid: string) => string;
+  shared: SharedFieldValues | undefined;
+}
+
+/** A selectable value, kept once when sharing. */
+function kept(v: unknown, m: FieldMaking): string {
+  const s = str(v) ?? '';
+  return m.shared ? m.shared.value(s) : s;
 }
 
 function nested(obj: KObject, a: string, b: string): unknown {
@@ -21,58 +57,36 @@ function nested(obj: KObject, a: string, b: string): unknown {
 // Each kind's fields are made in one object literal: an object given its properties one by one keeps those past
 // the fourth in a separate property array (24 bytes more for each of 300,000 stored Events).
 // A pod's IP is not kept (see readPodFields): without it the pods of a node share one object of fields.
-function podFields(obj: KObject): Record<string, string> {
-  return sharedFields({
-    'spec.nodeName': kept(nested(obj, 'spec', 'nodeName')),
-    'status.phase': kept(nested(obj, 'status', 'phase')),
-    'spec.schedulerName': kept(nested(obj, 'spec', 'schedulerName')),
-    'spec.serviceAccountName': kept(nested(obj, 'spec', 'serviceAccountName')),
-    'spec.restartPolicy': kept(nested(obj, 'spec', 'restartPolicy')),
-  });
+function podFields(obj: KObject, m: FieldMaking): Record<string, string> {
+  const fields = {
+    'spec.nodeName': kept(nested(obj, 'spec', 'nodeName'), m),
+    'status.phase': kept(nested(obj, 'status', 'phase'), m),
+    'spec.schedulerName': kept(nested(obj, 'spec', 'schedulerName'), m),
+    'spec.serviceAccountName': kept(nested(obj, 'spec', 'serviceAccountName'), m),
+    'spec.restartPolicy': kept(nested(obj, 'spec', 'restartPolicy'), m),
+  };
+  return m.shared ? m.shared.fields(fields) : fields;
 }
 
 /** Pod fields selected rarely and unique to each pod: read from the stored pod when a selector names them. */
-const readPodFields = new Set(['status.podIP']);
+const readPodFields: ReadonlySet<string> = new Set(['status.podIP']);
 
-/** Objects of fields kept once per set of values (the fields of stored entries are never changed). */
-const sharedFieldObjects = new Map<string, Record<string, string>>();
-
-function sharedFields(fields: Record<string, string>): Record<string, string> {
-  const key = Object.values(fields).join('\n');
-  const known = sharedFieldObjects.get(key);
-  if (known) return known;
-  if (sharedFieldObjects.size >= 10_000) sharedFieldObjects.clear();
-  sharedFieldObjects.set(key, fields);
-  return fields;
-}
-
-// Values most objects share (kinds, namespaces, reasons, phases) are kept once: a scale run stores 150,000 pods
-// and twice as many Events, each with its own copy of "default", "Pod" or "FailedScheduling" otherwise.
-const shared = new Map<string, string>();
-
-function once(v: string): string {
-  const kept = shared.get(v);
-  if (kept !== undefined) return kept;
-  if (shared.size >= 10_000) shared.clear();
-  shared.set(v, v);
-  return v;
-}
 
 /** Selected rarely: read from the stored Event when a selector names them, not kept with each of 300,000 Events. */
-const readEventFields = new Set(['involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'source']);
+const readEventFields: ReadonlySet<string> = new Set(['involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'source']);
 
 // `regarding.*` (events.k8s.io) are the same fields as `involvedObject.*`: stored once, under involvedObject.
 // Kinds and namespaces repeat; the object's uid is the one its own entry holds; its name is each Event's own.
-function eventFields(obj: KObject, canonicalUid: (uid: string) => string): Record<string, string> {
+function eventFields(obj: KObject, m: FieldMaking): Record<string, string> {
   const io = obj.involvedObject ?? obj.regarding;
   const field = (f: string): string => (isJson(io) ? (str(io[f]) ?? '') : '');
   return {
-    'involvedObject.kind': once(field('kind')),
-    'involvedObject.namespace': once(field('namespace')),
+    'involvedObject.kind': kept(field('kind'), m),
+    'involvedObject.namespace': kept(field('namespace'), m),
     'involvedObject.name': field('name'),
-    'involvedObject.uid': canonicalUid(field('uid')),
-    reason: kept(obj.reason),
-    type: kept(obj.type),
+    'involvedObject.uid': m.canonicalUid(field('uid')),
+    reason: kept(obj.reason, m),
+    type: kept(obj.type, m),
   };
 }
 
@@ -89,7 +103,7 @@ function storedField(field: string): string {
 }
 
 /** The selectable fields kept with each stored object of a kind (Events: the ones `kubectl describe` selects by). */
-const kindFields: Record<string, (obj: KObject, canonicalUid: (uid: string) => string) => Record<string, string>> = {
+const kindFields: Record<string, (obj: KObject, m: FieldMaking) => Record<string, string>> = {
   Pod: podFields,
   Event: eventFields,
   Node: (obj) => ({ 'spec.unschedulable': str(nested(obj, 'spec', 'unschedulable')) ?? 'false' }),
@@ -109,8 +123,13 @@ const kindFieldNames: Record<string, readonly string[]> = {
  * The kind's own selectable field values of an object (undefined when the kind has none). metadata.name and
  * metadata.namespace are not among them: a stored entry reads them from its key.
  */
-export function selectableFields(kind: string, obj: KObject, canonicalUid: (uid: string) => string = (uid) => uid): Record<string, string> | undefined {
-  return kindFields[kind]?.(obj, canonicalUid);
+export function selectableFields(
+  kind: string,
+  obj: KObject,
+  canonicalUid: (uid: string) => string = (uid) => uid,
+  shared?: SharedFieldValues,
+): Record<string, string> | undefined {
+  return kindFields[kind]?.(obj, { canonicalUid, shared });
 }
 
 /** What field requirements are matched against: a stored entry. */

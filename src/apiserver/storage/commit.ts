@@ -10,18 +10,14 @@ export function subjectOf(info: ResourceInfo, name: string): Subject {
   return { kind: info.kind, group: info.group, name, resource: info.plural };
 }
 
-// Objects just committed, mapped to the bytes stored for them: a write's response sends those bytes instead of
-// serialising the object a second time. Writers do not change an object after committing it.
-const committedBytes = new WeakMap<KObject, Buffer>();
-
 /** The stored JSON bytes of an object returned by a write, when it is exactly what was stored. */
-export function storedBytes(o: KObject): Buffer | undefined {
-  return committedBytes.get(o);
+export function storedBytes(state: ServerState, o: KObject): Buffer | undefined {
+  return state.committedBytes.get(o);
 }
 
 /** Marks an object as identical to a stored entry (an update that changed nothing returns the stored object). */
-export function markStored(o: KObject, e: Entry): void {
-  committedBytes.set(o, e.json);
+export function markStored(state: ServerState, o: KObject, e: Entry): void {
+  state.committedBytes.set(o, e.json);
 }
 
 /** Stores an object as a new version (ADDED or MODIFIED) with a fresh resourceVersion; returns its entry. */
@@ -38,7 +34,7 @@ export function commitWrite(state: ServerState, info: ResourceInfo, obj: KObject
   if (table.indexesUids || entry.owners) state.uids.set(entry.uid, entry);
   if (reindex && entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
   for (const fn of state.onCommit) fn(info, previous ? 'MODIFIED' : 'ADDED', entry);
-  committedBytes.set(obj, entry.json);
+  state.committedBytes.set(obj, entry.json);
   return entry;
 }
 

@@ -42,7 +42,7 @@ export class PackedJson {
     this.data = packed.data;
     this.dictionary = packed.dictionary;
     this.hot = raw;
-    remember(this);
+    packer.hot.remember(this);
   }
 
   /** The packed bytes and their dictionary as one flat one-byte string, which `JsonPacker.unpackText` reads. */
@@ -76,17 +76,24 @@ function textOf(dictionaryId: number, body: Buffer): string {
   return Buffer.concat([Buffer.of(dictionaryId >> 8, dictionaryId & 255), body]).toString('latin1');
 }
 
-const recent: Array<PackedJson | undefined> = new Array(hotEntries);
-let next = 0;
+/** The latest packed entries, which keep their unpacked copy; one ring for every packer of a store. */
+export class HotEntries {
+  private readonly recent: Array<PackedJson | undefined> = new Array(hotEntries);
+  private next = 0;
 
-function remember(p: PackedJson): void {
-  recent[next]?.cool();
-  recent[next] = p;
-  next = (next + 1) % hotEntries;
+  /** Keeps `p` hot, cooling the entry it replaces. */
+  remember(p: PackedJson): void {
+    this.recent[this.next]?.cool();
+    this.recent[this.next] = p;
+    this.next = (this.next + 1) % hotEntries;
+  }
 }
 
 /** Packs the objects of one resource, learning its dictionary from the objects it sees. */
 export class JsonPacker {
+  /** `hot` is the ring of entries kept unpacked (shared by the packers of one store). */
+  constructor(readonly hot: HotEntries = new HotEntries()) {}
+
   private samples: Buffer[] = [];
   private dictionary: Buffer | undefined;
   private sinceSample = sampleEvery;

@@ -4,9 +4,9 @@
  * instead of re-serialising or re-encoding, and memory stays well under the JSON size (the 150k-pod goal).
  * Entries are immutable; every write stores a new one.
  */
-import { kindField, readField, selectableFields, type FieldSource } from '../selectors/field-selectors.js';
+import { kindField, readField, selectableFields, SharedFieldValues, type FieldSource } from '../selectors/field-selectors.js';
 import { CompactEntries, type EntryMap } from './compact-entries.js';
-import { JsonPacker, PackedJson } from './packed-json.js';
+import { HotEntries, JsonPacker, PackedJson } from './packed-json.js';
 import { SortedKeys } from './sorted-keys.js';
 import type { ResourceInfo } from '../resources/resource-types.js';
 import type { KObject } from '../types.js';
@@ -31,6 +31,12 @@ export function parseEntry(e: Entry): KObject {
   return JSON.parse(e.json.toString('utf8')) as KObject;
 }
 
+/** What the tables of one store share. */
+export interface TableShares {
+  hot: HotEntries;
+  fieldValues: SharedFieldValues;
+}
+
 /** The objects and recent history of one resource. */
 export class ResourceTable {
   /** The latest entry of every object by key. Events are kept packed only (see compact-entries.ts). */
@@ -47,7 +53,7 @@ export class ResourceTable {
   private readonly watchers = new Set<(e: StoredEvent) => void>();
   private readonly sortedKeys = new SortedKeys(() => this.objects.keys());
   /** Packs the JSON of this resource's objects. */
-  readonly packer = new JsonPacker();
+  readonly packer: JsonPacker;
   /** Owner lists of this resource's objects, kept once: a ReplicaSet's 150,000 pods list the same owner. */
   private readonly ownerLists = new Map<string, readonly string[]>();
   private readonly sharedLabels = new Map<string, Record<string, string>>();
@@ -57,7 +63,9 @@ export class ResourceTable {
     readonly info: ResourceInfo,
     private readonly historyLimit: number,
     private readonly uids: ReadonlyMap<string, Entry> = new Map(),
+    readonly shared: TableShares = { hot: new HotEntries(), fieldValues: new SharedFieldValues() },
   ) {
+    this.packer = new JsonPacker(shared.hot);
     const compact = info.kind === 'Event';
     this.indexesUids = !compact;
     this.objects = compact ? new CompactEntries(this.packer, (text) => Entry.fromText(this, text)) : new Map<string, Entry>();
@@ -167,6 +175,8 @@ export class Store {
   private readonly tables = new Map<string, ResourceTable>();
   /** uid → the object's latest entry, which names its table (owner lookups for garbage collection). */
   readonly uids = new Map<string, Entry>();
+  /** What the store's tables share: the ring of entries kept unpacked, and selectable values kept once. */
+  private readonly shares: TableShares = { hot: new HotEntries(), fieldValues: new SharedFieldValues() };
 
   /** Builds an empty store keeping `historyLimit` watch events per resource. */
   constructor(private readonly historyLimit = 10_000) {}
@@ -193,7 +203,7 @@ export class Store {
     const key = `${info.group}/${info.version}/${info.plural}`;
     let t = this.tables.get(key);
     if (!t) {
-      t = new ResourceTable(info, this.historyLimit, this.uids);
+      t = new ResourceTable(info, this.historyLimit, this.uids, this.shares);
       t.compactedRv = this.restoredRv;
       this.tables.set(key, t);
     }
@@ -234,7 +244,7 @@ export class Entry extends PackedJson implements FieldSource {
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
     this.uid = table.canonicalUid(obj.metadata.uid ?? '');
-    this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid));
+    this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid), table.shared.fieldValues);
     this.owners = table.ownerList(obj.metadata.ownerReferences?.map((o) => o.uid));
     this.labels = table.labelsOnce(obj.metadata.labels, this.owners !== undefined);
   }

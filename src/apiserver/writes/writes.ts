@@ -9,7 +9,7 @@ import { admitPodPriority } from '../admission/priority.js';
 import { parseEntry } from '../storage/store.js';
 import { alreadyExists, badRequest, conflict, notFound, staleObjectText } from '../status.js';
 import { admit, throwInvalid } from '../admission/validation.js';
-import { deepEqual, isJson, timestamp, type KObject } from '../types.js';
+import { deepEqual, isJson, type KObject } from '../types.js';
 
 /** Options common to writes. */
 export interface WriteOptions {
@@ -25,7 +25,8 @@ export interface WriteOptions {
 
 /** The writer of a request, for managedFields. */
 export function writerOf(state: ServerState, info: ResourceInfo, opts: WriteOptions): Writer {
-  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now: state.clock.now(), custom: info.custom, schema: info.schema };
+  const now = state.clock.now();
+  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now, time: state.timestamps.format(now), custom: info.custom, schema: info.schema };
 }
 
 function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, namespace: string | undefined): void {
@@ -44,10 +45,10 @@ function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, name
   }
 }
 
-function initMetadata(info: ResourceInfo, o: KObject, now: number): void {
+function initMetadata(info: ResourceInfo, o: KObject, stamp: string): void {
   for (const k of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']) delete o.metadata[k];
   o.metadata.uid = newUid();
-  o.metadata.creationTimestamp = timestamp(now);
+  o.metadata.creationTimestamp = stamp;
   if (info.hasStatus || info.custom) o.metadata.generation = 1;
   if (info.custom && info.subresources.some((s) => s.name === 'status')) delete o.status;
   if (!info.custom) applyCreateDefaults(o, info.hasStatus);
@@ -66,7 +67,7 @@ export function createObject(state: ServerState, info: ResourceInfo, input: KObj
   if (!o.metadata.name && o.metadata.generateName) o.metadata.name = generatedName(o.metadata.generateName);
   const name = o.metadata.name ?? '';
   const now = state.clock.now();
-  initMetadata(info, o, now);
+  initMetadata(info, o, state.timestamps.format(now));
   if (!info.custom && info.kind === 'Pod') admitPodPriority(state, o);
   o = admit(info, o, { strict: opts.strict });
   if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name)) throw alreadyExists(subjectOf(info, name));
@@ -158,7 +159,7 @@ export function updateObject(state: ServerState, info: ResourceInfo, input: KObj
   // An apply that changes no field may still change who owns them (a new manager co-owning a value).
   const newOwners = opts.managedFields !== undefined && !deepEqual(withoutTimes(opts.managedFields), withoutTimes(old.metadata.managedFields));
   if (!ownFields && !newOwners && sameContent(old, next)) {
-    markStored(old, mustGet(state, info, opts.namespace, opts.name));
+    markStored(state, old, mustGet(state, info, opts.namespace, opts.name));
     return old;
   }
   return store(state, info, { old, next }, ownFields ? { ...opts, managedFields: next.metadata.managedFields } : opts);

@@ -1,7 +1,7 @@
 import { Annotations, DisruptedTaint } from '../../../api/index.js';
 import { isTerminal, type Pod } from '../../../kube/index.js';
 
-const criticalPriorityClasses = new Set(['system-cluster-critical', 'system-node-critical']);
+const criticalPriorityClasses: ReadonlySet<string> = new Set(['system-cluster-critical', 'system-node-critical']);
 
 /** Whether a pod is owned by a DaemonSet. */
 export function isDaemonSetPod(pod: Pod): boolean {

@@ -8,7 +8,7 @@ import { nodesFor } from './node-lookup.js';
 import type { Phase, PhaseResult, StoredNodeClaim } from './phase.js';
 import { hasTaint, taintString } from './taint-set.js';
 
-const standardResources = new Set(['cpu', 'memory', 'pods', 'ephemeral-storage']);
+const standardResources: ReadonlySet<string> = new Set(['cpu', 'memory', 'pods', 'ephemeral-storage']);
 
 /** Why a registered Node is not initialized yet, or undefined when it is. */
 interface Waiting {

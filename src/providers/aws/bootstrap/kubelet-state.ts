@@ -98,7 +98,7 @@ export interface KubeletFlag {
   value: string;
 }
 
-const valueFlags = new Set([
+const valueFlags: ReadonlySet<string> = new Set([
   'register-with-taints', 'node-labels', 'max-pods', 'kube-reserved', 'system-reserved', 'eviction-hard',
   'eviction-soft', 'cluster-dns', 'cloud-provider', 'pods-per-core', 'eviction-soft-grace-period',
   'eviction-max-pod-grace-period', 'image-gc-high-threshold', 'image-gc-low-threshold', 'config', 'kubeconfig',

@@ -25,7 +25,7 @@ export function labelError(key: string, value: string): string | undefined {
 
 // The kubelet refuses to start when --node-labels names a kubernetes.io or k8s.io label outside this list
 // (NodeRestriction's kubelet-settable labels).
-const allowedKubeletLabels = new Set([
+const allowedKubeletLabels: ReadonlySet<string> = new Set([
   'kubernetes.io/hostname',
   'kubernetes.io/arch',
   'kubernetes.io/os',

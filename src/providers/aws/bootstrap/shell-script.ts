@@ -148,7 +148,7 @@ function recordCommand({ words, vars, commands, at }: RecordArgs): void {
   commands.push({ words: resolved, ...at });
 }
 
-const wrappers = new Set(['sudo', 'exec', 'bash', 'sh', 'env', 'time', 'nohup', 'command']);
+const wrappers: ReadonlySet<string> = new Set(['sudo', 'exec', 'bash', 'sh', 'env', 'time', 'nohup', 'command']);
 
 /** Index of the program word in a command (after env assignments and wrappers like sudo or bash). */
 export function programIndex(words: readonly string[]): number {

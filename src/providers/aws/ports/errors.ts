@@ -24,12 +24,12 @@ export class AwsApiError extends Error {
   }
 }
 
-const throttled = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestThrottled']);
-const capacity = new Set([
+const throttled: ReadonlySet<string> = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestThrottled']);
+const capacity: ReadonlySet<string> = new Set([
   'InsufficientInstanceCapacity', 'InsufficientCapacity', 'InsufficientHostCapacity', 'InsufficientReservedInstanceCapacity',
   'MaxSpotInstanceCountExceeded', 'SpotMaxPriceTooLow', 'UnfulfillableCapacity', 'Unsupported',
 ]);
-const unauthorized = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException', 'AuthFailure']);
+const unauthorized: ReadonlySet<string> = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException', 'AuthFailure']);
 
 /** Maps an AWS error code (the SDK exception `name`) to its kind. */
 export function classifyAwsErrorCode(code: string): AwsErrorKind {

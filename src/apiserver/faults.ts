@@ -1,13 +1,19 @@
 /** Fault injection for tests and the playground: error rates per verb and resource, latency, dropped watches. */
 import { ApiError } from './status.js';
 
-/** One fault rule: `rate` (0..1) of requests matching verb and resource fail with `code`. */
+/**
+ * The header of requests no fault touches: the scenario runner's own reads and writes (it observes the world;
+ * the faults are for the agents in it).
+ */
+export const FaultExemptHeader = 'x-tenon-fault-exempt';
+
+/** One fault rule: `rate` (0..1) of requests matching verb and resource fail with `code` (504: a timeout). */
 export interface FaultRule {
   /** Verb (get, list, watch, create, update, patch, delete, deletecollection) or undefined for all. */
   verb?: string;
   /** Resource plural (optionally `plural/subresource`), or undefined for all. */
   resource?: string;
-  code: 409 | 429 | 500 | 503;
+  code: 409 | 429 | 500 | 503 | 504;
   rate: number;
 }
 
@@ -92,6 +98,8 @@ function injected(code: FaultRule['code']): ApiError {
       return new ApiError(409, 'Conflict', 'Operation cannot be fulfilled: injected conflict (fault injection)');
     case 429:
       return new ApiError(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later (fault injection)', { retryAfterSeconds: 1 });
+    case 504:
+      return new ApiError(504, 'Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request (fault injection)');
     case 503:
       return new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request (fault injection)');
     default:

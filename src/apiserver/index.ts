@@ -19,6 +19,7 @@ import { Timestamps, type KObject, type ServerClock } from './types.js';
 import { createObject } from './writes/writes.js';
 
 export type { Faults, FaultRule } from './faults.js';
+export { FaultExemptHeader } from './faults.js';
 export type { PodGrace } from './state.js';
 export type { LocalRequest } from './http/server.js';
 export type { ResponseSink } from './http/http-io.js';

@@ -52,8 +52,13 @@ export class CloudControllerManager implements Agent {
   ) {}
 
   /** Changes the delay before the CCM initializes a newly registered Node (a scenario fault, S1). */
-  setInitDelay(range: Range): void {
+  setInitDelay(range: Range | undefined): void {
     this.opts.initDelay = range;
+  }
+
+  /** The delay set by setInitDelay, undefined for the default. */
+  get initDelay(): Range | undefined {
+    return this.opts.initDelay;
   }
 
   /** Watches Nodes and starts the instance monitor. */

@@ -81,14 +81,14 @@ class Sink implements ResponseSink {
   }
 }
 
-function localRequest(req: TransportRequest): LocalRequest {
+function localRequest(req: TransportRequest, extra: Readonly<Record<string, string>>): LocalRequest {
   const payload = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...extra, accept: 'application/json' };
   if (payload !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
   return { method: req.method, url: withQuery(req.path, req.query), headers, body: payload === undefined ? Buffer.alloc(0) : Buffer.from(payload, 'utf8') };
 }
 
-function bufferedRequest(server: InProcessServer, req: TransportRequest): Promise<TransportResponse> {
+function bufferedRequest(server: InProcessServer, req: TransportRequest, extra: Readonly<Record<string, string>>): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Sink({
@@ -96,7 +96,7 @@ function bufferedRequest(server: InProcessServer, req: TransportRequest): Promis
       end: (status) => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }),
       reset: () => reject(new Error(`${req.method} ${req.path}: the API server reset the response`)),
     });
-    server.serveInProcess(localRequest(req), sink).catch(reject);
+    server.serveInProcess(localRequest(req, extra), sink).catch(reject);
   });
 }
 
@@ -106,7 +106,7 @@ type StreamRequest = Parameters<Transport['stream']>[0];
  * Watch lines are delivered on a later turn of the event loop, in order, as a socket would: the server writes
  * them while committing a change, and a client reacting there would re-enter the commit.
  */
-function streamRequest(server: InProcessServer, req: StreamRequest): Promise<TransportResponse> {
+function streamRequest(server: InProcessServer, req: StreamRequest, extra: Readonly<Record<string, string>>): Promise<TransportResponse> {
   return new Promise((settle, fail) => {
     // The signal outlives the request (an informer's, across its watches): the listener must go with the request.
     const onAbort = (): void => {
@@ -152,14 +152,14 @@ function streamRequest(server: InProcessServer, req: StreamRequest): Promise<Tra
       },
     });
     req.signal.addEventListener('abort', onAbort, { once: true });
-    server.serveInProcess(localRequest(req), sink).catch(reject);
+    server.serveInProcess(localRequest(req, extra), sink).catch(reject);
   });
 }
 
-/** A Transport serving every request inside this process through the server's serveInProcess. */
-export function inProcessTransport(server: InProcessServer): Transport {
+/** A Transport serving every request inside this process through the server's serveInProcess; `headers` go on every request. */
+export function inProcessTransport(server: InProcessServer, headers: Readonly<Record<string, string>> = {}): Transport {
   return {
-    request: (req) => bufferedRequest(server, req),
-    stream: (req) => streamRequest(server, req),
+    request: (req) => bufferedRequest(server, req, headers),
+    stream: (req) => streamRequest(server, req, headers),
   };
 }

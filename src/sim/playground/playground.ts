@@ -4,7 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { Writable } from 'node:stream';
-import { readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
+import { FaultExemptHeader, readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
 import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig, type Transport } from '../../kube/index.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
@@ -57,6 +57,8 @@ export interface Playground {
   clock: SimClock;
   client: KubeClient;
   discovery: Discovery;
+  /** A client no injected fault touches, and its discovery: the scenario runner's (it observes; agents suffer). */
+  observer: { client: KubeClient; discovery: Discovery };
   ec2: SimEc2;
   provider: AwsCloudProvider;
   world: World;
@@ -109,12 +111,15 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, kubelet: o.kubelet, onError: (agent, error) => worldErrors.push({ agent, error }), sharedInformers: shared });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
+  const observerClient = new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock));
+  const observer = { client: observerClient, discovery: new Discovery(observerClient) };
   if ((o.defaults ?? true) && !server.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
   return {
     server,
     clock,
     client,
     discovery,
+    observer,
     ec2,
     provider: wiring.cloudProvider,
     world,

@@ -26,14 +26,23 @@ export const countableKinds = ['Pod', 'Node', 'NodeClaim', 'PersistentVolumeClai
 /** One of `countableKinds`. */
 export type CountableKind = (typeof countableKinds)[number];
 
+/** How long a fault lasts: `for` a duration from its step, then it heals (absent: for the rest of the run). */
+export interface FaultWindow {
+  for?: string;
+}
+
+/** HTTP codes an `apiErrors` fault answers with (504: a request timeout). */
+export const apiErrorCodes = [409, 429, 500, 503, 504] as const;
+
 /** A fault to inject into the world. */
 export type Fault =
-  | { ccmDelay: { min: string; max: string } }
-  | { kubeletStop: { labelSelector?: string; count?: number } }
-  | { insufficientCapacity: { instanceType?: string; zone?: string; capacityType?: string } }
-  | { apiErrors: { rate: number; verb?: string; resource?: string } }
-  | { watchDrop: true }
-  | { instanceLoss: { count: number } };
+  | { ccmDelay: { min: string; max: string } & FaultWindow }
+  | { kubeletStop: { labelSelector?: string; count?: number } & FaultWindow }
+  | { insufficientCapacity: { instanceType?: string; zone?: string; capacityType?: string } & FaultWindow }
+  | { apiErrors: { rate: number; verb?: string; resource?: string; code?: (typeof apiErrorCodes)[number] } & FaultWindow }
+  | { watchDrop: true | ({ lifetime?: string } & FaultWindow) }
+  | { ec2Throttling: { action?: string; calls: number } }
+  | { instanceLoss: { count: number; capacityType?: string } };
 
 /** A reference to one object. */
 export interface ObjectRef {

@@ -132,7 +132,7 @@ export async function timeline(pg: Playground, t0: number): Promise<Timeline> {
   const builder = new TimelineBuilder(t0);
   let token: string | undefined;
   do {
-    const page = await pg.client.list<EventObject>(Resources.events, { limit: 1000, continue: token });
+    const page = await pg.observer.client.list<EventObject>(Resources.events, { limit: 1000, continue: token });
     for (const e of page.items) builder.add(e);
     token = page.metadata.continue || undefined;
   } while (token);

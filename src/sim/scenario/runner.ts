@@ -75,7 +75,7 @@ class Run {
   }
 
   check(e: Expectation): Promise<Outcome> {
-    return evaluate({ client: this.pg.client, priceOf: (labels) => priceOf(this.pg, labels) }, e);
+    return evaluate({ client: this.pg.observer.client, priceOf: (labels) => priceOf(this.pg, labels) }, e);
   }
 
   record(step: number, description: string, o: Outcome): boolean {
@@ -110,9 +110,11 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
   const { pg } = run;
   if ('apply' in step) {
     const text = typeof step.apply === 'string' ? step.apply : readFileSync(resolve(baseDir, step.apply.file), 'utf8');
-    await applyObjects(pg.client, pg.discovery, parseManifests(text));
-  } else if ('delete' in step) await deleteObject(pg.client, pg.discovery, step.delete);
-  else if ('scale' in step) await scaleObject(pg.client, pg.discovery, step.scale);
+    // The runner plays the user and the observer: no fault it injected touches its own requests.
+    const { client, discovery } = pg.observer;
+    await applyObjects(client, discovery, parseManifests(text));
+  } else if ('delete' in step) await deleteObject(pg.observer.client, pg.observer.discovery, step.delete);
+  else if ('scale' in step) await scaleObject(pg.observer.client, pg.observer.discovery, step.scale);
   else if ('advance' in step) await run.pass(duration(step.advance));
   else if ('wait' in step) return wait(run, i, step.wait);
   else if ('fault' in step) run.record(i, `fault: ${Object.keys(step.fault)[0] ?? ''}`, { passed: true, observed: await injectFault(pg, step.fault) });

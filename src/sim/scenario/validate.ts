@@ -3,7 +3,7 @@
  * `steps[2].wait.timeout`) and the rule, so a user can fix the file without reading the runner.
  */
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
-import { countableKinds, type Scenario } from './format.js';
+import { apiErrorCodes, countableKinds, type Scenario } from './format.js';
 
 /** One problem in a scenario file. */
 export interface ScenarioError {
@@ -44,9 +44,9 @@ function num(opts: { integer?: boolean; min?: number; max?: number } = {}): Chec
   };
 }
 
-function oneOf(values: readonly (string | boolean)[]): Check {
+function oneOf(values: readonly (string | boolean | number)[]): Check {
   return (v, path, errors) => {
-    if (!values.includes(v as string)) errors.push({ path, message: `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` });
+    if (!values.includes(v as string | number)) errors.push({ path, message: `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` });
   };
 }
 
@@ -99,13 +99,16 @@ const expectation = union('expectation', {
   nodeClaimNeverDeleted: obj({ reason: str() }, ['reason']),
 });
 
+const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const watchDropOptions = obj({ lifetime: duration, for: duration });
 const fault = union('fault', {
-  ccmDelay: obj({ min: duration, max: duration }, ['min', 'max']),
-  kubeletStop: obj({ labelSelector: str(), count: num({ integer: true, min: 1 }) }),
-  insufficientCapacity: obj({ instanceType: str(), zone: str(), capacityType: oneOf(['on-demand', 'spot', 'reserved']) }),
-  apiErrors: obj({ rate: num({ min: 0, max: 1 }), verb: str(), resource: str() }, ['rate']),
-  watchDrop: oneOf([true]),
-  instanceLoss: obj({ count: num({ integer: true, min: 1 }) }, ['count']),
+  ccmDelay: obj({ min: duration, max: duration, for: duration }, ['min', 'max']),
+  kubeletStop: obj({ labelSelector: str(), count: num({ integer: true, min: 1 }), for: duration }),
+  insufficientCapacity: obj({ instanceType: str(), zone: str(), capacityType: oneOf(['on-demand', 'spot', 'reserved']), for: duration }),
+  apiErrors: obj({ rate: num({ min: 0, max: 1 }), verb: oneOf(verbs), resource: str(), code: oneOf([...apiErrorCodes]), for: duration }, ['rate']),
+  watchDrop: (v, path, errors) => (v === true ? undefined : watchDropOptions(v, path, errors)),
+  ec2Throttling: obj({ action: str(), calls: num({ integer: true, min: 1 }) }, ['calls']),
+  instanceLoss: obj({ count: num({ integer: true, min: 1 }), capacityType: oneOf(['on-demand', 'spot', 'reserved']) }, ['count']),
 });
 
 const applyBody: Check = (v, path, errors) => (typeof v === 'string' ? undefined : obj({ file: str() }, ['file'])(v, path, errors));

@@ -57,6 +57,7 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     port: await createSdkAwsPort(),
     cluster: { name: options.clusterName, endpoint: options.clusterEndpoint, ...(caData ? { caBundle: caData } : {}) },
     kubernetesVersion: await kubernetesVersion(ctx.client),
+    vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
   });
   const requiredApis = [{ groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }];
   return { cloudProvider: wiring.cloudProvider, providerControllers: wiring.controllers, providerInformers: wiring.informers, requiredApis };

@@ -28,6 +28,8 @@ export interface AwsWiringOptions {
   cluster: AwsClusterOptions;
   /** The cluster's Kubernetes minor version, e.g. `1.32`. */
   kubernetesVersion: string;
+  /** Karpenter's `vmMemoryOverheadPercent` (VM_MEMORY_OVERHEAD_PERCENT). */
+  vmMemoryOverheadPercent?: number;
 }
 
 /** Builds the provider, its EC2NodeClass informer and controller. */
@@ -40,6 +42,7 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     kubernetesVersion: o.kubernetesVersion,
     getNodeClass: (name) => nodeClasses.cache.get(name),
     userDataGenerator: generateUserData,
+    vmMemoryOverheadPercent: o.vmMemoryOverheadPercent,
   });
   const resolver = new NodeClassResolver({ port: o.port, clock: o.clock, clusterName: o.cluster.name, kubernetesVersion: o.kubernetesVersion });
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter' });

@@ -6,6 +6,13 @@ import type { NodeClaim, NodePool } from './types.js';
 /** Why a NodeClaim no longer matches what its NodeClass would launch today; undefined when it still does. */
 export type DriftReason = string;
 
+/** A NodeClass's readiness as a NodePool's `NodeClassReady` condition reports it. */
+export interface NodeClassReadiness {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+}
+
 /** What every cloud provider offers the controllers. All methods are safe to call concurrently. */
 export interface CloudProvider {
   /** A short, stable name for logs and metrics (e.g. `aws`, `fake`). */
@@ -43,6 +50,13 @@ export interface CloudProvider {
    * `AMIDrift`, `SubnetDrift`, `SecurityGroupDrift` or `NodeClassDrift`, or undefined when it does not.
    */
   isDrifted(nodeClaim: NodeClaim): Promise<DriftReason | undefined>;
+
+  /**
+   * The readiness of the NodeClass a NodePool refers to, for its `NodeClassReady` condition (Karpenter's
+   * nodepool.readiness): NodeClassNotFound, NodeClassTerminating, NodeClassReadinessUnknown, or the NodeClass's own
+   * Ready reason and message. Undefined when the provider does not manage that kind of NodeClass.
+   */
+  nodeClassReadiness?(nodePool: NodePool): NodeClassReadiness | undefined;
 
   /** Node conditions which, held longer than their toleration, mean the node should be replaced. */
   repairPolicies(): RepairPolicy[];

@@ -16,6 +16,7 @@ export {
   fitsIn,
 } from './resources/resources.js';
 export { podRequests } from './resources/pod-requests.js';
+export { amount, amounts, decimal } from './resources/amounts.js';
 export { tolerates, untoleratedTaint, effectiveTaints, formatTaint } from './taints.js';
 export { compileSelector, type LabelMatcher } from './label-selector.js';
 export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';

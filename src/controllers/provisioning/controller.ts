@@ -6,13 +6,14 @@ import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/i
 import { Resources, TokenBucket, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
 import { solve, SolveCache, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
+import { UnplacedDiagnoser } from '../../explain/index.js';
 import { cloudPool } from '../cloud-objects.js';
 import type { ControllerContext } from '../context.js';
 import { EventReasons } from '../event-reasons.js';
 import { Batcher } from './batcher.js';
 import { nodeClaimFor } from './nodeclaim-template.js';
 import { isProvisionable } from './provisionable.js';
-import { buildSchedulingInput, SchedulingInputCache } from './scheduling-input.js';
+import { buildSchedulingInput, SchedulingInputCache, toSchedulingInstanceType, type ProvisioningView } from './scheduling-input.js';
 
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
@@ -93,7 +94,7 @@ export class ProvisioningController implements Reconciler {
     const { created, failed } = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
     this.nominateInFlight(result, view.pods);
     this.flushEvents();
-    this.reportUnplaced(result, view.pods);
+    this.reportUnplaced(result, view, types);
     this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
     this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
     // A failed create is the queue's to retry, with back-off: its pods may never change again to re-trigger a pass.
@@ -188,12 +189,18 @@ export class ProvisioningController implements Reconciler {
     }
   }
 
-  private reportUnplaced(result: SchedulingResult, pods: ReadonlyMap<string, Pod>): void {
+  private reportUnplaced(result: SchedulingResult, view: ProvisioningView, types: ReadonlyMap<string, ProviderInstanceType[]>): void {
+    if (result.unplaced.length === 0) return;
+    const byPool = new Map([...types].map(([pool, list]) => [pool, list.map((it) => toSchedulingInstanceType(it, this.inputCache))]));
+    // Every NodePool, launchable or not: one that is not Ready (its NodeClass is not) is the cause users look for.
+    const diagnoser = new UnplacedDiagnoser({ nodePools: this.ctx.informers.nodePools.cache.list(), nodeClaims: this.ctx.informers.nodeClaims.cache.list(), instanceTypes: byPool, volumes: view.input.volumes ?? {} });
     for (const u of result.unplaced) {
-      const pod = pods.get(u.pod);
+      const pod = view.pods.get(u.pod);
       if (!pod) continue;
-      const why = u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
-      const dedupe = { values: [pod.metadata.uid ?? pod.metadata.name ?? ''], timeoutMs: 5 * 60_000 };
+      const found = diagnoser.diagnose(pod, u.reasons);
+      const why = found ? `${found.cause.message}; fix: ${found.fix}` : u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
+      // One event per cause: the same cause again within 5 minutes is not repeated, a different one is reported.
+      const dedupe = { values: [pod.metadata.uid ?? pod.metadata.name ?? '', found?.cause.constraint ?? '', found?.cause.object ?? ''], timeoutMs: 5 * 60_000 };
       void this.ctx.recorder.publish(pod, { type: 'Warning', reason: EventReasons.failedScheduling, message: `Failed to schedule pod, ${why}`, dedupe });
     }
   }

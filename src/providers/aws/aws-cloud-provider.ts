@@ -5,7 +5,7 @@
 import { ConditionTypes, Labels, type EC2NodeClass } from '../../api/index.js';
 import {
   CreateError, NodeClaimNotFoundError, NodeClassNotReadyError, type CloudProvider, type DriftReason, type InstanceType, type NodeClaim,
-  type NodePool, type RepairPolicy,
+  type NodeClassReadiness, type NodePool, type RepairPolicy,
 } from '../../cloudprovider/index.js';
 import { UnavailableOfferings } from './cache/unavailable-offerings.js';
 import { driftOf } from './drift.js';
@@ -118,6 +118,19 @@ export class AwsCloudProvider implements CloudProvider {
     if (!nodeClass || !isReady(nodeClass) || !nodeClaim.status?.providerID) return undefined;
     const instance = await this.describe(nodeClaim.status.providerID);
     return driftOf(nodeClaim, nodeClass, instance);
+  }
+
+  /** The EC2NodeClass's readiness for the NodePool's NodeClassReady condition; undefined for other kinds. */
+  nodeClassReadiness(nodePool: NodePool): NodeClassReadiness | undefined {
+    const ref = nodePool.spec.template.spec.nodeClassRef;
+    if (ref.kind !== 'EC2NodeClass') return undefined;
+    const nodeClass = this.o.getNodeClass(ref.name);
+    if (!nodeClass) return { status: 'False', reason: 'NodeClassNotFound', message: `EC2NodeClass ${ref.name} not found on the cluster` };
+    if (nodeClass.metadata?.deletionTimestamp) return { status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${ref.name} is terminating` };
+    const ready = nodeClass.status?.conditions?.find((c) => c.type === ConditionTypes.ready);
+    if (!ready || ready.status === 'Unknown') return { status: 'False', reason: 'NodeClassReadinessUnknown', message: `EC2NodeClass ${ref.name} readiness unknown (not resolved yet)` };
+    if (ready.status === 'False') return { status: 'False', reason: ready.reason || 'NodeClassNotReady', message: `EC2NodeClass ${ref.name} is not Ready: ${ready.message ?? ''}` };
+    return { status: 'True', reason: 'NodeClassReady', message: '' };
   }
 
   /** The default policies plus the node monitoring agent's conditions. */

@@ -7,6 +7,7 @@ import { conflictingPort, hostPortsOf, type HostPort } from '../host-ports.js';
 import type { ExistingNode, Pod, VolumeInfo } from '../model.js';
 import { podTopologyKeys } from '../topology/terms.js';
 import type { PodInfo } from '../pod-info.js';
+import { amount } from '../resources/amounts.js';
 import { podRequests } from '../resources/pod-requests.js';
 import type { SolveCache } from '../solve-cache.js';
 import { addInto, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
@@ -170,7 +171,7 @@ export class ExistingBin {
     const res = exceeded(this.used, pod.requests, this.allocatable);
     if (res) {
       const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.used[res] ?? 0, allocatable: this.allocatable[res] ?? 0 };
-      return noFit({ constraint: 'resources', target, details, message: `${target} has insufficient ${res}` });
+      return noFit({ constraint: 'resources', target, details, message: insufficient(target, details) });
     }
     const port = conflictingPort(this.ports, pod.hostPorts);
     if (port) return noFit({ constraint: 'host-ports', target, message: `${target} already uses host port ${port.protocol}/${port.port}` });
@@ -207,4 +208,9 @@ function addAttachment(m: Map<string, Set<string>>, a: { driver: string; id: str
     m.set(a.driver, s);
   }
   s.add(a.id);
+}
+
+/** "node/x has insufficient cpu (requested 2 CPU, 0.5 CPU free)". */
+function insufficient(target: string, d: { resource: string; requested: number; used: number; allocatable: number }): string {
+  return `${target} has insufficient ${d.resource} (requested ${amount(d.resource, d.requested)}, ${amount(d.resource, Math.max(0, d.allocatable - d.used))} free)`;
 }

@@ -11,6 +11,7 @@ import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
 import { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
+import { amount } from '../resources/amounts.js';
 import { addInto, exceeded, fitsIn, maxInto, maxResources, type Resources } from '../resources/resources.js';
 import { formatTaint, untoleratedTaint } from '../taints.js';
 import type { Topology } from '../topology/topology.js';
@@ -114,7 +115,7 @@ export class NewBin {
     const res = exceeded(this.requests, pod.requests, this.ceiling);
     if (res) {
       const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
-      return noFit({ constraint: 'resources', target, details, message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${pod.requests[res] ?? 0}, already planned ${this.requests[res] ?? 0}, largest ${this.ceiling[res] ?? 0})` });
+      return noFit({ constraint: 'resources', target, details, message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${amount(res, pod.requests[res] ?? 0)}, already planned ${amount(res, this.requests[res] ?? 0)}, largest allocatable ${amount(res, this.ceiling[res] ?? 0)})` });
     }
     return undefined;
   }
@@ -162,7 +163,7 @@ export class NewBin {
       constraint: 'resources',
       target,
       details: { resource: res, requested: total[res] ?? 0, largest: largest[res] ?? 0, instanceTypes: matching.length },
-      message: `incompatible with nodepool "${this.template.name}", no instance type satisfying the requirements has enough resources (${matching.length} considered)`,
+      message: `incompatible with nodepool "${this.template.name}", no instance type satisfying the requirements has enough ${res} (needs ${amount(res, total[res] ?? 0)}, largest allocatable ${amount(res, largest[res] ?? 0)} of ${matching.length} considered)`,
     };
   }
 

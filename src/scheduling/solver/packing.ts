@@ -7,7 +7,8 @@ import { Labels } from '../../api/index.js';
 import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo, PodTraits } from '../pod-info.js';
-import { addResources, exceeded, type Resources } from '../resources/resources.js';
+import { amount } from '../resources/amounts.js';
+import { addResources, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
@@ -262,7 +263,7 @@ export class Packing {
     const options = this.withinLimits(t);
     const target = `nodepool/${t.name}`;
     if (options.length === 0) {
-      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", all instance types exceed its limits (remaining ${JSON.stringify(remainingOf(t, this.newBins))})` };
+      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", ${limitsMessage(t, this.newBins)}` };
     }
     const hostname = placeholder(this.hostnames);
     this.ctx.domains.register(Labels.hostname, hostname, t);
@@ -303,6 +304,15 @@ function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, numbe
   const remaining: Record<string, number> = { ...(t.remaining ?? {}) };
   for (const b of bins) if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
   return remaining;
+}
+
+/** Why no instance type fits under the NodePool's limits, with units ("limit cpu 1000 CPU: 2 CPU left, …"). */
+function limitsMessage(t: Template, bins: readonly NewBin[]): string {
+  if (t.instanceTypes.length === 0) return 'it has no instance types to launch (is its NodeClass Ready?)';
+  const remaining = remainingOf(t, bins);
+  const limits = fromResourceList(t.nodePool.limits);
+  const parts = Object.keys(remaining).map((k) => `limit ${k} ${amount(k, limits[k] ?? 0)} with ${amount(k, Math.max(0, remaining[k] ?? 0))} left`);
+  return `every instance type would exceed its limits (${parts.join(', ')})`;
 }
 
 /** Failures on nodes grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */

@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './instance-type.js';
 export * from './repair-policy.js';
 export * from './types.js';
+export * from './overlay/index.js';

@@ -81,4 +81,5 @@ export const Resources = {
   nodePools: rt('karpenter.sh/v1', 'NodePool', 'nodepools', false),
   nodeClaims: rt('karpenter.sh/v1', 'NodeClaim', 'nodeclaims', false),
   ec2NodeClasses: rt('karpenter.k8s.aws/v1', 'EC2NodeClass', 'ec2nodeclasses', false),
+  nodeOverlays: rt('karpenter.sh/v1alpha1', 'NodeOverlay', 'nodeoverlays', false),
 } as const;

@@ -1,4 +1,5 @@
-import type { CloudProvider } from '../cloudprovider/index.js';
+import { OverlaidCloudProvider, type CloudProvider } from '../cloudprovider/index.js';
+import { overlayRules } from '../controllers/nodeoverlay/rules.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
 import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject, type SharedInformers } from '../kube/index.js';
@@ -46,7 +47,9 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const metrics = o.metrics ?? new Metrics();
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
   const state = new ClusterState(informers, o.clock);
-  const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider: o.cloudProvider, recorder, log: o.log, metrics, options: o.options };
+  // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
+  const cloudProvider = new OverlaidCloudProvider(o.cloudProvider, () => overlayRules(informers.nodeOverlays.cache.list()));
+  const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider, recorder, log: o.log, metrics, options: o.options };
   const controllers = [...(o.providerControllers ?? []), ...newControllers(context)];
   const extra = o.providerInformers ?? [];
   for (const i of extra) i.start();

@@ -1,4 +1,4 @@
-import type { NodeClaim, NodePool } from '../api/index.js';
+import type { NodeClaim, NodeOverlay, NodePool } from '../api/index.js';
 import type { Clock } from '../clock/index.js';
 import { Informer, Resources, type Indexers, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType, type SharedInformers } from '../kube/index.js';
 
@@ -48,11 +48,14 @@ export interface CSINode extends KubeObject {
 export type StoredNodeClaim = NodeClaim & KubeObject;
 /** A NodePool as stored. */
 export type StoredNodePool = NodePool & KubeObject;
+/** A NodeOverlay as stored. */
+export type StoredNodeOverlay = NodeOverlay & KubeObject;
 
 /** The informers the controllers share, with the indexes they look things up by. */
 export interface ClusterInformers {
   nodeClaims: Informer<StoredNodeClaim>;
   nodePools: Informer<StoredNodePool>;
+  nodeOverlays: Informer<StoredNodeOverlay>;
   nodes: Informer<Node>;
   pods: Informer<Pod>;
   pdbs: Informer<PodDisruptionBudget>;
@@ -77,6 +80,7 @@ export function createInformers(client: KubeClient, clock: Clock, shared?: Share
   return {
     nodeClaims: make<StoredNodeClaim>(Resources.nodeClaims, { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) }),
     nodePools: make<StoredNodePool>(Resources.nodePools),
+    nodeOverlays: make<StoredNodeOverlay>(Resources.nodeOverlays),
     nodes: make<Node>(Resources.nodes, { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) }),
     pods: make<Pod>(Resources.pods, { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) }),
     pdbs: make<PodDisruptionBudget>(Resources.podDisruptionBudgets),

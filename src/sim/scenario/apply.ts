@@ -16,6 +16,7 @@ const apiVersions: Record<string, string> = {
   NodePool: 'karpenter.sh/v1',
   NodeClaim: 'karpenter.sh/v1',
   EC2NodeClass: 'karpenter.k8s.aws/v1',
+  NodeOverlay: 'karpenter.sh/v1alpha1',
   PodDisruptionBudget: 'policy/v1',
 };
 

@@ -33,7 +33,7 @@ const countable: Record<CountableKind, ResourceType> = {
   PersistentVolume: Resources.persistentVolumes,
 };
 
-const conditioned = { NodeClaim: Resources.nodeClaims, NodePool: Resources.nodePools, EC2NodeClass: Resources.ec2NodeClasses, Node: Resources.nodes } as const;
+const conditioned = { NodeClaim: Resources.nodeClaims, NodePool: Resources.nodePools, EC2NodeClass: Resources.ec2NodeClasses, Node: Resources.nodes, NodeOverlay: Resources.nodeOverlays } as const;
 
 /** A one-line description of an expectation for reports. */
 export function describeExpectation(e: Expectation): string {

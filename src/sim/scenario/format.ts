@@ -17,7 +17,7 @@ export type Expectation =
   | { noNodeTaint: string }
   | { event: { reason: string; type?: 'Normal' | 'Warning'; kind?: string } }
   | { noEvent: { reason: string; kind?: string } }
-  | { condition: { kind: 'NodeClaim' | 'NodePool' | 'EC2NodeClass' | 'Node'; name?: string; type: string; status: 'True' | 'False' | 'Unknown' } }
+  | { condition: { kind: 'NodeClaim' | 'NodePool' | 'EC2NodeClass' | 'Node' | 'NodeOverlay'; name?: string; type: string; status: 'True' | 'False' | 'Unknown' } }
   | { costPerHour: { max: number } }
   | { nodeClaimNeverDeleted: { reason: string } };
 

@@ -94,7 +94,7 @@ const expectation = union('expectation', {
   noNodeTaint: str(),
   event: obj({ reason: str(), type: oneOf(['Normal', 'Warning']), kind: kindName }, ['reason']),
   noEvent: obj({ reason: str(), kind: kindName }, ['reason']),
-  condition: obj({ kind: oneOf(['NodeClaim', 'NodePool', 'EC2NodeClass', 'Node']), name: str(), type: str(), status: oneOf(['True', 'False', 'Unknown']) }, ['kind', 'type', 'status']),
+  condition: obj({ kind: oneOf(['NodeClaim', 'NodePool', 'EC2NodeClass', 'Node', 'NodeOverlay']), name: str(), type: str(), status: oneOf(['True', 'False', 'Unknown']) }, ['kind', 'type', 'status']),
   costPerHour: obj({ max: num({ min: 0 }) }, ['max']),
   nodeClaimNeverDeleted: obj({ reason: str() }, ['reason']),
 });

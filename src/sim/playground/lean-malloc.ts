@@ -18,20 +18,39 @@ export function hasLeanMalloc(env: NodeJS.ProcessEnv = process.env, platform: No
   return platform !== 'linux' || Object.keys(leanMallocEnv).every((k) => env[k] !== undefined);
 }
 
+/** Set in the relaunched child's environment: it has a parent to outlive no longer than. */
+const relaunchedMarker = 'TENON_RELAUNCHED';
+
+/**
+ * In the relaunched child: when the parent goes (even by SIGKILL), its end of the IPC channel closes, and the
+ * child stops as on SIGTERM, so no playground is left serving with nobody to stop it.
+ */
+function followParent(): void {
+  if (process.env[relaunchedMarker] !== '1' || !process.channel) return;
+  // The channel must not keep the child alive on its own (a finished `tenon play` exits).
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
 /**
  * Runs this same command again in a child process with leanMallocEnv and resolves to its exit code; resolves to
- * undefined at once when this process already has it (the caller goes on). A terminal's Ctrl-C reaches the child
- * directly (it is in the same process group), so only SIGTERM and SIGHUP are passed on.
+ * undefined at once when this process already has it (the caller goes on). SIGINT, SIGTERM and SIGHUP sent to
+ * this process are passed on to the child, which stops; this process waits for it and exits with its code. A
+ * terminal's Ctrl-C reaches both (one process group): the child's stop path takes a repeated signal in its stride.
  */
 export function relaunchWithLeanMalloc(): Promise<number | undefined> {
-  if (hasLeanMalloc()) return Promise.resolve(undefined);
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...leanMallocEnv } });
+  if (hasLeanMalloc()) {
+    followParent();
+    return Promise.resolve(undefined);
+  }
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...leanMallocEnv, [relaunchedMarker]: '1' },
+  });
   const passOn = (signal: NodeJS.Signals): void => {
-    child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
-  // Ctrl-C: the child stops itself; this process waits for it rather than dying first.
-  const ignore = (): void => undefined;
-  process.on('SIGINT', ignore);
+  process.on('SIGINT', passOn);
   process.on('SIGTERM', passOn);
   process.on('SIGHUP', passOn);
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics, with Karpenter's names and labels so existing dashboards keep working. */
 export class Metrics {
@@ -21,4 +21,9 @@ export class Metrics {
   readonly cloudProviderErrors = new Counter({ name: 'karpenter_cloudprovider_errors_total', help: 'Total number of errors returned from CloudProvider calls.', labelNames: ['controller', 'method', 'provider', 'error'], registers: [this.registry] });
   readonly nodeRepairs = new Counter({ name: 'tenon_node_repairs_total', help: 'Nodes repaired (NodeClaim force-deleted) after an unhealthy condition outlived its toleration. Labeled by nodepool and condition.', labelNames: ['nodepool', 'condition'], registers: [this.registry] });
   readonly nodeRepairsBlocked = new Counter({ name: 'tenon_node_repairs_blocked_total', help: 'Repairs refused because too many of a NodePool\'s nodes were unhealthy at once. Labeled by nodepool.', labelNames: ['nodepool'], registers: [this.registry] });
+
+  /** Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its runtime's. */
+  collectProcessMetrics(): void {
+    collectDefaultMetrics({ register: this.registry });
+  }
 }

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 plane=test/cluster/control-plane.sh
 "$plane" build
+test/cluster/helm.sh build
 trap '"$plane" down' EXIT
 "$plane" up
 eval "$("$plane" env)"

@@ -31,14 +31,6 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* Annotations of every object. */}}
-{{- define "tenon.annotations" -}}
-{{- with .Values.additionalAnnotations }}
-annotations:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- end }}
-
 {{/* The ServiceAccount the pods run as. */}}
 {{- define "tenon.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}

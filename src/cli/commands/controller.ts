@@ -54,6 +54,7 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string; preferen
   // Every write of the controllers is fenced by the lease; only the elector writes unfenced (the Lease itself).
   const client = new KubeClient(leadership ? fencedTransport(transport, () => leadership.leading()) : transport);
   const metrics = new Metrics();
+  metrics.collectProcessMetrics();
   const { stop: stopProvider, ...parts } = await make({ client, clock: systemClock, options, kubeConfig: kc, log, readFile });
   let synced = false;
   const ready = readinessCheck({ client, synced: () => synced, apis: [...coreApis, ...(parts.requiredApis ?? [])] });

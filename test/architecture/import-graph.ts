@@ -77,3 +77,20 @@ export function sourceFiles(dir: string): string[] {
 export function checkTree(srcRoot: string): LayerViolation[] {
   return sourceFiles(srcRoot).flatMap((f) => checkFile(srcRoot, f, readFileSync(f, 'utf8')));
 }
+
+const staticPattern = /(?:^|[\s;])(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
+
+/** The relative modules a file loads when it loads (static imports and re-exports; not `import type`, not `import()`). */
+export function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(staticPattern)) {
+      const spec = m[1] ?? m[2];
+      if (spec?.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+    }
+  };
+  visit(entry);
+  return seen;
+}

@@ -60,6 +60,12 @@ describe('provisioning and the NodeClaim lifecycle (embedded API server)', () =>
       expect(node.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'NodeClaim', name: nc.metadata.name });
       expect(node.spec?.taints?.map((t) => t.key)).toEqual(['team']);
     }
+    // One JSON line per lifecycle step, in Karpenter's shape, naming the NodeClaim as {"name": ...}.
+    const lines = h.logs.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l) as { message: string; level: string; controller?: string; NodeClaim?: { name: string } });
+    for (const nc of launched) {
+      const steps = lines.filter((l) => l.NodeClaim?.name === nc.metadata.name && l.controller === 'nodeclaim.lifecycle').map((l) => `${l.level} ${l.message}`);
+      expect(steps).toEqual(['INFO launched nodeclaim', 'INFO registered nodeclaim', 'INFO initialized nodeclaim']);
+    }
   });
 
   it('NodePool limits hold across bursts: capacity never exceeds them and the rest get FailedScheduling with the reason', async () => {

@@ -49,6 +49,7 @@ export class InitializationPhase implements Phase {
     await this.ctx.client.patch(Resources.nodes, { name: node.metadata.name ?? '' }, { metadata: { labels: { [Labels.initialized]: 'true' } } });
     nc.metadata.labels = { ...nc.metadata.labels, [Labels.initialized]: 'true' };
     status.conditions = setCondition(status.conditions, { type: ConditionTypes.initialized, status: 'True', reason: 'Initialized' }, { now });
+    this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, Node: { name: node.metadata.name }, allocatable: node.status?.allocatable }, 'initialized nodeclaim');
     return {};
   }
 

@@ -29,6 +29,8 @@ export class LaunchPhase implements Phase {
       nc.status.conditions = setCondition(nc.status.conditions, { type: ConditionTypes.launched, status: 'True', reason: 'Launched' }, { now });
       const nodepool = nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '';
       this.ctx.metrics.nodeClaimsCreated.inc({ reason: 'provisioning', nodepool, min_values_relaxed: 'false' });
+      const labels = nc.metadata.labels ?? {};
+      this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, NodePool: { name: nodepool }, 'provider-id': nc.status.providerID, 'instance-type': labels['node.kubernetes.io/instance-type'], zone: labels['topology.kubernetes.io/zone'], 'capacity-type': labels['karpenter.sh/capacity-type'] }, 'launched nodeclaim');
       return {};
     } catch (e) {
       return this.failed(nc, e);

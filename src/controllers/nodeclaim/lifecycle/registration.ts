@@ -44,6 +44,7 @@ export class RegistrationPhase implements Phase {
     status.nodeName = adopted.metadata.name;
     status.conditions = setCondition(status.conditions, { type: ConditionTypes.registered, status: 'True', reason: 'Registered' }, { now });
     this.ctx.metrics.nodesCreated.inc({ nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '' });
+    this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, Node: { name: adopted.metadata.name }, 'provider-id': status.providerID }, 'registered nodeclaim');
     return {};
   }
 

@@ -6,3 +6,5 @@ export { formatJson, formatText } from './format.js';
 export { readSnapshot, type ClusterSnapshot, type EventObject, type StoredNodeClass } from './snapshot.js';
 export { amount, amounts, duration, hourly } from './units.js';
 export { UnplacedDiagnoser, type PodCause } from './unplaced.js';
+export { explainNodeClaim, type LifecycleTimeouts } from './nodeclaim.js';
+export { explainNode, explainNodePool } from './node.js';

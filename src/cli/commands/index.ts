@@ -17,6 +17,7 @@ const commands: readonly CommandEntry[] = [
   { name: 'lint', load: async () => (await import('./lint.js')).registerLint },
   { name: 'controller', load: async () => (await import('./controller.js')).registerController },
   { name: 'instance-types', load: async () => (await import('./instance-types.js')).registerInstanceTypes },
+  { name: 'explain', load: async () => (await import('./explain.js')).registerExplain },
 ];
 
 /** The names of every command. */

@@ -1,0 +1,94 @@
+/**
+ * Explains a NodeClaim: its lifecycle step, what that step waits for and since when, what comes next and when the
+ * launch or registration timeout acts; a node that registered without the registration taint is traced to the
+ * EC2NodeClass userData finding that explains it (S2, S3).
+ */
+import { ConditionTypes, Labels, UnregisteredTaint } from '../api/index.js';
+import type { StoredNodeClaim } from '../state/informers.js';
+import type { ExplainContext } from './context.js';
+import type { Explanation } from './model.js';
+import { stepOf, type Step } from './nodeclaim-step.js';
+import { timeOf } from './snapshot.js';
+import { duration } from './units.js';
+
+/** The lifecycle timeouts (Karpenter's defaults; `tenon controller` reads LAUNCH_TIMEOUT and REGISTRATION_TIMEOUT). */
+export interface LifecycleTimeouts {
+  launchMs: number;
+  registrationMs: number;
+}
+
+const defaultTimeouts: LifecycleTimeouts = { launchMs: 5 * 60_000, registrationMs: 15 * 60_000 };
+
+const next: Record<Step['name'], string> = {
+  Launching: 'the instance is launched, then its kubelet registers a Node',
+  Registering: 'a Node with its providerID registers; Tenon then applies the NodePool labels and taints',
+  Initializing: 'the Node is Ready, startup taints are removed and extended resources registered; then pods bind',
+  Ready: 'nothing: it runs pods until it is disrupted',
+  Deleting: 'the node is drained and the instance terminated',
+};
+
+function eventsAbout(ctx: ExplainContext, names: readonly string[], reason: string): string[] {
+  return ctx.snapshot.events.filter((e) => e.reason === reason && names.includes(e.involvedObject?.name ?? '')).map((e) => e.message ?? '');
+}
+
+function userDataFinding(ctx: ExplainContext, nc: StoredNodeClaim): string | undefined {
+  const cls = ctx.snapshot.nodeClasses.find((c) => c.metadata.name === nc.spec.nodeClassRef.name);
+  const c = cls?.status?.conditions?.find((x) => x.type === ConditionTypes.userDataValid && x.status !== 'True');
+  return c?.message;
+}
+
+function taintLine(ctx: ExplainContext, nc: StoredNodeClaim, nodeName: string | undefined): string | undefined {
+  const missing = eventsAbout(ctx, [nc.metadata.name ?? '', nodeName ?? ''], 'UnregisteredTaintMissing')[0];
+  if (!missing) return undefined;
+  const lint = userDataFinding(ctx, nc);
+  return `the kubelet registered without ${UnregisteredTaint.key}${lint ? `; ${lint}` : ''} — see \`tenon lint\``;
+}
+
+function timeout(step: Step, nc: StoredNodeClaim, t: LifecycleTimeouts, now: number): string | undefined {
+  if (step.name === 'Launching') {
+    const at = (timeOf(nc.metadata.creationTimestamp) ?? now) + t.launchMs;
+    return `the launch timeout (${duration(t.launchMs)}) deletes it in ${duration(at - now)} if it has not launched`;
+  }
+  if (step.name === 'Registering') {
+    const at = (step.since ?? now) + t.registrationMs;
+    return `the registration timeout (${duration(t.registrationMs)}) deletes it in ${duration(at - now)} if no Node registers`;
+  }
+  return undefined;
+}
+
+function stepSummary(step: Step, now: number): string {
+  const since = step.since !== undefined ? ` for ${duration(now - step.since)}` : '';
+  const w = step.waitingOn;
+  if (!w) return `${step.name}${since}`;
+  const what = w.message ? `: ${w.message}` : w.reason ? ` (${w.reason})` : '';
+  return `${step.name}${since}, waiting on ${w.type}${what}`;
+}
+
+function causeOf(nc: StoredNodeClaim, step: Step, text: { summary: string; taint: string | undefined; now: number }): Explanation['cause'] {
+  const name = nc.metadata.name ?? '';
+  if (step.waitingOn) {
+    const numbers = { step: step.name, for: step.since !== undefined ? duration(text.now - step.since) : 'unknown', reason: step.waitingOn.reason ?? '' };
+    return { constraint: step.waitingOn.type, object: `NodeClaim/${name}`, numbers, message: text.summary };
+  }
+  return text.taint ? { constraint: 'registration-taint', object: `EC2NodeClass/${nc.spec.nodeClassRef.name}`, numbers: {}, message: text.taint } : undefined;
+}
+
+function whereLine(nc: StoredNodeClaim, node: string | undefined): string {
+  const pool = nc.metadata.labels?.[Labels.nodePool] ?? '';
+  return `NodePool \`${pool}\`, instance type ${nc.metadata.labels?.[Labels.instanceType] ?? '(not launched)'}${node ? `, node \`${node}\`` : ''}`;
+}
+
+/** Explains NodeClaim `name`; undefined when there is none. */
+export function explainNodeClaim(ctx: ExplainContext, name: string, timeouts: LifecycleTimeouts = defaultTimeouts): Explanation | undefined {
+  const nc = ctx.snapshot.nodeClaims.find((c) => c.metadata.name === name);
+  if (!nc) return undefined;
+  const step = stepOf(nc);
+  const node = ctx.index.nodeOf(nc);
+  const summary = stepSummary(step, ctx.now);
+  const t = timeout(step, nc, timeouts, ctx.now);
+  const taint = taintLine(ctx, nc, node?.metadata.name);
+  const details = [...(taint ? [taint] : []), `next: ${next[step.name]}`, ...(t ? [t] : []), whereLine(nc, node?.metadata.name)];
+  const cause = causeOf(nc, step, { summary, taint, now: ctx.now });
+  const fix = taint ? 'fix the userData of the EC2NodeClass (kubelet flags, the bootstrap line) so the kubelet registers with karpenter.sh/unregistered:NoExecute, or use NodePool startupTaints/taints instead' : undefined;
+  return { kind: 'nodeclaim', name, state: step.name, summary: taint && !step.waitingOn ? `${summary}; ${taint}` : summary, details, explained: true, ...(cause ? { cause } : {}), ...(fix ? { fix } : {}) };
+}

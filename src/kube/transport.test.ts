@@ -164,3 +164,17 @@ describe('the request policy', () => {
     await expect(t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} })).rejects.toThrow(/no answer from the API server within 50 ms/);
   });
 });
+
+describe('watch streams', () => {
+  it('hands a refused watch back as its Status, not as events', async () => {
+    const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'nodes is forbidden' };
+    const api = await apiServer(() => ({ status: 403, body: `${JSON.stringify(status)}\n` }));
+    closers.push(api.close);
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }));
+    const lines: string[] = [];
+    const res = await t.stream({ method: 'GET', path: '/api/v1/nodes', query: { watch: true }, signal: new AbortController().signal, onLine: (l) => lines.push(l) });
+    expect(lines).toEqual([]);
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ reason: 'Forbidden' });
+  });
+});

@@ -143,7 +143,9 @@ export async function transportFromKubeConfig(kc: KubeConfig, o: TransportOption
             if (status === 401) credentials.invalidate();
             const lines = new LineBuffer();
             res.setEncoding('utf8');
-            res.on('data', (chunk: string) => lines.push(chunk, req.onLine));
+            // Only a 200 carries watch events; any other answer is a Status body (newline-terminated from a
+            // real API server), which must reach the caller as the error, not as an event without an object.
+            res.on('data', (chunk: string) => (status === 200 ? lines.push(chunk, req.onLine) : (lines.rest += chunk)));
             res.on('end', () => resolve({ status, body: status === 200 ? '' : lines.rest }));
             res.on('error', () => resolve({ status, body: lines.rest }));
             res.on('aborted', () => resolve({ status, body: lines.rest }));

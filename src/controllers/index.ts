@@ -9,6 +9,7 @@ import { NodeTerminationController } from './node/termination/controller.js';
 import { NodePoolStatusController } from './nodepool/status/controller.js';
 import { StaticNodePoolController } from './nodepool/static/controller.js';
 import { NodeOverlayController } from './nodeoverlay/controller.js';
+import { CapacityBufferController } from './capacitybuffer/controller.js';
 import { ProvisioningController } from './provisioning/controller.js';
 
 /** A controller: a reconciler with its own queue. */
@@ -22,7 +23,7 @@ export interface Controller extends Reconciler {
 export function newControllers(ctx: ControllerContext): Controller[] {
   const gc = new GarbageCollectionController(ctx);
   gc.queue.add(garbageCollectionKey);
-  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), new StaticNodePoolController(ctx), new NodeOverlayController(ctx), gc, new NodeClaimExpirationController(ctx), ...newDisruptionControllers(ctx)];
+  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), new StaticNodePoolController(ctx), new NodeOverlayController(ctx), new CapacityBufferController(ctx), gc, new NodeClaimExpirationController(ctx), ...newDisruptionControllers(ctx)];
 }
 
 export type { ControllerContext } from './context.js';

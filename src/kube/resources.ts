@@ -82,4 +82,5 @@ export const Resources = {
   nodeClaims: rt('karpenter.sh/v1', 'NodeClaim', 'nodeclaims', false),
   ec2NodeClasses: rt('karpenter.k8s.aws/v1', 'EC2NodeClass', 'ec2nodeclasses', false),
   nodeOverlays: rt('karpenter.sh/v1alpha1', 'NodeOverlay', 'nodeoverlays', false),
+  capacityBuffers: rt('autoscaling.x-k8s.io/v1beta1', 'CapacityBuffer', 'capacitybuffers', true),
 } as const;

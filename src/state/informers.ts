@@ -1,4 +1,4 @@
-import type { NodeClaim, NodeOverlay, NodePool } from '../api/index.js';
+import type { CapacityBuffer, NodeClaim, NodeOverlay, NodePool } from '../api/index.js';
 import type { Clock } from '../clock/index.js';
 import { Informer, Resources, type Indexers, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType, type SharedInformers } from '../kube/index.js';
 
@@ -50,12 +50,22 @@ export type StoredNodeClaim = NodeClaim & KubeObject;
 export type StoredNodePool = NodePool & KubeObject;
 /** A NodeOverlay as stored. */
 export type StoredNodeOverlay = NodeOverlay & KubeObject;
+/** What a CapacityBuffer's scalableRef names (a Deployment), as far as the buffer reads it: its pods' shape. */
+export interface Scalable extends KubeObject {
+  spec: { replicas?: number; template: { metadata?: { labels?: Record<string, string> }; spec: Pod['spec'] } };
+}
+
+/** A CapacityBuffer as stored. */
+export type StoredCapacityBuffer = CapacityBuffer & KubeObject;
 
 /** The informers the controllers share, with the indexes they look things up by. */
 export interface ClusterInformers {
   nodeClaims: Informer<StoredNodeClaim>;
   nodePools: Informer<StoredNodePool>;
   nodeOverlays: Informer<StoredNodeOverlay>;
+  capacityBuffers: Informer<StoredCapacityBuffer>;
+  /** Deployments: what a CapacityBuffer's scalableRef names (the shape of its units). */
+  deployments: Informer<Scalable>;
   nodes: Informer<Node>;
   pods: Informer<Pod>;
   pdbs: Informer<PodDisruptionBudget>;
@@ -81,6 +91,8 @@ export function createInformers(client: KubeClient, clock: Clock, shared?: Share
     nodeClaims: make<StoredNodeClaim>(Resources.nodeClaims, { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) }),
     nodePools: make<StoredNodePool>(Resources.nodePools),
     nodeOverlays: make<StoredNodeOverlay>(Resources.nodeOverlays),
+    capacityBuffers: make<StoredCapacityBuffer>(Resources.capacityBuffers),
+    deployments: make<Scalable>(Resources.deployments),
     nodes: make<Node>(Resources.nodes, { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) }),
     pods: make<Pod>(Resources.pods, { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) }),
     pdbs: make<PodDisruptionBudget>(Resources.podDisruptionBudgets),

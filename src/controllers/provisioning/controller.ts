@@ -2,6 +2,7 @@
  * provisioning: batches unschedulable pods, solves them against cluster state, creates the NodeClaims the
  * solution needs, nominates pods to in-flight capacity, and tells every pod it could not place why.
  */
+import { bufferPods } from '../capacitybuffer/buffer-pods.js';
 import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
 import { Resources, TokenBucket, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
 import { solve, SolveCache, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
@@ -13,7 +14,7 @@ import { EventReasons } from '../event-reasons.js';
 import { Batcher } from './batcher.js';
 import { nodeClaimFor } from './nodeclaim-template.js';
 import { isProvisionable } from './provisionable.js';
-import { buildSchedulingInput, SchedulingInputCache, toSchedulingInstanceType, type ProvisioningView } from './scheduling-input.js';
+import { buildSchedulingInput, SchedulingInputCache, toSchedulingInstanceType, toSchedulingPod, type ProvisioningView } from './scheduling-input.js';
 
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
@@ -73,6 +74,7 @@ export class ProvisioningController implements Reconciler {
     };
     ctx.informers.pods.on({ add: onPod, update: (_o, p) => onPod(p) });
     ctx.informers.nodePools.on({ add: () => this.batcher.trigger(), update: () => this.batcher.trigger() });
+    ctx.informers.capacityBuffers.on({ add: () => this.batcher.trigger(), update: () => this.batcher.trigger() });
     // A NodeClaim that went away (e.g. insufficient capacity) sends its pods back here.
     ctx.informers.nodeClaims.on({ delete: () => this.batcher.trigger() });
     ctx.informers.nodes.on({ update: (old, n) => (old.metadata.deletionTimestamp ? undefined : n.metadata.deletionTimestamp && this.batcher.trigger()) });
@@ -85,9 +87,12 @@ export class ProvisioningController implements Reconciler {
     const pools = launchable(this.ctx.informers.nodePools.cache.list());
     const types = await this.instanceTypes(pools);
     const view = buildSchedulingInput(this.ctx.state, pools, types, this.inputCache);
-    if (view.pods.size === 0) return;
+    // CapacityBuffers' virtual pods come after the real ones (capacitybuffer/resolve.ts).
+    const virtual = bufferPods(this.ctx.informers).map(toSchedulingPod);
+    if (view.pods.size === 0 && virtual.length === 0) return;
     const started = this.ctx.clock.now();
-    const result = solve({ ...view.input, preferencePolicy: this.ctx.options.preferencePolicy }, undefined, this.solveCache);
+    const pods = virtual.length === 0 ? view.input.pods : [...view.input.pods, ...virtual];
+    const result = solve({ ...view.input, pods, preferencePolicy: this.ctx.options.preferencePolicy }, undefined, this.solveCache);
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
@@ -99,7 +104,8 @@ export class ProvisioningController implements Reconciler {
     this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
     // A failed create is the queue's to retry, with back-off: its pods may never change again to re-trigger a pass.
     if (failed.length > 0) throw new Error(`creating ${failed.length} of ${result.newNodeClaims.length} NodeClaims failed: ${failed[0]}`);
-    return result.unplaced.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
+    // Buffers are topped up again once real pods have taken their room, which no pod event announces.
+    return result.unplaced.length > 0 || virtual.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
   }
 
   /** Stops the batch timer. */

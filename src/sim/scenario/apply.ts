@@ -17,6 +17,7 @@ const apiVersions: Record<string, string> = {
   NodeClaim: 'karpenter.sh/v1',
   EC2NodeClass: 'karpenter.k8s.aws/v1',
   NodeOverlay: 'karpenter.sh/v1alpha1',
+  CapacityBuffer: 'autoscaling.x-k8s.io/v1beta1',
   PodDisruptionBudget: 'policy/v1',
 };
 

@@ -3,6 +3,7 @@
  * NodeClaims, pending pods, NodePools, instance types, DaemonSets) joined with what disruption reads on top —
  * NodeClaim conditions and annotations, offering prices, PDBs and nominations.
  */
+import { bufferPods } from '../../capacitybuffer/buffer-pods.js';
 import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
 import type { InstanceType as ProviderInstanceType } from '../../../cloudprovider/index.js';
 import { nodeReadyCondition, type Pod } from '../../../kube/index.js';
@@ -13,7 +14,7 @@ import { cloudPool } from '../../cloud-objects.js';
 import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
-import { buildSchedulingInput, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
+import { buildSchedulingInput, toSchedulingPod, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
 /** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
@@ -121,7 +122,9 @@ export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<str
   const pending = [...pods.values()].filter(isProvisionable);
   const pendingKeys = new Set(pending.map(podKey));
   const nominated = new Set<string>();
-  for (const p of pending) {
+  // Buffer pods never bind: the nodes provisioning keeps their room on are nominated, as for pending pods.
+  const buffered = bufferPods(ctx.informers);
+  for (const p of [...pending, ...buffered]) {
     const target = ctx.state.nominationOf(podKey(p))?.target;
     if (target?.startsWith('node/')) nominated.add(target.slice('node/'.length));
   }
@@ -139,7 +142,8 @@ export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<str
     instanceTypesByNodePool: input.instanceTypesByNodePool ?? {},
     daemonSets: input.daemonSets ?? [],
     pdbs: pdbsOf(ctx),
-    pendingPods: input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)),
+    // CapacityBuffers' virtual pods count as pending: consolidation must leave their room (capacitybuffer/).
+    pendingPods: [...input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)), ...buffered.map(toSchedulingPod)],
     spotToSpot: ctx.options.featureGates.SpotToSpotConsolidation,
   };
 }

@@ -1,0 +1,67 @@
+/**
+ * CapacityBuffer (autoscaling.x-k8s.io/v1beta1): spare capacity kept for pods that have not arrived. A buffer
+ * resolves to a number of units shaped like a pod (the pods of the object its scalableRef names) and becomes
+ * that many virtual pods in every provisioning pass, after the real ones: they are priced into the solve like
+ * pods, launch nodes when they fit nowhere, and since they never bind, real pods take their room at once.
+ * Consolidation counts them as pending pods, so it keeps the room. Pure: the controllers feed it.
+ */
+import type { CapacityBuffer } from '../../api/index.js';
+import type { Pod } from '../../kube/index.js';
+import type { Scalable } from '../../state/informers.js';
+
+/** A resolved buffer: how many units of which shape, or why it cannot be provisioned. */
+export type ResolvedBuffer = { ok: true; replicas: number; template: Scalable['spec']['template'] } | { ok: false; reason: string; message: string };
+
+function milli(q: string | number | undefined): number {
+  if (q === undefined) return 0;
+  const text = String(q);
+  const m = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti|k|M|G)?$/.exec(text);
+  if (!m) return Number.NaN;
+  const units: Record<string, number> = { m: 0.001, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9 };
+  return Number(m[1]) * (m[2] ? (units[m[2]] ?? 1) : 1);
+}
+
+/** The units a buffer's limits allow: for each limited resource, the whole units whose requests fit it. */
+export function unitsWithinLimits(limits: Record<string, string | number> | undefined, perUnit: Record<string, string>): number {
+  let units = Number.POSITIVE_INFINITY;
+  for (const [resource, limit] of Object.entries(limits ?? {})) {
+    const each = milli(perUnit[resource]);
+    if (each > 0) units = Math.min(units, Math.floor(milli(limit) / each));
+  }
+  return units;
+}
+
+function requestsOf(spec: Pod['spec']): Record<string, string> {
+  const out: Record<string, number> = {};
+  for (const c of spec.containers) for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + milli(v);
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)]));
+}
+
+/**
+ * Resolves a buffer against its scalable object: `replicas` units if set, else `percentage` of the object's
+ * replicas (rounded up), then lowered to fit `limits`.
+ */
+export function resolveBuffer(buffer: CapacityBuffer, scalable: Scalable | undefined): ResolvedBuffer {
+  const spec = buffer.spec;
+  if (spec.podTemplateRef) return { ok: false, reason: 'PodTemplateNotSupported', message: 'podTemplateRef is not supported yet; use scalableRef' };
+  const ref = spec.scalableRef;
+  if (!ref) return { ok: false, reason: 'NoPodShape', message: 'set scalableRef (with replicas, percentage or limits)' };
+  if (!scalable) return { ok: false, reason: 'ScalableNotFound', message: `${ref.kind} ${ref.name} not found in namespace ${buffer.metadata?.namespace ?? 'default'}` };
+  const template = scalable.spec.template;
+  const byPercent = spec.percentage !== undefined ? Math.ceil(((scalable.spec.replicas ?? 1) * spec.percentage) / 100) : undefined;
+  const wanted = spec.replicas ?? byPercent ?? (spec.limits ? Number.POSITIVE_INFINITY : 0);
+  const replicas = Math.min(wanted, unitsWithinLimits(spec.limits, requestsOf(template.spec)));
+  if (!Number.isFinite(replicas)) return { ok: false, reason: 'Unbounded', message: 'limits name no resource the pods request' };
+  return { ok: true, replicas, template };
+}
+
+/** The virtual pods of a resolved buffer: pending, never bound, named after the buffer. */
+export function virtualPods(buffer: CapacityBuffer, resolved: Extract<ResolvedBuffer, { ok: true }>): Pod[] {
+  const namespace = buffer.metadata?.namespace ?? 'default';
+  const name = buffer.metadata?.name ?? '';
+  return Array.from({ length: resolved.replicas }, (_, i) => ({
+    metadata: { name: `capacitybuffer-${name}-${i}`, namespace, labels: { ...resolved.template.metadata?.labels } },
+    spec: { ...resolved.template.spec, nodeName: undefined },
+    status: { phase: 'Pending' as const },
+  }));
+}

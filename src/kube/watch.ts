@@ -43,9 +43,10 @@ export async function watchResource<T extends KubeObject>(
     signal: opts.signal,
     onLine: (line) => {
       if (failure) return;
-      const event = JSON.parse(line) as { type: string; object: unknown };
-      if (event.type === 'ERROR') {
-        const status = event.object as StatusBody;
+      const event = JSON.parse(line) as { type?: string; object?: unknown };
+      // A refused watch (403, 404, ...) answers with a bare Status body, which is not an event either.
+      if (event.type === 'ERROR' || event.object === undefined) {
+        const status = (event.type === 'ERROR' ? event.object : event) as StatusBody;
         failure = new KubeApiError(status.code ?? 500, status, `watch ${rt.plural}`);
         return;
       }

@@ -48,7 +48,7 @@ describe('tenon serve --state', () => {
 
     const second = await startPlayground({ stateFile });
     try {
-      expect(second.server.restored).toBe(true);
+      expect(second.restored).toBe(true);
       expect(second.clock.now()).toBeGreaterThanOrEqual(stoppedAt);
       const again = await second.clock.busy(second.client.get(Resources.deployments, { name: 'web', namespace: 'default' }));
       expect(again.metadata).toMatchObject({ uid: web.metadata.uid, generation: web.metadata.generation });

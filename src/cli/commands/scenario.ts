@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { systemClock } from '../../clock/index.js';
 import { renderHtml } from '../../sim/report/html.js';
 import { progressLine } from '../../sim/report/progress.js';
 import type { RunReport } from '../../sim/report/run-report.js';
 import { renderSummary } from '../../sim/report/terminal.js';
-import { runScenario } from '../../sim/scenario/runner.js';
+import { clusterSkipReason, runScenario } from '../../sim/scenario/runner.js';
 import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
 import type { Scenario } from '../../sim/scenario/format.js';
@@ -25,13 +26,17 @@ export function loadScenario(file: string): Scenario | undefined {
 }
 
 /** Runs one scenario file with live progress on a terminal; writes the HTML report into `reportDir` if given. */
-export async function runFile(file: string, o: { seed?: number; reportDir?: string; quiet?: boolean }): Promise<{ report: RunReport; html?: string } | undefined> {
+export async function runFile(
+  file: string,
+  o: { seed?: number; reportDir?: string; quiet?: boolean; cluster?: string },
+): Promise<{ report: RunReport; html?: string } | undefined> {
   const scenario = loadScenario(file);
   if (!scenario) return undefined;
   useLeanHeap();
   const live = !o.quiet && process.stderr.isTTY;
   const report = await runScenario(scenario, {
     seed: o.seed,
+    cluster: o.cluster ? { kubeconfig: resolve(o.cluster), startMs: systemClock.now() } : undefined,
     baseDir: dirname(resolve(file)),
     onProgress: live ? (p) => process.stderr.write(`\r${progressLine(p)}\x1b[K`) : undefined,
   });
@@ -41,6 +46,12 @@ export async function runFile(file: string, o: { seed?: number; reportDir?: stri
   const html = join(o.reportDir, `${report.scenario}-seed${report.seed}.html`);
   writeFileSync(html, renderHtml(report));
   return { report, html };
+}
+
+/** Why a scenario file cannot run against an attached cluster, if it cannot. */
+function clusterSkip(file: string): string | undefined {
+  const scenario = loadScenario(file);
+  return scenario ? clusterSkipReason(scenario) : undefined;
 }
 
 function jsonLine(r: RunReport): string {
@@ -54,14 +65,19 @@ function seedOf(file: string, flag: string | undefined, o: { run: number; repeat
   return o.repeat > 1 ? (loadScenario(file)?.seed ?? 1) + o.run : undefined;
 }
 
-async function run(files: string[], flags: { repeat: string; seed?: string; json?: boolean; report?: string }): Promise<void> {
+async function run(files: string[], flags: { repeat: string; seed?: string; json?: boolean; report?: string; cluster?: string }): Promise<void> {
   const repeat = Number(flags.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
   let failed = 0;
   for (const file of files) {
     for (let i = 0; i < repeat; i++) {
       const seed = seedOf(file, flags.seed, { run: i, repeat });
-      const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json });
+      const skipped = flags.cluster ? clusterSkip(file) : undefined;
+      if (skipped) {
+        process.stdout.write(flags.json ? `${JSON.stringify({ scenario: file, skipped })}\n` : `${basename(file)}: skipped: ${skipped}\n`);
+        break;
+      }
+      const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json, cluster: flags.cluster });
       if (!done) {
         failed++;
         break;
@@ -94,6 +110,7 @@ export function registerScenario(program: Command): void {
     .option('--seed <s>', 'seed of the first run (default: the file\'s)')
     .option('--json', 'one JSON object per run instead of the summary')
     .option('--report <dir>', 'write an HTML report per run into this directory')
+    .option('--cluster <kubeconfig>', 'run against this existing (disposable) cluster: its kube-scheduler and kube-controller-manager replace the simulated ones; the scenario\'s objects stay there')
     .action(run);
   scenario
     .command('validate')

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { systemClock } from '../../clock/index.js';
 import { startPlayground } from '../../sim/playground/playground.js';
 import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { untilInterrupted } from './until-interrupted.js';
@@ -13,6 +14,7 @@ interface ServeFlags {
   zones: string;
   defaults: boolean;
   state?: string;
+  cluster?: string;
 }
 
 function positive(name: string, text: string): number {
@@ -23,17 +25,22 @@ function positive(name: string, text: string): number {
 
 async function serve(flags: ServeFlags): Promise<void> {
   const speed = positive('--speed', flags.speed);
+  if (flags.cluster && flags.state) throw new Error('--state: not with --cluster (the cluster keeps its own state)');
   useLeanHeap();
   const stateFile = flags.state ? resolve(flags.state) : undefined;
-  const pg = await startPlayground({ port: Number(flags.port), seed: positive('--seed', flags.seed), zones: positive('--zones', flags.zones), defaults: flags.defaults, stateFile });
-  const kubeconfig = resolve(flags.kubeconfig);
-  writeFileSync(kubeconfig, pg.server.kubeConfigYaml, { mode: 0o600 });
-  const stopClock = pg.clock.run({ speed });
+  const cluster = flags.cluster ? { kubeconfig: resolve(flags.cluster), startMs: systemClock.now() } : undefined;
+  const pg = await startPlayground({ port: Number(flags.port), seed: positive('--seed', flags.seed), zones: positive('--zones', flags.zones), defaults: flags.defaults, stateFile, cluster });
+  const kubeconfig = cluster ? cluster.kubeconfig : resolve(flags.kubeconfig);
+  if (!cluster) writeFileSync(kubeconfig, pg.kubeConfigYaml, { mode: 0o600 });
+  // An attached cluster runs on the wall clock: simulated time must not jump ahead of it.
+  const stopClock = pg.clock.run({ speed, jumpWhenIdle: !cluster });
   process.stdout.write(
     [
-      `Tenon playground serving at ${pg.server.url} (simulated time runs at ${speed}x, jumping ahead when the cluster is idle)`,
+      cluster
+        ? `Tenon's simulated EC2, kubelets and controllers attached to ${pg.url} (its own scheduler and controllers run the workloads; simulated time runs at ${speed}x)`
+        : `Tenon playground serving at ${pg.url} (simulated time runs at ${speed}x, jumping ahead when the cluster is idle)`,
       `kubeconfig: ${kubeconfig}`,
-      ...(stateFile ? [`state: ${stateFile} (${pg.server.restored ? 'loaded' : 'new'}; saved on exit and every 60s)`] : []),
+      ...(stateFile ? [`state: ${stateFile} (${pg.restored ? 'loaded' : 'new'}; saved on exit and every 60s)`] : []),
       '',
       'Try:',
       `  kubectl --kubeconfig ${kubeconfig} get nodepools,ec2nodeclasses,nodeclaims,nodes`,
@@ -64,5 +71,6 @@ export function registerServe(program: Command): void {
       '--state <file>',
       'keep the API objects and simulated time in this file (loaded at start, saved on exit and every 60s); simulated EC2 instances are not kept, so Tenon replaces the NodeClaims whose instances are gone',
     )
+    .option('--cluster <kubeconfig>', 'attach to this existing cluster instead of serving the embedded API server (its kube-scheduler and kube-controller-manager stand in for the simulated ones)')
     .action(serve);
 }

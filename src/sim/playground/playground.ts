@@ -3,6 +3,7 @@
  * world (kubelets, CCM, kube-scheduler, workloads, volumes) and the very same controllers, on one SimClock.
  */
 import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { FaultExemptHeader, readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
 import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig, type Transport } from '../../kube/index.js';
@@ -16,7 +17,7 @@ import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
 import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
 import { applyObjects, parseManifests } from '../scenario/apply.js';
-import { World } from '../world/world.js';
+import { World, type AgentName } from '../world/world.js';
 import { defaultManifests } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
@@ -49,11 +50,44 @@ export interface PlaygroundOptions {
   apiTransport?: 'in-process' | 'https';
   /** Simulated kubelet timings over the defaults (boot, Ready, device plugins …). */
   kubelet?: Partial<KubeletTimings>;
+  /**
+   * Attach to an existing cluster instead of starting the embedded API server: the simulated EC2, kubelets,
+   * CCM and volumes and Tenon's controllers run against it, while its own kube-scheduler and
+   * kube-controller-manager (workloads, node lifecycle) replace the simulated ones.
+   */
+  cluster?: ClusterAttachment;
+}
+
+/** The cluster a playground attaches to. */
+export interface ClusterAttachment {
+  kubeconfig: string;
+  /** Where simulated time starts (the cluster stamps objects with its wall clock, so: now). */
+  startMs: number;
+}
+
+/** The simulated agents a cluster with its own kube-scheduler and kube-controller-manager already has. */
+export const agentsTheClusterRuns: readonly AgentName[] = ['scheduler', 'deployments', 'replicaSets', 'daemonSets', 'statefulSets', 'jobs', 'nodeLifecycle'];
+
+/** How the playground reaches its API server, whichever it is. */
+interface Endpoint {
+  /** The embedded server; undefined when attached to a cluster. */
+  server?: ApiServer;
+  url: string;
+  caPem: string;
+  kubeConfigYaml: string;
+  transport: Transport;
+  restored: boolean;
 }
 
 /** A running playground. */
 export interface Playground {
-  server: ApiServer;
+  /** The embedded API server (undefined when attached to a cluster). */
+  server?: ApiServer;
+  /** The API server's URL and a kubeconfig for it (the embedded one's, or the cluster's). */
+  url: string;
+  kubeConfigYaml: string;
+  /** True when the embedded server loaded saved state. */
+  restored: boolean;
   clock: SimClock;
   client: KubeClient;
   discovery: Discovery;
@@ -81,25 +115,47 @@ async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['a
   return transportFromKubeConfig(kc);
 }
 
+async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions): Promise<Endpoint> {
+  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
+  const transport = await playgroundTransport(server, o.apiTransport);
+  return { server, url: server.url, caPem: server.caPem, kubeConfigYaml: server.kubeConfigYaml, transport, restored: server.restored };
+}
+
+async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
+  const kubeConfigYaml = readFileSync(cluster.kubeconfig, 'utf8');
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeConfigYaml);
+  const current = kc.getCurrentCluster();
+  if (!current) throw new Error(`${cluster.kubeconfig}: the kubeconfig names no current cluster`);
+  const caPem = current.caData ? Buffer.from(current.caData, 'base64').toString() : current.caFile ? readFileSync(current.caFile, 'utf8') : '';
+  return { url: current.server, caPem, kubeConfigYaml, transport: await transportFromKubeConfig(kc), restored: false };
+}
+
+/** The run's seed and simulated clock: fresh, resumed from saved state, or at the attached cluster's now. */
+function seedAndClock(o: PlaygroundOptions): { seed: number; clock: SimClock } {
+  const saved = o.stateFile && !o.cluster ? readStateHeader(o.stateFile) : undefined;
+  const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
+  return { seed, clock: new SimClock({ start: o.cluster?.startMs ?? Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) }) };
+}
+
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
 export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
   // A restored cluster resumes its simulated time, so ages and timestamps stay in order, and draws from a
   // different random sequence: the same seed would hand out the pod names and instance IDs of the saved
   // objects again (AlreadyExists from the ReplicaSet controller, a new instance under an old NodeClaim's ID).
-  const saved = o.stateFile ? readStateHeader(o.stateFile) : undefined;
-  const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
-  const clock = new SimClock({ start: Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) });
-  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
-  const client = new KubeClient(trackTransport(await playgroundTransport(server, o.apiTransport), clock));
+  const { seed, clock } = seedAndClock(o);
+  const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o);
+  const { server } = endpoint;
+  const client = new KubeClient(trackTransport(endpoint.transport, clock));
   const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: playgroundCluster });
   const wiring = wireAwsProvider({
     client,
     clock,
     port: ec2,
-    cluster: { name: playgroundCluster, endpoint: server.url, caBundle: Buffer.from(server.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
+    cluster: { name: playgroundCluster, endpoint: endpoint.url, caBundle: Buffer.from(endpoint.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
     kubernetesVersion: '1.33',
   });
-  const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: server.url, ...o.options };
+  const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: endpoint.url, ...o.options };
   const worldErrors: Playground['worldErrors'] = [];
   // The world and the operator watch the same server through the same client: one cache of each kind serves both.
   // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
@@ -108,14 +164,28 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
   );
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
-  const world = new World({ client, clock, seed, machines: new SimEc2Machines(ec2), volumes: { zones: ec2.account.zones }, kubelet: o.kubelet, onError: (agent, error) => worldErrors.push({ agent, error }), sharedInformers: shared });
+  const world = new World({
+    client,
+    clock,
+    seed,
+    machines: new SimEc2Machines(ec2),
+    volumes: { zones: ec2.account.zones },
+    kubelet: o.kubelet,
+    onError: (agent, error) => worldErrors.push({ agent, error }),
+    sharedInformers: shared,
+    disable: o.cluster ? agentsTheClusterRuns : [],
+  });
   await clock.busy(world.start());
   const discovery = new Discovery(client);
-  const observerClient = new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock));
+  // Scenario checks read past the embedded server's injected faults; an attached cluster has none.
+  const observerClient = server ? new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock)) : client;
   const observer = { client: observerClient, discovery: new Discovery(observerClient) };
-  if ((o.defaults ?? true) && !server.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
+  if ((o.defaults ?? true) && !endpoint.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
   return {
     server,
+    url: endpoint.url,
+    kubeConfigYaml: endpoint.kubeConfigYaml,
+    restored: endpoint.restored,
     clock,
     client,
     discovery,
@@ -130,7 +200,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       world.stop();
       await operator.stop();
       shared.stop();
-      await server.close();
+      await server?.close();
     },
   };
 }

@@ -69,18 +69,32 @@ function loseInstances(pg: Playground, f: { count: number; capacityType?: string
   return `terminated ${running.map((i) => i.instanceId).join(', ') || 'no instance'}`;
 }
 
+/** The embedded API server, which the API faults need (a scenario naming them is skipped on an attached cluster). */
+function embedded(pg: Playground): NonNullable<Playground['server']> {
+  if (!pg.server) throw new Error('cannot inject this fault into an attached cluster: only the embedded API server injects it');
+  return pg.server;
+}
+
 function apiErrors(pg: Playground, f: Extract<Fault, { apiErrors: unknown }>['apiErrors']): string {
   const code = f.code ?? 500;
-  const remove = pg.server.faults.addError({ verb: f.verb, resource: f.resource, code, rate: f.rate });
+  const remove = embedded(pg).faults.addError({ verb: f.verb, resource: f.resource, code, rate: f.rate });
   const scope = [f.verb, f.resource].filter(Boolean).join(' ') || 'all';
   return windowed(pg, f, `API errors ${code} at rate ${f.rate} on ${scope} requests`, remove);
 }
 
 function watchDrop(pg: Playground, f: Extract<Fault, { watchDrop: unknown }>['watchDrop']): string {
-  pg.server.closeWatches();
+  const server = embedded(pg);
+  server.closeWatches();
   if (f === true || f.lifetime === undefined) return 'closed every watch';
-  pg.server.faults.setWatchLifetime(parseDuration(f.lifetime) ?? 0);
-  return windowed(pg, f, `closed every watch, and each new one within ${f.lifetime}`, () => pg.server.faults.setWatchLifetime(0));
+  server.faults.setWatchLifetime(parseDuration(f.lifetime) ?? 0);
+  return windowed(pg, f, `closed every watch, and each new one within ${f.lifetime}`, () => server.faults.setWatchLifetime(0));
+}
+
+/** Why a fault cannot be injected into a cluster Tenon is only attached to (undefined when it can). */
+export function faultNeedsEmbeddedServer(fault: Fault): string | undefined {
+  if ('apiErrors' in fault) return 'the apiErrors fault is injected by the embedded API server';
+  if ('watchDrop' in fault) return 'the watchDrop fault is injected by the embedded API server';
+  return undefined;
 }
 
 /** Injects the fault; returns what it did, for the report. */

@@ -11,7 +11,7 @@ import { startPlayground, type Playground, type PlaygroundOptions } from '../pla
 import type { ExpectationResult, RunReport, Sample } from '../report/run-report.js';
 import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
 import { describeExpectation, evaluate, type Outcome } from './expectations.js';
-import { injectFault } from './faults.js';
+import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
 import type { Expectation, Scenario, Step } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
 
@@ -26,6 +26,22 @@ export interface RunScenarioOptions {
   onProgress?: (p: { sample: Sample; step: number; steps: number; text: string }) => void;
   /** How the playground's clients reach its API server (see PlaygroundOptions.apiTransport). */
   apiTransport?: PlaygroundOptions['apiTransport'];
+  /** Run against this existing cluster instead of the embedded API server (see PlaygroundOptions.cluster). */
+  cluster?: PlaygroundOptions['cluster'];
+  /**
+   * Simulated ms per wall ms when attached to a cluster (default 30): the cluster's own scheduler and
+   * controllers run on the wall clock, so simulated time may only run ahead of it this much faster.
+   */
+  clusterPace?: number;
+}
+
+/** Why a scenario cannot run against an attached cluster (undefined when it can). */
+export function clusterSkipReason(s: Scenario): string | undefined {
+  for (const step of s.steps) {
+    const reason = 'fault' in step ? faultNeedsEmbeddedServer(step.fault) : undefined;
+    if (reason) return reason;
+  }
+  return undefined;
 }
 
 /** Simulated time moves in slices this long between looks at the world. */
@@ -69,7 +85,10 @@ class Run {
   async pass(ms: number): Promise<void> {
     const target = this.pg.clock.now() + ms;
     while (this.pg.clock.now() < target) {
-      await this.pg.clock.advance(Math.min(sliceMs, target - this.pg.clock.now()));
+      const slice = Math.min(sliceMs, target - this.pg.clock.now());
+      await this.pg.clock.advance(slice);
+      // An attached cluster's components act on the wall clock: give them their share of each slice.
+      if (this.o.cluster) await new Promise((r) => setTimeout(r, slice / (this.o.clusterPace ?? 30)));
       await this.look();
     }
   }
@@ -126,7 +145,7 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
 export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Promise<RunReport> {
   const wall0 = performance.now();
   const seed = o.seed ?? s.seed ?? 1;
-  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log, apiTransport: o.apiTransport });
+  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log, apiTransport: o.apiTransport, cluster: o.cluster });
   const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
   let error: string | undefined;
   let passed = true;

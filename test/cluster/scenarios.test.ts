@@ -1,0 +1,51 @@
+/**
+ * S1-S5 and the everyday scenarios against the real control plane: Tenon's controllers, the simulated EC2,
+ * kubelets, CCM and volumes attach to it (`tenon scenario run --cluster`), while its own kube-scheduler and
+ * kube-controller-manager place and manage the pods. Each scenario gets a fresh control plane.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/sim/scenario/runner.js';
+import { parseScenario } from '../../src/sim/scenario/validate.js';
+import { clusterKubeconfig } from './cluster.js';
+
+// Not here yet, because they fail against the real control plane (see /work/notes/issue-25.md): s4-immediate-pvc
+// (9 NodeClaims where 3-6 are expected) and consolidation (4 NodeClaims left where 2 are expected); the real
+// kube-scheduler places the pods differently from the simulated one (it spreads by LeastAllocated).
+const scenarios = [
+  's1-ccm-taint-race',
+  's2-user-register-taints',
+  's3-custom-ami-bootstrap',
+  's5-unknown-node-repair',
+  's5-repair-blocked',
+  'scale-up',
+  'scale-down',
+  'drift',
+  'expiration',
+  'budget-schedule',
+];
+
+const dir = join(process.cwd(), 'scenarios');
+
+/** A fresh, empty control plane (the previous scenario's nodes and workloads gone with its etcd). */
+function restartControlPlane(): void {
+  const plane = join(process.cwd(), 'test', 'cluster', 'control-plane.sh');
+  execFileSync(plane, ['down'], { stdio: 'inherit' });
+  execFileSync(plane, ['up'], { stdio: 'inherit' });
+}
+
+describe('scenarios against the real control plane', () => {
+  for (const name of scenarios) {
+    it(name, async () => {
+      const parsed = parseScenario(readFileSync(join(dir, `${name}.yaml`), 'utf8'));
+      expect(parsed.errors).toEqual([]);
+      if (!parsed.scenario) throw new Error(`${name}: no scenario`);
+      restartControlPlane();
+      const report = await runScenario(parsed.scenario, { baseDir: dir, cluster: { kubeconfig: clusterKubeconfig(), startMs: Date.now() } });
+      const failed = report.expectations.filter((e) => !e.passed).map((e) => `step ${e.step}: ${e.description}: ${e.observed}`);
+      expect({ passed: report.passed, error: report.error, failed }).toEqual({ passed: true, error: undefined, failed: [] });
+    });
+  }
+});

@@ -22,7 +22,7 @@ describe('tenon explain against the playground over HTTPS', () => {
     s = await situation(docs(nodeClass(), nodePool('general', { limits: '{cpu: "1000"}' }), pod('too-big', { cpu: '500', memory: '20Gi' }), pod('web')), 60_000);
     dir = mkdtempSync(join(tmpdir(), 'tenon-explain-'));
     kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, s.pg.server.kubeConfigYaml);
+    writeFileSync(kubeconfig, s.pg.kubeConfigYaml);
   }, 120_000);
   afterAll(async () => {
     await s.pg.stop();

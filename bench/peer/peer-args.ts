@@ -24,7 +24,7 @@ Workloads:
   cost         The cost suite's workloads on the real EC2 catalog (all but existing-nodes, which would need
                Karpenter's cluster state).
 Each round runs both sides once per workload, alternating which goes first (default 3 rounds). Karpenter: a fresh
-scheduler per run, one warm-up Solve in the process below 10,000 pods, then one timed Solve (as its benchmark, scheduler set-up
+scheduler per run, one warm-up Solve in the process below 2,000 pods, then one timed Solve (as its benchmark, scheduler set-up
 excluded); CPU time from getrusage over the Solve (its 5 concurrent reconciles and the Go GC included). Tenon: one
 warm-up solve per workload, then a timed solve per round in this process; CPU time from process.cpuUsage.
 Columns: pods/s (wall) and pods per CPU-second per side, cpuRatio / wallRatio = Tenon's rate over Karpenter's

@@ -51,8 +51,8 @@ interface PeerOutput {
   solveCpuSeconds: number;
 }
 
-/** Below this many pods the Go side solves once untimed first (heap growth); above, a solve takes long enough alone. */
-const warmupBelowPods = 10000;
+/** Below this many pods the Go side solves once untimed first (heap growth); larger ones take long enough alone. */
+const warmupBelowPods = 2000;
 
 /** Runs Karpenter's scheduler on the workload file (a warm-up solve in the process for small batches, then the timed one). */
 export function runKarpenter(bin: string, file: string, w: Pick<PeerWorkload, 'preferencePolicy' | 'pods'>): SideRun {

@@ -39,31 +39,31 @@ function shuffledAndRenamed(pods: readonly Pod[], seed: number): Pod[] {
 describe("Karpenter's benchmark mix", () => {
   it('places every pod, within every constraint, at any size and seed', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 5, max: 400 }), (seed, n) => {
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 5, max: 250 }), (seed, n) => {
         const input = benchmarkInput(makeDiversePods(n, { seed }));
         const r = solve(input);
         expect(r.unplaced.map((u) => u.reasons[0]?.message)).toEqual([]);
         expect(checkPlacement(input, r, { domains: 'karpenter' })).toEqual([]);
       }),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
-  });
+  }, 120_000);
 
   it('places every preference pod under Respect and under Ignore', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 300 }), fc.constantFrom<PreferencePolicy>('Respect', 'Ignore'), (seed, n, policy) => {
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 150 }), fc.constantFrom<PreferencePolicy>('Respect', 'Ignore'), (seed, n, policy) => {
         const r = solve(benchmarkInput(makePreferencePods(n, { seed }), policy));
         expect(r.unplaced).toEqual([]);
       }),
       { numRuns: 8 },
     );
-  });
+  }, 120_000);
 });
 
 describe('determinism', () => {
   it('gives the same fleet for the same pods in any order and under any names', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 5, max: 250 }), fc.integer(), (seed, n, shuffle) => {
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 5, max: 150 }), fc.integer(), (seed, n, shuffle) => {
         const pods = makeDiversePods(n, { seed });
         const a = solve(benchmarkInput(pods));
         const b = solve(benchmarkInput(shuffledAndRenamed(pods, shuffle)));
@@ -71,18 +71,18 @@ describe('determinism', () => {
       }),
       { numRuns: 10 },
     );
-  });
+  }, 120_000);
 
   it('holds on the real catalog, across the portfolio and the large-batch path', () => {
     const instanceTypes = ec2InstanceTypes({ zoneCount: 3, seed: 7 });
     const nodePools = [{ name: 'default', template: { requirements: [{ key: 'karpenter.k8s.aws/instance-category', operator: 'In' as const, values: ['c', 'm', 'r'] }] } }];
-    for (const n of [120, 700]) {
+    for (const n of [80, 650]) {
       const pods = makeDiversePods(n, { seed: n });
       const a = solve({ pods, nodePools, instanceTypes });
       const b = solve({ pods: shuffledAndRenamed(pods, n + 1), nodePools, instanceTypes });
       expect(fleet(b)).toEqual(fleet(a));
     }
-  });
+  }, 120_000);
 });
 
 describe('preference policy', () => {

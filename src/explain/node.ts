@@ -7,7 +7,7 @@
 import { Annotations, ConditionTypes, Labels, type Budget } from '../api/index.js';
 import { budgetActive, budgetNodes } from '../controllers/disruption/budgets/budgets.js';
 import type { Node, Pod } from '../kube/index.js';
-import { compileSelector, type LabelSelector } from '../scheduling/index.js';
+import { cheapestOffering, compileSelector, type LabelSelector } from '../scheduling/index.js';
 import { parseDuration } from '../settings/duration.js';
 import type { ExplainContext } from './context.js';
 import type { Cause, Explanation } from './model.js';
@@ -121,10 +121,11 @@ export function explainNode(ctx: ExplainContext, name: string): Explanation | un
 
 function nextLaunch(ctx: ExplainContext, pool: string): string {
   const f = ctx.pools.get(pool);
-  const types = f?.types ?? [];
+  const types = f ? f.types.filter((t) => t.requirements.intersects(f.requirements) === undefined) : [];
   const cheapest = types.reduce<(typeof types)[number] | undefined>((a, b) => (!a || b.price < a.price ? b : a), undefined);
   if (!cheapest) return 'it would launch nothing: it has no instance type with an available offering';
-  const o = cheapest.offerings.reduce((a, b) => (b.price < a.price ? b : a));
+  const o = f ? cheapestOffering(cheapest, f.requirements) : undefined;
+  if (!o) return 'it would launch nothing: no offering its requirements allow is available';
   return `next launch for a small pod: ${cheapest.name} in ${o.zone} (${o.capacityType}, ${hourly(o.price)}), ${types.length} instance types allowed`;
 }
 

@@ -118,6 +118,19 @@ function prepareAll(raw: readonly InstanceType[]): InstanceTypeInfo[] {
   return raw.map((t) => prepareInstanceType({ ...t, offerings: t.offerings.map((o) => ({ ...o, available: true })) })).filter((t): t is InstanceTypeInfo => t !== undefined);
 }
 
+/**
+ * The NodePool's own requirements leave no instance type with an offering: the provider drops offerings that ran
+ * out of capacity (for 3 minutes), so every one it allows is out of capacity or not offered in the subnets' zones.
+ */
+function emptyPoolFinding(f: PoolFacts): Finding {
+  const named = f.requirements.get(Labels.instanceType)?.toString();
+  return finding('offerings', `NodePool/${f.name}`, { instanceTypes: 0, requirements: f.requirements.toString() }, {
+    message: `no instance type ${pool(f)} allows has an available offering: every offering of ${named ?? 'its instance types'} is out of capacity or not offered in the EC2NodeClass's zones`,
+    fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
+    rank: 9,
+  });
+}
+
 function typeFinding(f: PoolFacts, pod: PodFacts, reqs: Requirements): Finding | undefined {
   const all = compatible(everyOffering(f), reqs);
   if (all.length === 0) {
@@ -127,8 +140,9 @@ function typeFinding(f: PoolFacts, pod: PodFacts, reqs: Requirements): Finding |
       if (r) one.add(r);
       return compatible(everyOffering(f), one).length === 0;
     });
-    const what = key ? pod.requirements.get(key)?.toString() ?? key : reqs.toString();
-    return finding('requirements', `NodePool/${f.name}`, { key: key ?? '', pod: what, instanceTypes: f.rawTypes.length }, {
+    if (!key) return emptyPoolFinding(f);
+    const what = pod.requirements.get(key)?.toString() ?? key;
+    return finding('requirements', `NodePool/${f.name}`, { key, pod: what, instanceTypes: f.rawTypes.length }, {
       message: `none of the ${f.rawTypes.length} instance types ${pool(f)} allows satisfies ${what}`,
       fix: `change the pod's requirement ${what}, or widen ${pool(f)}'s instance type requirements`,
       rank: 3,

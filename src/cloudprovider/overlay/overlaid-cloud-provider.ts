@@ -1,4 +1,4 @@
-import type { CloudProvider, DriftReason } from '../cloud-provider.js';
+import type { CloudProvider, DriftReason, NodeClassReadiness } from '../cloud-provider.js';
 import { Labels } from '../../api/index.js';
 import { cheapestOffering, type InstanceType } from '../instance-type.js';
 import type { RepairPolicy } from '../repair-policy.js';
@@ -73,6 +73,11 @@ export class OverlaidCloudProvider implements CloudProvider {
   /** The overlays that lost a conflict on this NodePool's instance types, with what they conflicted over. */
   async conflicts(nodePool: NodePool): Promise<Map<string, string>> {
     return applyOverlays(await this.inner.getInstanceTypes(nodePool), this.overlays(), nodePool.metadata.name ?? '').conflicts;
+  }
+
+  /** See CloudProvider (overlays do not change NodeClass readiness). */
+  nodeClassReadiness(nodePool: NodePool): NodeClassReadiness | undefined {
+    return this.inner.nodeClassReadiness?.(nodePool);
   }
 
   /** See CloudProvider. */

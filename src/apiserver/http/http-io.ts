@@ -55,7 +55,8 @@ export function bodyJson(ctx: Ctx): unknown {
   const type = contentType(ctx);
   // kubectl 1.32+ sends protobuf for `create <kind>` and `debug` pods; CBOR is only sent when offered.
   if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(ctx.body);
-  if (type.includes('protobuf') || type.includes('cbor')) {
+  // As kube-apiserver: only JSON and YAML bodies (and protobuf, above) are decoded; text/plain and the like are refused.
+  if (type.includes('protobuf') || type.includes('cbor') || !(type.endsWith('json') || type.endsWith('yaml'))) {
     throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
   const text = ctx.body.toString('utf8');

@@ -50,6 +50,9 @@ function route(ctx: Ctx, version: string): void {
   handleResource(ctx, rp);
 }
 
+/** The largest request body kube-apiserver accepts (3 MiB). */
+const maxRequestBodyBytes = 3 * 1024 * 1024;
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -76,6 +79,8 @@ export interface LocalRequest {
 export async function dispatch(state: ServerState, version: string, req: LocalRequest, res: ResponseSink): Promise<void> {
   try {
     const url = new URL(req.url, 'https://127.0.0.1');
+    // kube-apiserver refuses request bodies past 3 MiB before decoding them.
+    if (req.body.length > maxRequestBodyBytes) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
     await delay((state.faults as FaultInjector).latencyMs);
     const ctx: Ctx = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: req.body, res, state };
     route(ctx, version);

@@ -4,6 +4,7 @@ import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
 import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject, type SharedInformers } from '../kube/index.js';
 import type { Logger } from '../observability/logger.js';
+import { instrumentCloudProvider } from '../observability/instrumented-cloud-provider.js';
 import { Metrics } from '../observability/metrics.js';
 import type { Options } from '../settings/options.js';
 import { ClusterState } from '../state/cluster-state.js';
@@ -48,7 +49,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
   const state = new ClusterState(informers, o.clock);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
-  const cloudProvider = new OverlaidCloudProvider(o.cloudProvider, () => overlayRules(informers.nodeOverlays.cache.list()));
+  // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.
+  const cloudProvider = instrumentCloudProvider(new OverlaidCloudProvider(o.cloudProvider, () => overlayRules(informers.nodeOverlays.cache.list())), metrics, o.clock);
   const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider, recorder, log: o.log, metrics, options: o.options };
   const controllers = [...(o.providerControllers ?? []), ...newControllers(context)];
   const extra = o.providerInformers ?? [];

@@ -1,6 +1,7 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
+import { explainSuite } from './explain/suite.js';
 import { peerSuite } from './peer/peer-suite.js';
 import { playgroundSuite } from './playground/suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
@@ -19,4 +20,5 @@ export const suites: Record<string, Suite> = {
   playground: playgroundSuite,
   consolidation: consolidationSuite,
   peer: peerSuite,
+  explain: explainSuite,
 };

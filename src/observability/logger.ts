@@ -6,16 +6,18 @@ export type { Logger } from 'pino';
 /**
  * Creates the root logger at a level, writing JSON lines to `destination` (stdout by default), in Karpenter's
  * shape: `level` as an upper-case word, `time` in RFC 3339, `logger`, and the text under `message`, so log
- * queries written for Karpenter (`level="ERROR"`, `message=~"..."`) work unchanged.
+ * queries written for Karpenter (`level="ERROR"`, `message=~"..."`) work unchanged. `time` is the host's clock
+ * unless `now` is given (the playground passes its simulated clock).
  */
-export function createLogger(opts: { level: string; destination?: NodeJS.WritableStream }): Logger {
+export function createLogger(opts: { level: string; destination?: NodeJS.WritableStream; now?: () => number }): Logger {
+  const now = opts.now;
   return pino(
     {
       level: opts.level,
       base: { logger: 'controller' },
       messageKey: 'message',
       errorKey: 'error',
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: now ? (): string => `,"time":"${new Date(now()).toISOString()}"` : pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label.toUpperCase() }) },
     },
     opts.destination ?? process.stdout,

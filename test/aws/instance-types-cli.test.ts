@@ -15,7 +15,7 @@ describe('tenon instance-types', () => {
     const m5 = result.types.find((t) => t.name === 'm5.large');
     expect(m5?.allocatable).toMatchObject({ cpu: '1930m', memory: '6903Mi', pods: '29' });
     const table = formatTable(result.types);
-    expect(table[0]).toMatch(/^NAME\s+ZONES\s+CAPACITY TYPES/);
+    expect(table[0]).toMatch(/^NAME\s+ARCH\s+GPU\s+ZONES\s+CAPACITY TYPES/);
     expect(table.find((l) => l.startsWith('m5.large '))).toContain('on-demand,spot');
   });
 

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StateFileError, startApiServer } from '../../apiserver/index.js';
+import { defaultKubeconfig, writePrivateFile } from './tenon-dir.js';
 import { untilInterrupted } from './until-interrupted.js';
 
 interface ApiServerFlags {
@@ -31,8 +31,7 @@ async function run(flags: ApiServerFlags): Promise<void> {
     process.stderr.write(`tenon apiserver: ${e.message}\n`);
     process.exit(2);
   });
-  const kubeconfig = resolve(flags.kubeconfig);
-  writeFileSync(kubeconfig, server.kubeConfigYaml, { mode: 0o600 });
+  const kubeconfig = writePrivateFile(flags.kubeconfig, server.kubeConfigYaml);
   const state = stateFile ? `state: ${stateFile} (${server.restored ? 'loaded' : 'new'}; saved on exit and every ${flags.snapshotInterval}s)` : 'state: in memory only (--state FILE keeps it)';
   process.stdout.write([`Tenon API server serving at ${server.url}`, `kubeconfig: ${kubeconfig}`, state, 'Ctrl-C stops it.', ''].join('\n'));
   // Closing saves the state file (when there is one), so a failure here is a failed save.
@@ -45,7 +44,7 @@ export function registerApiServer(program: Command): void {
     .command('apiserver')
     .description("run the embedded Kubernetes API server alone (Tenon's CRDs installed) for kubectl, until Ctrl-C")
     .option('--port <port>', 'port on 127.0.0.1 (0: any free port)', '0')
-    .option('--kubeconfig <file>', 'where to write the kubeconfig', 'tenon.kubeconfig')
+    .option('--kubeconfig <file>', 'where to write the kubeconfig (a new folder gets a .gitignore)', defaultKubeconfig)
     .option('--state <file>', 'load the objects from this file at start (if it exists) and save them to it on exit and periodically')
     .option('--snapshot-interval <seconds>', 'how often --state is saved while running (0: only on exit)', '60')
     .action(run);

@@ -47,9 +47,21 @@ export function lintLines(nodeClasses: readonly EC2NodeClassLike[], nodePools: r
   return { lines, failed };
 }
 
-function run(flags: { file: string[]; effective?: boolean; userdata?: boolean }): void {
-  const { nodeClasses, nodePools } = readNodeClasses(flags.file);
-  if (nodeClasses.length === 0) throw new Error(`-f: no EC2NodeClass found in ${flags.file.join(', ')}`);
+function run(positional: string[], flags: { file?: string[]; effective?: boolean; userdata?: boolean }): void {
+  const files = [...positional, ...(flags.file ?? [])];
+  const usage = (message: string): void => {
+    process.stderr.write(`tenon lint: ${message}\n`);
+    process.exitCode = 2;
+  };
+  if (files.length === 0) return usage('name at least one manifest file (tenon lint FILE...)');
+  let read: ReturnType<typeof readNodeClasses>;
+  try {
+    read = readNodeClasses(files);
+  } catch (e: unknown) {
+    return usage(e instanceof Error ? e.message : String(e));
+  }
+  const { nodeClasses, nodePools } = read;
+  if (nodeClasses.length === 0) return usage(`no EC2NodeClass found in ${files.join(', ')}`);
   const { lines, failed } = lintLines(nodeClasses, nodePools);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (flags.userdata || flags.effective) {
@@ -83,12 +95,13 @@ function printUserData(nodeClass: EC2NodeClassLike, pool: NodePoolLike | undefin
   if (effective) process.stdout.write(`--- what the kubelet will run with ---\n${JSON.stringify(effectiveKubeletConfig(generated.userData, family), null, 2)}\n`);
 }
 
-/** `tenon lint -f FILE`: the userData lint of SCENARIOS.md S2/S3, and the userData Tenon would generate. */
+/** `tenon lint FILE...` (or `-f FILE`): the userData lint of SCENARIOS.md S2/S3, and the userData Tenon would generate. */
 export function registerLint(program: Command): void {
   program
     .command('lint')
     .description('lint EC2NodeClass userData (bootstrap options, registration taints, settings Tenon manages); exits 1 on errors')
-    .requiredOption('-f, --file <files...>', 'manifests with EC2NodeClasses (and optionally their NodePools)')
+    .argument('[files...]', 'manifests with EC2NodeClasses (and optionally their NodePools)')
+    .option('-f, --file <files...>', 'the same, as a flag')
     .option('--userdata', 'also print the userData Tenon would generate')
     .option('--effective', 'also print what the kubelet will actually run with (implies --userdata)')
     .action(run);

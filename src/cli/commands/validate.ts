@@ -52,19 +52,26 @@ export function validateFiles(paths: string[]): { lines: string[]; failed: boole
   return { lines, failed };
 }
 
-/** `tenon validate -f FILE|DIR ...`: offline validation of NodePool, NodeClaim and EC2NodeClass manifests. */
+/** `tenon validate FILE|DIR ...` (or `-f FILE`, as kubectl): offline validation of NodePool, NodeClaim and EC2NodeClass manifests. */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('validate Karpenter v1 manifests offline (schema, defaults and CEL rules of the CRDs)')
-    .requiredOption('-f, --filename <path...>', 'manifest files or directories (multi-document YAML)')
-    .action((opts: { filename: string[] }) => {
+    .argument('[files...]', 'manifest files or directories (multi-document YAML)')
+    .option('-f, --filename <path...>', 'manifest files or directories, as kubectl takes them')
+    .action((files: string[], opts: { filename?: string[] }) => {
+      const paths = [...files, ...(opts.filename ?? [])];
+      if (paths.length === 0) {
+        process.stderr.write('tenon validate: name at least one manifest file or directory (tenon validate FILE...)\n');
+        process.exitCode = 2;
+        return;
+      }
       try {
-        const { lines, failed } = validateFiles(opts.filename);
+        const { lines, failed } = validateFiles(paths);
         process.stdout.write(`${lines.join('\n')}\n`);
         if (failed) process.exitCode = 1;
       } catch (e: unknown) {
-        process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.stderr.write(`tenon validate: ${e instanceof Error ? e.message : String(e)}\n`);
         process.exitCode = 1;
       }
     });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sleep } from '../../clock/index.js';
 import { SimClock } from './sim-clock.js';
 
@@ -81,5 +81,41 @@ describe('SimClock', () => {
     while (!fired) await new Promise((r) => setTimeout(r, 5));
     stop();
     expect(clock.now()).toBeGreaterThanOrEqual(3_600_000);
+  });
+});
+
+describe('SimClock.run without idle jumps', () => {
+  it('keeps simulated time at start + wall time x speed, firing the timers due on the way', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate', 'performance', 'Date'] });
+    try {
+      const host = Date.now();
+      const clock = new SimClock({ start: host });
+      const fired: number[] = [];
+      clock.setTimer(5_000, () => fired.push(clock.now() - host));
+      clock.setTimer(3_600_000, () => fired.push(clock.now() - host));
+      const stop = clock.run({ speed: 1, jumpWhenIdle: false });
+      await vi.advanceTimersByTimeAsync(12_000);
+      stop();
+      // A NodePool created at the start is 12 s old, not an hour: the idle hour-long timer did not pull time ahead.
+      expect(clock.now() - host).toBeGreaterThanOrEqual(11_900);
+      expect(clock.now() - host).toBeLessThanOrEqual(12_100);
+      expect(Math.abs(clock.now() - Date.now())).toBeLessThanOrEqual(100);
+      expect(fired).toEqual([5_000]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('runs ahead of the host at a higher speed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate', 'performance', 'Date'] });
+    try {
+      const clock = new SimClock({ start: Date.now() });
+      const stop = clock.run({ speed: 10, jumpWhenIdle: false });
+      await vi.advanceTimersByTimeAsync(6_000);
+      stop();
+      expect(clock.now() - Date.now()).toBeGreaterThanOrEqual(53_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

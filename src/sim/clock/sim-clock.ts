@@ -136,32 +136,51 @@ export class SimClock implements Clock {
 
   /**
    * Runs freely until the returned stop function is called: simulated time follows wall time times `speed`,
-   * and (unless turned off) jumps to the next timer whenever everyone is idle.
+   * and (if asked) jumps to the next timer whenever everyone is idle.
    */
   run(opts: RunOptions = {}): () => void {
     if (this.driving) throw new Error('SimClock is already running');
     this.driving = true;
     const speed = opts.speed ?? 1;
     const tick = opts.tickMs ?? 10;
-    const jump = opts.jumpWhenIdle ?? true;
-    const loop = async (): Promise<void> => {
-      let wall = performance.now();
-      while (this.driving) {
-        if (jump) await this.idle();
-        else await realDelay(tick);
-        const nowWall = performance.now();
-        const target = this.current + (nowWall - wall) * speed;
-        wall = nowWall;
-        const next = this.timers.peek();
-        if (next && (next.at <= target || jump)) this.fireDueAt(next.at);
-        else this.current = target;
-        if (jump && !next) await realDelay(tick);
-      }
-    };
-    void loop();
+    void ((opts.jumpWhenIdle ?? true) ? this.runJumping(speed, tick) : this.runAnchored(speed, tick));
     return () => {
       this.driving = false;
     };
+  }
+
+  private async runJumping(speed: number, tick: number): Promise<void> {
+    let wall = performance.now();
+    while (this.driving) {
+      await this.idle();
+      const nowWall = performance.now();
+      const target = this.current + (nowWall - wall) * speed;
+      wall = nowWall;
+      const next = this.timers.peek();
+      if (next) this.fireDueAt(next.at);
+      else {
+        this.current = target;
+        await realDelay(tick);
+      }
+    }
+  }
+
+  // Simulated time stays start + wall elapsed × speed, however many timers fire on the way: at speed 1 a
+  // playground started at the host's time keeps the host's time, so kubectl's AGE column reads true.
+  private async runAnchored(speed: number, tick: number): Promise<void> {
+    const wall0 = performance.now();
+    const sim0 = this.current;
+    while (this.driving) {
+      const target = Math.max(this.current, sim0 + (performance.now() - wall0) * speed);
+      const next = this.timers.peek();
+      if (next && next.at <= target) {
+        this.fireDueAt(next.at);
+        await nextTurn();
+        continue;
+      }
+      this.current = target;
+      await realDelay(tick);
+    }
   }
 
   /**

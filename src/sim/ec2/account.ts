@@ -10,7 +10,7 @@ import { loadCatalog, toInstanceTypeInfo, type CatalogEntry } from './catalog.js
 import { InstanceStore, defaultTimings, type InstanceTimings, type SimInstance } from './instances.js';
 import { SimMarket } from './market.js';
 import { buildNetwork, type SimNetwork } from './network.js';
-import { SeededRandom } from './random.js';
+import { SeededRandom, hash32 } from './random.js';
 import { RateLimiter, type RateLimit, type SimAction } from './rate-limits.js';
 
 /** The account id of the simulated account (owner `self`). */
@@ -76,6 +76,7 @@ export class SimAccount {
   /** Calls still to throttle per action (fault injection); `all` applies to every action. */
   readonly forcedThrottles = new Map<SimAction | 'all', number>();
   private releaseCount = 0;
+  private readonly publishedReleases = new Set<string>();
 
   constructor(o: SimEc2Options) {
     this.clock = o.clock;
@@ -105,10 +106,30 @@ export class SimAccount {
     this.releaseCount++;
     const name = release ?? `v2025${String(5 + this.releaseCount - amiReleases.length).padStart(2, '0')}01`;
     const createdAt = new Date(this.clock.now() - (amiReleases.length - this.releaseCount) * 30 * 86_400_000).toISOString();
+    this.publishedReleases.add(name);
     const out = publishRelease({ release: name, versions: this.kubernetesVersions, random: this.random, createdAt });
     this.images.push(...out.images);
     for (const [k, v] of Object.entries(out.parameters)) this.parameters.set(k, v);
     return name;
+  }
+
+  /**
+   * Publishes, on first demand, the older EKS release a pinned alias parameter names (`al2023@v20240625`):
+   * SSM keeps every past release, the simulated account only those it launched with until one is asked for.
+   * Its images and pinned parameters only (the aliases' latest stays); releases after today do not exist, nor
+   * ones older than the three years the simulated account keeps.
+   */
+  publishPinnedRelease(parameterName: string): void {
+    const release = parameterName.match(/^\/aws\/service\/eks\/optimized-ami\/.*-(v(\d{4})(\d{2})(\d{2}))\/image_id$/);
+    if (!release || this.publishedReleases.has(release[1] ?? '')) return;
+    const [, name = '', y, m, d] = release;
+    const date = Date.UTC(Number(y), Number(m) - 1, Number(d));
+    const now = this.clock.now();
+    if (!Number.isFinite(date) || date > now || date < now - 3 * 365 * 86_400_000) return;
+    this.publishedReleases.add(name);
+    const out = publishRelease({ release: name, versions: this.kubernetesVersions, random: new SeededRandom(hash32(this.seed, name)), createdAt: new Date(date).toISOString() });
+    this.images.push(...out.images);
+    for (const [k, v] of Object.entries(out.parameters)) if (k.includes(name)) this.parameters.set(k, v);
   }
 
   /** Applies the rate limit and injected throttles for one call; throws RequestLimitExceeded when throttled. */

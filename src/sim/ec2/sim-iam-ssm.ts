@@ -23,6 +23,7 @@ export class SimIamSsm implements IamApi, SsmApi, PricingApi {
     if (names.length > 10) throw new AwsApiError('ValidationException', 'GetParameters takes at most 10 names');
     const out: Record<string, string> = {};
     for (const n of names) {
+      if (!this.account.parameters.has(n)) this.account.publishPinnedRelease(n);
       const v = this.account.parameters.get(n);
       if (v !== undefined) out[n] = v;
     }

@@ -8,6 +8,7 @@ import { EphemeralTaintKeys, Labels, type Taint } from '../../api/index.js';
 import type { Node } from '../../kube/index.js';
 import type { EffectiveKubeletConfig } from '../../providers/aws/bootstrap/index.js';
 import { formatResource, fromResourceList, resourceValue, subtractResources, type Resources } from '../../scheduling/index.js';
+import { defaultKubernetesVersion, kubeletVersion } from '../machines/kubernetes-version.js';
 import type { Machine } from '../machines/machine.js';
 
 /** The taint a kubelet started with `--cloud-provider=external` registers with until the CCM initializes it. */
@@ -82,7 +83,7 @@ export function registrationNode(m: Machine, config: EffectiveKubeletConfig, now
         ...(m.privateIp ? [{ type: 'InternalIP', address: m.privateIp }] : []),
         { type: 'Hostname', address: m.nodeName },
       ],
-      nodeInfo: { architecture: m.arch, operatingSystem: m.os, kubeletVersion: 'v1.32.0-sim', containerRuntimeVersion: 'containerd://1.7.0-sim', machineID: m.instanceId },
+      nodeInfo: { architecture: m.arch, operatingSystem: m.os, kubeletVersion: m.kubeletVersion ?? kubeletVersion(defaultKubernetesVersion) ?? '', containerRuntimeVersion: 'containerd://1.7.0-sim', machineID: m.instanceId },
     },
   };
 }

@@ -34,6 +34,8 @@ export interface Machine {
   /** What the machine booted with. */
   userData: string;
   amiFamily: AmiFamily;
+  /** The kubelet version the machine's image runs (`v1.33.1-eks-sim`), when the image says. */
+  kubeletVersion?: string;
   /** ms since the epoch. */
   launchTime: number;
   state: MachineState;

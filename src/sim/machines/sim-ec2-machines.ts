@@ -4,6 +4,9 @@
  * way the real AMI would (a non-EKS image is read as a Custom AMI).
  */
 import type { AmiFamily } from '../../providers/aws/bootstrap/index.js';
+import { defaultBlockDevices, ephemeralDevice } from '../../providers/aws/instancetype/ami-family.js';
+import type { BlockDeviceMapping } from '../../providers/aws/ports/index.js';
+import { kubeletVersion, kubernetesVersionOfImage } from './kubernetes-version.js';
 import type { CatalogEntry, SimEc2 } from '../ec2/index.js';
 import type { SimInstance } from '../ec2/instances.js';
 import type { Machine, MachineSource } from './machine.js';
@@ -19,12 +22,24 @@ export function familyOfImage(name: string | undefined): AmiFamily {
   return 'Custom';
 }
 
-function capacityOf(entry: CatalogEntry | undefined): Record<string, string> {
+/**
+ * The size of the volume the kubelet's filesystem lives on, as EC2 attached it: the family's ephemeral device
+ * (the root volume; Bottlerocket's data volume) from the launch's block device mappings, else the AMI's own
+ * (a Custom AMI: its last mapping).
+ */
+export function ephemeralStorageGiB(family: AmiFamily, mappings: readonly BlockDeviceMapping[]): number {
+  if (family === 'Custom') return mappings[mappings.length - 1]?.volumeSizeGiB ?? 20;
+  const device = ephemeralDevice(family);
+  const launched = mappings.find((m) => m.deviceName === device)?.volumeSizeGiB;
+  return launched ?? defaultBlockDevices(family).find((m) => m.deviceName === device)?.volumeSizeGiB ?? 20;
+}
+
+function capacityOf(entry: CatalogEntry | undefined, ephemeralGiB: number): Record<string, string> {
   return {
     cpu: String(entry?.vcpu ?? 2),
     memory: `${entry?.memoryMiB ?? 4096}Mi`,
     pods: entry?.allocatable.pods ?? '110',
-    'ephemeral-storage': entry?.allocatable['ephemeral-storage'] ?? '20Gi',
+    'ephemeral-storage': `${ephemeralGiB}Gi`,
   };
 }
 
@@ -90,6 +105,7 @@ export class SimEc2Machines implements MachineSource {
     const entry = this.types.get(account.catalog, i.instanceType);
     const image = this.images.get(account.images, i.imageId);
     const pods = entry?.allocatable.pods;
+    const amiFamily = familyOfImage(image?.name);
     return {
       providerID: `aws:///${i.zone}/${i.instanceId}`,
       instanceId: i.instanceId,
@@ -100,10 +116,11 @@ export class SimEc2Machines implements MachineSource {
       arch: entry?.arch === 'arm64' ? 'arm64' : 'amd64',
       os: entry?.os ?? 'linux',
       capacityType: i.capacityType,
-      capacity: capacityOf(entry),
+      capacity: capacityOf(entry, ephemeralStorageGiB(amiFamily, i.blockDeviceMappings)),
       devices: devicesOf(entry),
       userData: i.userData,
-      amiFamily: familyOfImage(image?.name),
+      amiFamily,
+      kubeletVersion: kubeletVersion(kubernetesVersionOfImage(image?.name)),
       launchTime: i.launchTime.getTime(),
       state: i.state,
       vcpus: entry?.vcpu,

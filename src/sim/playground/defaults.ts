@@ -1,4 +1,21 @@
 /** The default EC2NodeClass and NodePool the playground installs: the getting-started guide's, for its cluster. */
+import type { KubeObject } from '../../kube/index.js';
+import { parseManifests } from '../scenario/apply.js';
+
+/** The annotation `kubectl apply` keeps its last applied manifest in. */
+const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The default objects as `kubectl apply` would have left them: with the last-applied annotation, so a user's
+ * `kubectl apply` of their own EC2NodeClass "default" replaces it quietly (no missing-annotation warning, and
+ * the fields they leave out are removed, not merged in).
+ */
+export function defaultObjects(cluster: string): KubeObject[] {
+  return parseManifests(defaultManifests(cluster)).map((o) => ({
+    ...o,
+    metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [lastApplied]: `${JSON.stringify(o)}\n` } },
+  }));
+}
 
 /** Manifests of the default EC2NodeClass and NodePool for a cluster named `cluster`. */
 export function defaultManifests(cluster: string): string {

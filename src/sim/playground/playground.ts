@@ -16,18 +16,28 @@ import { SimClock, trackTransport } from '../clock/index.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
 import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
-import { applyObjects, parseManifests } from '../scenario/apply.js';
+import { applyObjects } from '../scenario/apply.js';
 import { World, type AgentName } from '../world/world.js';
-import { defaultManifests } from './defaults.js';
+import { defaultObjects } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
+import { amiKubernetesVersions, apiServerVersion } from '../machines/kubernetes-version.js';
+import { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
 
-/** The cluster name every playground uses (its subnets, security groups and role are tagged for it). */
-export const playgroundCluster = 'playground';
+export { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
+
+/** Simulated start of a playground without a start time: a fixed instant, so a scenario replays alike. */
+const fixedStart = Date.UTC(2026, 0, 1);
 
 /** How to build a playground. */
 export interface PlaygroundOptions {
   seed?: number;
+  /** The cluster name (default `playground`): the discovery tags, the node role and the default EC2NodeClass use it. */
+  clusterName?: string;
+  /** Kubernetes minor version (`1.33`): what the API server reports, the AMIs aliases resolve to, the kubelets run. */
+  kubernetesVersion?: string;
+  /** Simulated start, ms since the epoch (default a fixed instant; `tenon serve` passes the host's time). */
+  startTime?: number;
   /** Zones of the simulated region (3 to 6). */
   zones?: number;
   /** Install the default EC2NodeClass and NodePool (default true). */
@@ -36,6 +46,8 @@ export interface PlaygroundOptions {
   port?: number;
   /** Where the controllers' JSON logs go (default: nowhere). */
   log?: Logger;
+  /** Or: a stream for the controllers' JSON log lines, timestamped in simulated time (`log` wins when both are given). */
+  logDestination?: NodeJS.WritableStream;
   /** Operator settings over the defaults. */
   options?: Partial<Options>;
   /**
@@ -81,6 +93,10 @@ interface Endpoint {
 
 /** A running playground. */
 export interface Playground {
+  /** The cluster name (discovery tags, node role). */
+  clusterName: string;
+  /** The Kubernetes minor version (`1.33`). */
+  kubernetesVersion: string;
   /** The embedded API server (undefined when attached to a cluster). */
   server?: ApiServer;
   /** The API server's URL and a kubeconfig for it (the embedded one's, or the cluster's). */
@@ -108,6 +124,11 @@ function silentLogger(): Logger {
   return createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 }
 
+function operatorLog(o: PlaygroundOptions, clock: SimClock): Logger {
+  if (o.log) return o.log;
+  return o.logDestination ? createLogger({ level: 'info', destination: o.logDestination, now: () => clock.now() }) : silentLogger();
+}
+
 async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['apiTransport']): Promise<Transport> {
   if (kind !== 'https') return inProcessTransport(server);
   const kc = new KubeConfig();
@@ -116,7 +137,7 @@ async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['a
 }
 
 async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions): Promise<Endpoint> {
-  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile });
+  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile, kubernetesVersion: apiServerVersion(o.kubernetesVersion ?? playgroundKubernetesVersion) });
   const transport = await playgroundTransport(server, o.apiTransport);
   return { server, url: server.url, caPem: server.caPem, kubeConfigYaml: server.kubeConfigYaml, transport, restored: server.restored };
 }
@@ -135,7 +156,7 @@ async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
 function seedAndClock(o: PlaygroundOptions): { seed: number; clock: SimClock } {
   const saved = o.stateFile && !o.cluster ? readStateHeader(o.stateFile) : undefined;
   const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
-  return { seed, clock: new SimClock({ start: o.cluster?.startMs ?? Math.max(Date.UTC(2026, 0, 1), saved?.savedAtMs ?? 0) }) };
+  return { seed, clock: new SimClock({ start: o.cluster?.startMs ?? Math.max(o.startTime ?? fixedStart, saved?.savedAtMs ?? 0) }) };
 }
 
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
@@ -147,21 +168,23 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o);
   const { server } = endpoint;
   const client = new KubeClient(trackTransport(endpoint.transport, clock));
-  const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: playgroundCluster });
+  const cluster = o.clusterName ?? playgroundCluster;
+  const minor = o.kubernetesVersion ?? playgroundKubernetesVersion;
+  const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: cluster, kubernetesVersions: amiKubernetesVersions(minor) });
   const wiring = wireAwsProvider({
     client,
     clock,
     port: ec2,
-    cluster: { name: playgroundCluster, endpoint: endpoint.url, caBundle: Buffer.from(endpoint.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
-    kubernetesVersion: '1.33',
+    cluster: { name: cluster, endpoint: endpoint.url, caBundle: Buffer.from(endpoint.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
+    kubernetesVersion: minor,
   });
-  const options: Options = { ...defaultOptions, clusterName: playgroundCluster, clusterEndpoint: endpoint.url, ...o.options };
+  const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint.url, ...o.options };
   const worldErrors: Playground['worldErrors'] = [];
   // The world and the operator watch the same server through the same client: one cache of each kind serves both.
   // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
   const shared = new SharedInformers({ client, clock, onError: (error) => worldErrors.push({ agent: 'informer', error }), transform: objectSharing() });
   const operator = await clock.busy(
-    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: o.log ?? silentLogger(), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
+    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: operatorLog(o, clock), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
   );
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
   const world = new World({
@@ -180,8 +203,10 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   // Scenario checks read past the embedded server's injected faults; an attached cluster has none.
   const observerClient = server ? new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock)) : client;
   const observer = { client: observerClient, discovery: new Discovery(observerClient) };
-  if ((o.defaults ?? true) && !endpoint.restored) await clock.busy(applyObjects(client, discovery, parseManifests(defaultManifests(playgroundCluster))));
+  if ((o.defaults ?? true) && !endpoint.restored) await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
   return {
+    clusterName: cluster,
+    kubernetesVersion: minor,
     server,
     url: endpoint.url,
     kubeConfigYaml: endpoint.kubeConfigYaml,

@@ -13,7 +13,7 @@ export interface CliRun {
 /** Parses `args` (after `tenon`) with every command registered, capturing stdout and stderr. */
 export async function runCli(args: string[]): Promise<CliRun> {
   const program = new Command('tenon').exitOverride();
-  registerCommands(program);
+  await registerCommands(program, args[0]);
   let stdout = '';
   let stderr = '';
   const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));

@@ -23,6 +23,8 @@ function jsFiles(dir: string): string[] {
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or undefined for relative and node: ones. */
 function packageOf(spec: string): string | undefined {
   if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) return undefined;
+  // Only what could name a package: a message such as `from "${schedule}"` in a template string is not an import.
+  if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]*)?$/i.test(spec)) return undefined;
   const parts = spec.split('/');
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }

@@ -28,7 +28,7 @@ function timeLine(i: ServeBannerInput): string {
 export function serveBanner(i: ServeBannerInput): string[] {
   const kubectl = 'kubectl';
   return [
-    `Tenon playground: cluster "${i.clusterName}", Kubernetes ${i.kubernetesVersion}, API server at ${i.url}`,
+    `Tenon playground serving at ${i.url}: cluster "${i.clusterName}", Kubernetes ${i.kubernetesVersion}`,
     '',
     `  kubeconfig   ${i.kubeconfig}`,
     `  logs         ${i.logFile}${i.logsCommand ? ` and \`${i.logsCommand}\`` : ''}${i.verbose ? ' (also printed here)' : ' (--verbose prints them here)'}`,

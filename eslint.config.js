@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.scratch/**', 'tenon-report/**', 'charts/**', 'coverage/**', '**/*.js', '!eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.scratch/**',
+      'tenon-report/**',
+      'charts/**',
+      'coverage/**',
+      '**/*.js',
+      '!eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

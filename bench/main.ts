@@ -5,7 +5,9 @@ import { suites } from './suites.js';
 const [name, ...rest] = process.argv.slice(2);
 const suite = name ? suites[name] : undefined;
 if (!suite) {
-  process.stderr.write(`usage: npm run bench -- SUITE [--json]\nsuites: ${Object.keys(suites).join(', ') || '(none yet)'}\n`);
+  process.stderr.write(
+    `usage: npm run bench -- SUITE [--json]\nsuites: ${Object.keys(suites).join(', ') || '(none yet)'}\n`,
+  );
   process.exit(name ? 2 : 0);
 }
 // The playground suite measures the playground as `tenon play` runs it: with its malloc settings.

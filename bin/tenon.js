@@ -32,7 +32,8 @@ async function rebuild() {
       break;
     } catch {
       // Another process is building; a lock left by a crashed one is taken over after a minute.
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000)
+        rmSync(lock, { recursive: true, force: true });
       await pause(100);
       if (buildIsFresh()) return;
     }

@@ -13,7 +13,11 @@ if (!outdir) throw new Error('--outdir: a directory is required');
 
 const srcOnly = args.includes('--src-only');
 // The image ships no tests: they import devDependencies it does not have.
-const shipped = () => readdirSync('src', { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => `src/${f}`);
+const shipped = () =>
+  readdirSync('src', { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => `src/${f}`);
 
 await build({
   entryPoints: srcOnly ? shipped() : ['src/**/*.ts', 'bench/**/*.ts'],

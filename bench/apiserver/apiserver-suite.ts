@@ -34,11 +34,25 @@ function podBody(i: number, ns: string): k8s.V1Pod {
       name: `pod-${i}`,
       namespace: ns,
       labels: { app: `app-${i % 50}`, 'pod-template-hash': '7d4b9c8f6' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${i % 50}-7d4b9c8f6`, uid: `00000000-0000-0000-0000-${String(i % 50).padStart(12, '0')}`, controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `app-${i % 50}-7d4b9c8f6`,
+          uid: `00000000-0000-0000-0000-${String(i % 50).padStart(12, '0')}`,
+          controller: true,
+        },
+      ],
     },
     spec: {
       nodeName: `node-${i % 5000}`,
-      containers: [{ name: 'app', image: 'registry.example.com/app:1.2.3', resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '512Mi' } } }],
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.example.com/app:1.2.3',
+          resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '512Mi' } },
+        },
+      ],
       tolerations: [{ key: 'karpenter.sh/disrupted', operator: 'Exists', effect: 'NoSchedule' }],
     },
   };
@@ -46,9 +60,23 @@ function podBody(i: number, ns: string): k8s.V1Pod {
 
 function nodeBody(i: number): k8s.V1Node {
   return {
-    metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'karpenter.sh/nodepool': 'general', 'node.kubernetes.io/instance-type': 'm5.large', 'topology.kubernetes.io/zone': 'us-east-1a' } },
+    metadata: {
+      name: `node-${i}`,
+      labels: {
+        'kubernetes.io/hostname': `node-${i}`,
+        'karpenter.sh/nodepool': 'general',
+        'node.kubernetes.io/instance-type': 'm5.large',
+        'topology.kubernetes.io/zone': 'us-east-1a',
+      },
+    },
     spec: { providerID: `aws:///us-east-1a/i-${i.toString(16).padStart(17, '0')}` },
-    status: { capacity: { cpu: '2', memory: '8Gi', pods: '29' }, allocatable: { cpu: '1930m', memory: '7Gi', pods: '29' }, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] },
+    status: {
+      capacity: { cpu: '2', memory: '8Gi', pods: '29' },
+      allocatable: { cpu: '1930m', memory: '7Gi', pods: '29' },
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+    },
   };
 }
 
@@ -68,14 +96,22 @@ interface Rate {
   clientCpuUs: number;
 }
 
-async function rate(server: ServerProcess, run: { n: number; concurrency: number }, fn: (i: number) => Promise<unknown>): Promise<Rate> {
+async function rate(
+  server: ServerProcess,
+  run: { n: number; concurrency: number },
+  fn: (i: number) => Promise<unknown>,
+): Promise<Rate> {
   const cpu0 = await server.cpuMs();
   const client0 = process.cpuUsage();
   const t0 = performance.now();
   await pool(run.n, run.concurrency, fn);
   const seconds = (performance.now() - t0) / 1000;
   const client = process.cpuUsage(client0);
-  return { perSecond: run.n / seconds, serverCpuUs: ((await server.cpuMs()) - cpu0) * 1000 / run.n, clientCpuUs: (client.user + client.system) / run.n };
+  return {
+    perSecond: run.n / seconds,
+    serverCpuUs: (((await server.cpuMs()) - cpu0) * 1000) / run.n,
+    clientCpuUs: (client.user + client.system) / run.n,
+  };
 }
 
 async function fanOut(client: KubeClient, watchers: number, events: number): Promise<number> {
@@ -88,13 +124,20 @@ async function fanOut(client: KubeClient, watchers: number, events: number): Pro
   const all = new Promise<void>((r) => (done = r));
   const list = await client.list(Resources.configMaps, { namespace: 'fan' });
   for (let w = 0; w < watchers; w++) {
-    void watchResource(client, Resources.configMaps, { namespace: 'fan', resourceVersion: list.metadata.resourceVersion, signal: abort.signal }, () => {
-      if (++delivered === total) done();
-    }).catch(() => undefined);
+    void watchResource(
+      client,
+      Resources.configMaps,
+      { namespace: 'fan', resourceVersion: list.metadata.resourceVersion, signal: abort.signal },
+      () => {
+        if (++delivered === total) done();
+      },
+    ).catch(() => undefined);
   }
   await new Promise((r) => setTimeout(r, 300));
   const t0 = performance.now();
-  await pool(events, 20, (i) => client.create(Resources.configMaps, { metadata: { name: `cm-${i}`, namespace: 'fan' } }));
+  await pool(events, 20, (i) =>
+    client.create(Resources.configMaps, { metadata: { name: `cm-${i}`, namespace: 'fan' } }),
+  );
   await Promise.race([all, new Promise((r) => setTimeout(r, 60_000))]);
   const s = (performance.now() - t0) / 1000;
   abort.abort();
@@ -123,7 +166,9 @@ async function startServerProcess(): Promise<ServerProcess> {
   // Built (dist/bench/…/*.js) the server runs as JavaScript; from source, through tsx.
   const built = import.meta.url.endsWith('.js');
   const file = fileURLToPath(new URL(built ? './server-process.js' : './server-process.ts', import.meta.url));
-  const child = fork(file, [], { execArgv: [...(built ? [] : ['--import', 'tsx']), '--expose-gc', '--max-old-space-size=4096'] });
+  const child = fork(file, [], {
+    execArgv: [...(built ? [] : ['--import', 'tsx']), '--expose-gc', '--max-old-space-size=4096'],
+  });
   const ready = await nextMessage<{ kubeConfigYaml: string }>(child, 'ready');
   return {
     kubeConfigYaml: ready.kubeConfigYaml,
@@ -144,13 +189,24 @@ async function startServerProcess(): Promise<ServerProcess> {
 type Emit = (r: Result) => void;
 
 function emitRate(emit: Emit, metric: string, r: Rate, goal: boolean): void {
-  emit({ suite: 'apiserver', metric, value: r.perSecond, unit: '1/s', ...(goal ? { goal: '>= 5000 writes/s', met: r.perSecond >= 5000 } : {}) });
+  emit({
+    suite: 'apiserver',
+    metric,
+    value: r.perSecond,
+    unit: '1/s',
+    ...(goal ? { goal: '>= 5000 writes/s', met: r.perSecond >= 5000 } : {}),
+  });
   const who = metric.split(' ')[0] ?? '';
   emit({ suite: 'apiserver', metric: `  server CPU per op (${who})`, value: r.serverCpuUs, unit: 'us' });
   emit({ suite: 'apiserver', metric: `  client CPU per op (${who})`, value: r.clientCpuUs, unit: 'us' });
   // With client and server sharing this machine's cores, their CPU per write bounds the rate whatever the server does.
   const cores = os.availableParallelism();
-  emit({ suite: 'apiserver', metric: `  most writes/s ${cores} cores allow (${who})`, value: (cores * 1e6) / (r.serverCpuUs + r.clientCpuUs), unit: '1/s' });
+  emit({
+    suite: 'apiserver',
+    metric: `  most writes/s ${cores} cores allow (${who})`,
+    value: (cores * 1e6) / (r.serverCpuUs + r.clientCpuUs),
+    unit: '1/s',
+  });
 }
 
 const labelPatch = { metadata: { labels: { touched: 'yes' } } };
@@ -165,15 +221,53 @@ async function measureWrites(server: ServerProcess, kc: k8s.KubeConfig, writes: 
   const few = { n: Math.ceil(writes / 4), concurrency: 32 };
   const many = { n: writes, concurrency: 64 };
   // Warm-up: the first requests pay for JIT compilation.
-  await pool(1000, 64, (i) => client.create(Resources.configMaps, { metadata: { name: `warm-${i}`, namespace: 'bench' } }));
-  emitRate(emit, 'client-node creates/s, new TLS connection per request', await rate(server, few, (i) => shipped.createNamespacedPod({ namespace: 'bench', body: podBody(i, 'bench') })), true);
-  emitRate(emit, 'client-node updates/s, new TLS connection per request', await rate(server, few, (i) => shipped.patchNamespacedPod({ name: `pod-${i}`, namespace: 'bench', body: labelPatch }, mergePatch)), true);
+  await pool(1000, 64, (i) =>
+    client.create(Resources.configMaps, { metadata: { name: `warm-${i}`, namespace: 'bench' } }),
+  );
+  emitRate(
+    emit,
+    'client-node creates/s, new TLS connection per request',
+    await rate(server, few, (i) => shipped.createNamespacedPod({ namespace: 'bench', body: podBody(i, 'bench') })),
+    true,
+  );
+  emitRate(
+    emit,
+    'client-node updates/s, new TLS connection per request',
+    await rate(server, few, (i) =>
+      shipped.patchNamespacedPod({ name: `pod-${i}`, namespace: 'bench', body: labelPatch }, mergePatch),
+    ),
+    true,
+  );
   let base = few.n;
-  emitRate(emit, 'client-node creates/s, keep-alive agent', await rate(server, many, (i) => keepAlive.createNamespacedPod({ namespace: 'bench', body: podBody(base + i, 'bench') })), true);
-  emitRate(emit, 'client-node updates/s, keep-alive agent', await rate(server, many, (i) => keepAlive.patchNamespacedPod({ name: `pod-${base + i}`, namespace: 'bench', body: labelPatch }, mergePatch)), true);
+  emitRate(
+    emit,
+    'client-node creates/s, keep-alive agent',
+    await rate(server, many, (i) =>
+      keepAlive.createNamespacedPod({ namespace: 'bench', body: podBody(base + i, 'bench') }),
+    ),
+    true,
+  );
+  emitRate(
+    emit,
+    'client-node updates/s, keep-alive agent',
+    await rate(server, many, (i) =>
+      keepAlive.patchNamespacedPod({ name: `pod-${base + i}`, namespace: 'bench', body: labelPatch }, mergePatch),
+    ),
+    true,
+  );
   base += many.n;
-  emitRate(emit, 'KubeClient creates/s, keep-alive', await rate(server, many, (i) => client.create(Resources.pods, podBody(base + i, 'bench') as never)), true);
-  emit({ suite: 'apiserver', metric: 'watch fan-out to 100 watchers', value: await fanOut(client, 100, 500), unit: 'events/s' });
+  emitRate(
+    emit,
+    'KubeClient creates/s, keep-alive',
+    await rate(server, many, (i) => client.create(Resources.pods, podBody(base + i, 'bench') as never)),
+    true,
+  );
+  emit({
+    suite: 'apiserver',
+    metric: 'watch fan-out to 100 watchers',
+    value: await fanOut(client, 100, 500),
+    unit: 'events/s',
+  });
   return base + many.n;
 }
 
@@ -184,7 +278,14 @@ async function measureList(server: ServerProcess, kc: k8s.KubeConfig, pods: numb
   const serverMs = ((await server.cpuMs()) - cpu0) / times.length;
   const best = times.reduce((a, b) => (b.lastByteMs < a.lastByteMs ? b : a));
   const label = `list ${pods / 1000}k pods`;
-  emit({ suite: 'apiserver', metric: `${label} (${Math.round(best.bytes / 2 ** 20)} MiB), to last byte`, value: best.lastByteMs, unit: 'ms', goal: '<= 1000 ms', met: best.lastByteMs <= 1000 });
+  emit({
+    suite: 'apiserver',
+    metric: `${label} (${Math.round(best.bytes / 2 ** 20)} MiB), to last byte`,
+    value: best.lastByteMs,
+    unit: 'ms',
+    goal: '<= 1000 ms',
+    met: best.lastByteMs <= 1000,
+  });
   emit({ suite: 'apiserver', metric: `${label}, buffered into one string`, value: best.bufferedMs, unit: 'ms' });
   emit({ suite: 'apiserver', metric: `${label}, server CPU per list`, value: serverMs, unit: 'ms' });
 }
@@ -200,15 +301,29 @@ async function measure(server: ServerProcess, args: string[], emit: Emit): Promi
   await core.createNamespace({ body: { metadata: { name: 'fan' } } });
   const created = await measureWrites(server, kc, flag(args, 'writes', 2000), emit);
   const base = await server.rssMiB();
-  await pool(Math.max(0, 10_000 - created), 64, (i) => client.create(Resources.pods, podBody(created + i, 'bench') as never));
+  await pool(Math.max(0, 10_000 - created), 64, (i) =>
+    client.create(Resources.pods, podBody(created + i, 'bench') as never),
+  );
   const ten = await timeRawGet(kc, '/api/v1/pods');
   emit({ suite: 'apiserver', metric: 'list 10k pods, to last byte', value: ten.lastByteMs, unit: 'ms' });
-  emit({ suite: 'apiserver', metric: 'memory per 10k pods', value: ((await server.rssMiB()) - base) * (10_000 / Math.max(1, 10_000 - created)), unit: 'MiB' });
+  emit({
+    suite: 'apiserver',
+    metric: 'memory per 10k pods',
+    value: ((await server.rssMiB()) - base) * (10_000 / Math.max(1, 10_000 - created)),
+    unit: 'MiB',
+  });
   const start = Math.max(created, 10_000);
   await pool(Math.max(0, pods - start), 64, (i) => client.create(Resources.pods, podBody(start + i, 'bench') as never));
   await pool(nodes, 64, (i) => client.create(Resources.nodes, nodeBody(i) as never));
   const rss = await server.rssMiB();
-  emit({ suite: 'apiserver', metric: `RSS with ${pods / 1000}k pods + ${nodes / 1000}k nodes`, value: rss, unit: 'MiB', goal: '<= 1024 MiB', met: rss <= 1024 });
+  emit({
+    suite: 'apiserver',
+    metric: `RSS with ${pods / 1000}k pods + ${nodes / 1000}k nodes`,
+    value: rss,
+    unit: 'MiB',
+    goal: '<= 1024 MiB',
+    met: rss <= 1024,
+  });
   await measureList(server, kc, pods, emit);
   emit({ suite: 'apiserver', metric: 'RSS after listing them', value: await server.rssMiB(), unit: 'MiB' });
 }
@@ -220,7 +335,10 @@ export async function apiserverSuite(args: string[]): Promise<void> {
   const emit = (r: Result): void => {
     const value = Math.round(r.value * 10) / 10;
     if (json) process.stdout.write(`${JSON.stringify({ ...r, value })}\n`);
-    else process.stdout.write(`${r.metric.padEnd(56)} ${String(value).padStart(10)} ${r.unit.padEnd(9)} ${r.goal ? `goal ${r.goal}: ${r.met ? 'met' : 'NOT met'}` : ''}\n`);
+    else
+      process.stdout.write(
+        `${r.metric.padEnd(56)} ${String(value).padStart(10)} ${r.unit.padEnd(9)} ${r.goal ? `goal ${r.goal}: ${r.met ? 'met' : 'NOT met'}` : ''}\n`,
+      );
   };
   try {
     await measure(server, args, emit);

@@ -19,7 +19,10 @@ export function keepAliveCoreApi(kc: k8s.KubeConfig): k8s.CoreV1Api {
       context.setAgent(agent);
     },
   };
-  const config = k8s.createConfiguration({ baseServer: new k8s.ServerConfiguration(cluster.server, {}), authMethods: { default: auth } });
+  const config = k8s.createConfiguration({
+    baseServer: new k8s.ServerConfiguration(cluster.server, {}),
+    authMethods: { default: auth },
+  });
   return new k8s.CoreV1Api(config);
 }
 
@@ -41,17 +44,21 @@ export function timeRawGet(kc: k8s.KubeConfig, path: string): Promise<ListTiming
   const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : undefined;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = https.get(url, { ca, headers: { authorization: `Bearer ${user.token}`, accept: 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const lastByteMs = performance.now() - t0;
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
-        else resolve({ lastByteMs, bufferedMs: performance.now() - t0, bytes: text.length });
-      });
-      res.on('error', reject);
-    });
+    const req = https.get(
+      url,
+      { ca, headers: { authorization: `Bearer ${user.token}`, accept: 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const lastByteMs = performance.now() - t0;
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
+          else resolve({ lastByteMs, bufferedMs: performance.now() - t0, bytes: text.length });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
   });
 }

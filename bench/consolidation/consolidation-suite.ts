@@ -57,7 +57,15 @@ interface Flags {
 }
 
 function parse(argv: readonly string[]): Flags | undefined {
-  const f: Flags = { json: false, verbose: false, sizes: [100, 500, 1000], seed: 42, keep: 0.35, catalog: 'ec2', maxPasses: 200 };
+  const f: Flags = {
+    json: false,
+    verbose: false,
+    sizes: [100, 500, 1000],
+    seed: 42,
+    keep: 0.35,
+    catalog: 'ec2',
+    maxPasses: 200,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? '';
     const next = (): string => argv[++i] ?? '';
@@ -75,7 +83,15 @@ function parse(argv: readonly string[]): Flags | undefined {
 }
 
 /** Runs one cluster size to convergence. */
-export async function runConsolidation(opts: { nodes: number; seed: number; keep: number; catalog: 'ec2' | 'fake'; maxPasses: number; log?: (s: string) => void; onTotals?: (t: { passes: number; totalSeconds: number }) => void }): Promise<ConsolidationRow> {
+export async function runConsolidation(opts: {
+  nodes: number;
+  seed: number;
+  keep: number;
+  catalog: 'ec2' | 'fake';
+  maxPasses: number;
+  log?: (s: string) => void;
+  onTotals?: (t: { passes: number; totalSeconds: number }) => void;
+}): Promise<ConsolidationRow> {
   const { view: start, types } = underusedCluster(opts);
   let v = start;
   let total = 0;
@@ -117,7 +133,13 @@ export async function runConsolidation(opts: { nodes: number; seed: number; keep
 
 /** The larger of two valid bounds: the scheduling engine's configuration LP and the two-type resource LP. */
 async function bestBound(pods: sched.Pod[], v: DisruptionView, types: sched.InstanceType[]): Promise<number> {
-  const input: sched.SchedulingInput = { pods, nodePools: v.schedulingNodePools, instanceTypes: [], instanceTypesByNodePool: v.instanceTypesByNodePool, daemonSets: v.daemonSets };
+  const input: sched.SchedulingInput = {
+    pods,
+    nodePools: v.schedulingNodePools,
+    instanceTypes: [],
+    instanceTypesByNodePool: v.instanceTypesByNodePool,
+    daemonSets: v.daemonSets,
+  };
   const engine = engineBound(input, { solveLp: await loadHighs(), maxIterations: 40 });
   return Math.max(engine.lowerBound, lpTwoTypeBound(pods, types));
 }
@@ -132,9 +154,18 @@ export async function consolidationSuite(argv: string[]): Promise<void> {
   const rows: Array<ConsolidationRow & { passes: number; totalSeconds: number }> = [];
   for (const nodes of f.sizes) {
     let totals = { passes: 0, totalSeconds: 0 };
-    const row = await runConsolidation({ ...f, nodes, log: f.verbose ? (s) => process.stderr.write(s) : undefined, onTotals: (t) => (totals = t) });
+    const row = await runConsolidation({
+      ...f,
+      nodes,
+      log: f.verbose ? (s) => process.stderr.write(s) : undefined,
+      onTotals: (t) => (totals = t),
+    });
     rows.push({ ...row, ...totals });
     if (f.json) process.stdout.write(`${JSON.stringify(row)}\n`);
   }
-  if (!f.json) printTable(rows.map((r) => ({ ...r, ratio: Number((r.costAfter / r.lowerBound).toFixed(3)) })), (s) => process.stdout.write(s));
+  if (!f.json)
+    printTable(
+      rows.map((r) => ({ ...r, ratio: Number((r.costAfter / r.lowerBound).toFixed(3)) })),
+      (s) => process.stdout.write(s),
+    );
 }

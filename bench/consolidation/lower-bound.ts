@@ -19,7 +19,8 @@ function typeCosts(types: readonly sched.InstanceType[]): TypeCost[] {
   for (const t of types) {
     const a = fromResourceList(t.allocatable ?? t.capacity);
     const price = Math.min(...t.offerings.filter((o) => o.available).map((o) => o.price));
-    if (Number.isFinite(price) && (a['cpu'] ?? 0) > 0 && (a['memory'] ?? 0) > 0) out.push({ price, cpu: a['cpu'] ?? 0, mem: a['memory'] ?? 0 });
+    if (Number.isFinite(price) && (a['cpu'] ?? 0) > 0 && (a['memory'] ?? 0) > 0)
+      out.push({ price, cpu: a['cpu'] ?? 0, mem: a['memory'] ?? 0 });
   }
   return out;
 }

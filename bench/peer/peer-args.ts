@@ -33,12 +33,22 @@ pods (the worst round). Exit status 1 when Tenon leaves a pod unscheduled that K
 `;
 
 function list(v: string): string[] {
-  return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Parses the flags; throws one line naming the flag on a bad one. */
 export function peerArgs(args: readonly string[]): PeerArgs {
-  const out: PeerArgs = { json: false, help: false, sizes: undefined, rounds: 3, families: [...workloadFamilies], seed: 42 };
+  const out: PeerArgs = {
+    json: false,
+    help: false,
+    sizes: undefined,
+    rounds: 3,
+    families: [...workloadFamilies],
+    seed: 42,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -55,6 +65,7 @@ export function peerArgs(args: readonly string[]): PeerArgs {
   if (!Number.isInteger(out.rounds) || out.rounds < 1) throw new Error('--rounds takes a positive integer');
   if (!Number.isFinite(out.seed)) throw new Error('--seed takes a number');
   const unknown = out.families.filter((f) => !(workloadFamilies as readonly string[]).includes(f));
-  if (unknown.length > 0) throw new Error(`--workloads: unknown ${unknown.join(', ')}; known: ${workloadFamilies.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`--workloads: unknown ${unknown.join(', ')}; known: ${workloadFamilies.join(', ')}`);
   return out;
 }

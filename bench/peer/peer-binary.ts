@@ -23,7 +23,9 @@ export function peerSourceDir(): string {
 
 function sourceHash(dir: string): string {
   const h = createHash('sha256').update(goToolchain);
-  const files = readdirSync(dir).filter((f) => f === 'go.mod' || f === 'go.sum' || f.endsWith('.go')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f === 'go.mod' || f === 'go.sum' || f.endsWith('.go'))
+    .sort();
   for (const f of files) h.update(`\0${f}\0`).update(readFileSync(join(dir, f)));
   return h.digest('hex').slice(0, 16);
 }
@@ -35,7 +37,8 @@ export function peerBinary(log: (line: string) => void): string {
   const bin = join(cache, `peer-${sourceHash(dir)}`);
   if (existsSync(bin)) return bin;
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.error || go.status !== 0) throw new Error('the peer benchmark needs Go on PATH (go1.21 or later; it fetches ' + goToolchain + ' itself)');
+  if (go.error || go.status !== 0)
+    throw new Error('the peer benchmark needs Go on PATH (go1.21 or later; it fetches ' + goToolchain + ' itself)');
   mkdirSync(cache, { recursive: true });
   const tmp = `${bin}.tmp-${process.pid}`;
   log(`building Karpenter's scheduler (bench/peer, ${goToolchain}) into ${bin} ...`);

@@ -57,9 +57,18 @@ const warmupBelowPods = 2000;
 /** Runs Karpenter's scheduler on the workload file (a warm-up solve in the process for small batches, then the timed one). */
 export function runKarpenter(bin: string, file: string, w: Pick<PeerWorkload, 'preferencePolicy' | 'pods'>): SideRun {
   const warmup = w.pods < warmupBelowPods ? '1' : '0';
-  const out = execFileSync(bin, ['-preference-policy', w.preferencePolicy, '-warmup', warmup, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const out = execFileSync(bin, ['-preference-policy', w.preferencePolicy, '-warmup', warmup, file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const r = JSON.parse(out) as PeerOutput;
-  return { seconds: r.solveSeconds, cpuSeconds: r.solveCpuSeconds, nodeClaims: r.nodeClaims.length, cost: r.cost, unscheduled: r.unscheduled };
+  return {
+    seconds: r.solveSeconds,
+    cpuSeconds: r.solveCpuSeconds,
+    nodeClaims: r.nodeClaims.length,
+    cost: r.cost,
+    unscheduled: r.unscheduled,
+  };
 }
 
 /** Runs Tenon's solve in this process, timing wall clock and the process's CPU time (all threads, GC included). */
@@ -69,7 +78,13 @@ export function runTenon(input: SchedulingInput): SideRun {
   const r = solve(input);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, nodeClaims: r.newNodeClaims.length, cost: r.cost, unscheduled: r.unplaced.length };
+  return {
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    nodeClaims: r.newNodeClaims.length,
+    cost: r.cost,
+    unscheduled: r.unplaced.length,
+  };
 }
 
 function median(xs: readonly number[]): number {
@@ -81,12 +96,18 @@ function median(xs: readonly number[]): number {
 const round = (x: number, d: number): number => Number(x.toFixed(d));
 
 /** The row for one workload from its rounds (placements are deterministic on both sides; the first round's are kept). */
-export function peerRow(w: Pick<PeerWorkload, 'name' | 'pods'>, karpenter: readonly SideRun[], tenon: readonly SideRun[]): PeerRow {
+export function peerRow(
+  w: Pick<PeerWorkload, 'name' | 'pods'>,
+  karpenter: readonly SideRun[],
+  tenon: readonly SideRun[],
+): PeerRow {
   const k0 = karpenter[0];
   const t0 = tenon[0];
   if (!k0 || !t0) throw new Error(`no rounds for ${w.name}`);
-  const rate = (runs: readonly SideRun[], f: (r: SideRun) => number): number => median(runs.map((r) => w.pods / Math.max(f(r), 1e-9)));
-  const ratio = (f: (r: SideRun) => number): number => median(karpenter.map((k, i) => f(k) / Math.max(f(tenon[i] ?? k), 1e-9)));
+  const rate = (runs: readonly SideRun[], f: (r: SideRun) => number): number =>
+    median(runs.map((r) => w.pods / Math.max(f(r), 1e-9)));
+  const ratio = (f: (r: SideRun) => number): number =>
+    median(karpenter.map((k, i) => f(k) / Math.max(f(tenon[i] ?? k), 1e-9)));
   return {
     suite: 'peer',
     workload: w.name,
@@ -95,8 +116,14 @@ export function peerRow(w: Pick<PeerWorkload, 'name' | 'pods'>, karpenter: reado
     tenonPodsPerSecond: Math.round(rate(tenon, (r) => r.seconds)),
     karpenterPodsPerCpuSecond: Math.round(rate(karpenter, (r) => r.cpuSeconds)),
     tenonPodsPerCpuSecond: Math.round(rate(tenon, (r) => r.cpuSeconds)),
-    cpuRatio: round(ratio((r) => r.cpuSeconds), 2),
-    wallRatio: round(ratio((r) => r.seconds), 2),
+    cpuRatio: round(
+      ratio((r) => r.cpuSeconds),
+      2,
+    ),
+    wallRatio: round(
+      ratio((r) => r.seconds),
+      2,
+    ),
     karpenterNodeClaims: k0.nodeClaims,
     tenonNodeClaims: t0.nodeClaims,
     karpenterCost: round(k0.cost, 4),
@@ -139,10 +166,16 @@ export async function peerSuite(argv: string[]): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  if (!args.json) printTable(rows.map(({ suite: _s, ...r }) => r), (s) => process.stdout.write(s));
+  if (!args.json)
+    printTable(
+      rows.map(({ suite: _s, ...r }) => r),
+      (s) => process.stdout.write(s),
+    );
   const failed = rows.filter((r) => r.tenonUnscheduled > r.karpenterUnscheduled);
   if (failed.length > 0) {
-    process.stderr.write(`FAIL: Tenon left pods unscheduled that Karpenter places: ${failed.map((r) => `${r.workload} ${r.pods}`).join(', ')}\n`);
+    process.stderr.write(
+      `FAIL: Tenon left pods unscheduled that Karpenter places: ${failed.map((r) => `${r.workload} ${r.pods}`).join(', ')}\n`,
+    );
     process.exitCode = 1;
   }
   await Promise.resolve();

@@ -4,7 +4,12 @@
  */
 import type { PreferencePolicy, SchedulingInput } from '../../src/scheduling/index.js';
 import { costWorkloads } from '../scheduling/cost-workloads.js';
-import { benchmarkNodePool, fakeInstanceTypes, makeDiversePods, makePreferencePods } from '../scheduling/karpenter-workload.js';
+import {
+  benchmarkNodePool,
+  fakeInstanceTypes,
+  makeDiversePods,
+  makePreferencePods,
+} from '../scheduling/karpenter-workload.js';
 
 /** One workload at one size. */
 export interface PeerWorkload {
@@ -29,19 +34,40 @@ export const workloadFamilies = ['diverse', 'preferences', 'cost'] as const;
 /** The workloads to run: the diverse mix at `sizes`, the preference pods under both policies, the cost workloads. */
 export function peerWorkloads(opts: { sizes: number[]; families: readonly string[] }): PeerWorkload[] {
   const out: PeerWorkload[] = [];
-  const fake = (pods: SchedulingInput['pods']): SchedulingInput => ({ pods, nodePools: [benchmarkNodePool()], instanceTypes: fakeInstanceTypes(400) });
+  const fake = (pods: SchedulingInput['pods']): SchedulingInput => ({
+    pods,
+    nodePools: [benchmarkNodePool()],
+    instanceTypes: fakeInstanceTypes(400),
+  });
   if (opts.families.includes('diverse')) {
-    for (const n of opts.sizes) out.push({ name: 'karpenter-diverse', pods: n, preferencePolicy: 'Respect', build: (seed) => fake(makeDiversePods(n, { seed })) });
+    for (const n of opts.sizes)
+      out.push({
+        name: 'karpenter-diverse',
+        pods: n,
+        preferencePolicy: 'Respect',
+        build: (seed) => fake(makeDiversePods(n, { seed })),
+      });
   }
   if (opts.families.includes('preferences')) {
     for (const policy of ['Respect', 'Ignore'] as const) {
-      out.push({ name: `preferences-${policy.toLowerCase()}`, pods: preferencePods, preferencePolicy: policy, build: (seed) => fake(makePreferencePods(preferencePods, { seed })) });
+      out.push({
+        name: `preferences-${policy.toLowerCase()}`,
+        pods: preferencePods,
+        preferencePolicy: policy,
+        build: (seed) => fake(makePreferencePods(preferencePods, { seed })),
+      });
     }
   }
   if (opts.families.includes('cost')) {
     for (const name of costNames) {
       const w = costWorkloads.find((x) => x.name === name);
-      if (w) out.push({ name: `cost-${name}`, pods: w.pods, preferencePolicy: 'Respect', build: (seed) => w.build(w.pods, seed) });
+      if (w)
+        out.push({
+          name: `cost-${name}`,
+          pods: w.pods,
+          preferencePolicy: 'Respect',
+          build: (seed) => w.build(w.pods, seed),
+        });
     }
   }
   return out;

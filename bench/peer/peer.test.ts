@@ -5,11 +5,31 @@ import { peerWorkloads } from './peer-workloads.js';
 
 // The keys issue 31 names for a JSON line, in its order.
 const issueKeys = [
-  'suite', 'workload', 'pods', 'karpenterPodsPerSecond', 'tenonPodsPerSecond', 'karpenterPodsPerCpuSecond', 'tenonPodsPerCpuSecond', 'cpuRatio', 'wallRatio',
-  'karpenterNodeClaims', 'tenonNodeClaims', 'karpenterCost', 'tenonCost', 'karpenterUnscheduled', 'tenonUnscheduled',
+  'suite',
+  'workload',
+  'pods',
+  'karpenterPodsPerSecond',
+  'tenonPodsPerSecond',
+  'karpenterPodsPerCpuSecond',
+  'tenonPodsPerCpuSecond',
+  'cpuRatio',
+  'wallRatio',
+  'karpenterNodeClaims',
+  'tenonNodeClaims',
+  'karpenterCost',
+  'tenonCost',
+  'karpenterUnscheduled',
+  'tenonUnscheduled',
 ];
 
-const side = (seconds: number, cpuSeconds: number, extra: Partial<SideRun> = {}): SideRun => ({ seconds, cpuSeconds, nodeClaims: 3, cost: 1.5, unscheduled: 0, ...extra });
+const side = (seconds: number, cpuSeconds: number, extra: Partial<SideRun> = {}): SideRun => ({
+  seconds,
+  cpuSeconds,
+  nodeClaims: 3,
+  cost: 1.5,
+  unscheduled: 0,
+  ...extra,
+});
 
 describe('peer benchmark', () => {
   it('prints exactly the keys the issue names, with medians over rounds and ratios of Tenon over Karpenter', () => {
@@ -18,7 +38,14 @@ describe('peer benchmark', () => {
     const row = peerRow({ name: 'karpenter-diverse', pods: 1000 }, karpenter, tenon);
     expect(Object.keys(row)).toEqual(issueKeys);
     // Per-round CPU ratios 40, 4, 40: the median is 40; wall 20, 2, 20: 20.
-    expect(row).toMatchObject({ cpuRatio: 40, wallRatio: 20, karpenterPodsPerSecond: 500, tenonPodsPerSecond: 5000, karpenterPodsPerCpuSecond: 250, tenonPodsPerCpuSecond: 5000 });
+    expect(row).toMatchObject({
+      cpuRatio: 40,
+      wallRatio: 20,
+      karpenterPodsPerSecond: 500,
+      tenonPodsPerSecond: 5000,
+      karpenterPodsPerCpuSecond: 250,
+      tenonPodsPerCpuSecond: 5000,
+    });
     expect(row.karpenterUnscheduled).toBe(1);
   });
 
@@ -26,7 +53,11 @@ describe('peer benchmark', () => {
     expect(() => peerArgs(['--rounds', '0'])).toThrow('--rounds takes a positive integer');
     expect(() => peerArgs(['--workloads', 'diverse,nope'])).toThrow('--workloads: unknown nope');
     expect(() => peerArgs(['--size', '5'])).toThrow('unknown flag --size');
-    expect(peerArgs(['--sizes=1000,5000', '--rounds', '2', '--workloads', 'cost'])).toMatchObject({ sizes: [1000, 5000], rounds: 2, families: ['cost'] });
+    expect(peerArgs(['--sizes=1000,5000', '--rounds', '2', '--workloads', 'cost'])).toMatchObject({
+      sizes: [1000, 5000],
+      rounds: 2,
+      families: ['cost'],
+    });
   });
 
   it("builds the workloads both sides read, and Tenon's side places every pod of them", () => {

@@ -21,7 +21,10 @@ function flag(args: readonly string[], name: string, fallback: number): number {
 /** The default EC2NodeClass and NodePool, the NodePool held to 2xlarge instances and without a binding cpu limit. */
 function smallNodeManifests(): string {
   return defaultManifests(playgroundCluster)
-    .replace('- {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"]}', '- {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"]}\n        - {key: karpenter.k8s.aws/instance-size, operator: In, values: [2xlarge]}')
+    .replace(
+      '- {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"]}',
+      '- {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"]}\n        - {key: karpenter.k8s.aws/instance-size, operator: In, values: [2xlarge]}',
+    )
     .replace('cpu: "1000"', 'cpu: "100000"');
 }
 
@@ -78,7 +81,9 @@ export async function playgroundSuite(args: string[]): Promise<void> {
     onProgress: ({ sample }) => {
       if (!args.includes('--progress')) return;
       const wall = ((performance.now() - started) / 1000).toFixed(0);
-      process.stderr.write(`t=${sample.t}s wall=${wall}s running=${sample.podsRunning} pending=${sample.podsPending} nodes=${sample.nodesReady}+${sample.nodesNotReady} rss=${mb(process.memoryUsage().rss)}MB heap=${mb(process.memoryUsage().heapUsed)}MB peak=${mb(peakRss())}MB\n`);
+      process.stderr.write(
+        `t=${sample.t}s wall=${wall}s running=${sample.podsRunning} pending=${sample.podsPending} nodes=${sample.nodesReady}+${sample.nodesNotReady} rss=${mb(process.memoryUsage().rss)}MB heap=${mb(process.memoryUsage().heapUsed)}MB peak=${mb(peakRss())}MB\n`,
+      );
     },
   });
   const last = report.samples.at(-1);
@@ -94,11 +99,14 @@ export async function playgroundSuite(args: string[]): Promise<void> {
   };
   // The JSON line keeps exactly the issue's keys (other tools read it); a failed run says why on stderr.
   const failed = report.expectations.filter((e) => !e.passed).map((e) => `${e.description}: ${e.observed}`);
-  for (const why of [...(report.error ? [report.error] : []), ...failed]) process.stderr.write(`playground bench: ${row.scenario} failed: ${why}\n`);
+  for (const why of [...(report.error ? [report.error] : []), ...failed])
+    process.stderr.write(`playground bench: ${row.scenario} failed: ${why}\n`);
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(row)}\n`);
   else {
     process.stdout.write(`scenario    pods  passed  wall s (to all Running)  sim s  nodes  rss MB  peak rss MB\n`);
-    process.stdout.write(`${row.scenario}  ${pods}  ${report.passed}  ${row.wallSeconds}  ${row.simSeconds}  ${row.nodes}  ${row.rssMB}  ${mb(peakRss())}\n`);
+    process.stdout.write(
+      `${row.scenario}  ${pods}  ${report.passed}  ${row.wallSeconds}  ${row.simSeconds}  ${row.nodes}  ${row.rssMB}  ${mb(peakRss())}\n`,
+    );
   }
   if (!report.passed) process.exitCode = 1;
 }

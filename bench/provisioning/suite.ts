@@ -25,8 +25,16 @@ function flag(args: readonly string[], name: string, fallback: number): number {
 }
 
 async function createPending(client: KubeClient, name: string): Promise<number> {
-  await client.create<Pod>(Resources.pods, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '500m', memory: '512Mi' } } }] } });
-  await client.patch(Resources.pods, { name, namespace: 'default' }, { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } }, { subresource: 'status' });
+  await client.create<Pod>(Resources.pods, {
+    metadata: { name, namespace: 'default' },
+    spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '500m', memory: '512Mi' } } }] },
+  });
+  await client.patch(
+    Resources.pods,
+    { name, namespace: 'default' },
+    { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } },
+    { subresource: 'status' },
+  );
   return Date.now();
 }
 
@@ -43,33 +51,67 @@ export async function provisioningSuite(args: string[]): Promise<void> {
   kc.loadFromString(server.kubeConfigYaml);
   const client = new KubeClient(await transportFromKubeConfig(kc));
   const offer = [{ zone: 'zone-a', capacityType: 'on-demand' as const, price: 0.2 }];
-  const cloud = new FakeCloudProvider({ instanceTypes: [fakeInstanceType({ name: 'm.large', cpu: 8, memoryGi: 32, offerings: offer }), fakeInstanceType({ name: 'm.xlarge', cpu: 16, memoryGi: 64, offerings: offer.map((o) => ({ ...o, price: 0.4 })) })] });
+  const cloud = new FakeCloudProvider({
+    instanceTypes: [
+      fakeInstanceType({ name: 'm.large', cpu: 8, memoryGi: 32, offerings: offer }),
+      fakeInstanceType({
+        name: 'm.xlarge',
+        cpu: 16,
+        memoryGi: 64,
+        offerings: offer.map((o) => ({ ...o, price: 0.4 })),
+      }),
+    ],
+  });
   const log = createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-  const op = await startOperator({ client, cloudProvider: cloud, clock: systemClock, options: { ...defaultOptions, clusterName: 'bench' }, log });
+  const op = await startOperator({
+    client,
+    cloudProvider: cloud,
+    clock: systemClock,
+    options: { ...defaultOptions, clusterName: 'bench' },
+    log,
+  });
   const provisioner = op.controllers.find((c) => c.name === 'provisioning') as ProvisioningController;
   const passes: ProvisioningPass[] = [];
   provisioner.onPass = (p) => passes.push(p);
-  await client.create(Resources.nodePools, { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } } as never);
+  await client.create(Resources.nodePools, {
+    metadata: { name: 'default' },
+    spec: {
+      template: {
+        spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] },
+      },
+    },
+  } as never);
 
   const createdAt = new Map<string, number>();
   const names = Array.from({ length: pods }, (_, i) => `burst-${i}`);
   for (let i = 0; i < names.length; i += 100) {
-    await Promise.all(names.slice(i, i + 100).map(async (n) => createdAt.set(`default/${n}`, await createPending(client, n))));
+    await Promise.all(
+      names.slice(i, i + 100).map(async (n) => createdAt.set(`default/${n}`, await createPending(client, n))),
+    );
   }
   const deadline = Date.now() + 120_000;
   const hosted = new Map<string, number>();
   while (hosted.size < pods && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
-    for (const pass of passes) for (const c of pass.created) record(hosted, c, (p) => c.at - Math.max(createdAt.get(p) ?? 0, pass.startedAt));
+    for (const pass of passes)
+      for (const c of pass.created) record(hosted, c, (p) => c.at - Math.max(createdAt.get(p) ?? 0, pass.startedAt));
   }
   const latencies = [...hosted.values()].map((v) => Math.max(0, v)).sort((a, b) => a - b);
   const nodeClaims = passes.reduce((s, p) => s + p.created.length, 0);
-  const row = { suite: 'provisioning', pods, p50Ms: Math.round(percentile(latencies, 50)), p99Ms: Math.round(percentile(latencies, 99)), nodeClaims };
+  const row = {
+    suite: 'provisioning',
+    pods,
+    p50Ms: Math.round(percentile(latencies, 50)),
+    p99Ms: Math.round(percentile(latencies, 99)),
+    nodeClaims,
+  };
   await op.stop();
   await server.close();
   if (json) process.stdout.write(`${JSON.stringify(row)}\n`);
   else {
     const solveMs = passes.map((p) => Math.round(p.solveMs)).join(',');
-    process.stdout.write(`pods  hosted  p50 ms  p99 ms  nodeClaims  passes  solve ms\n${pods}  ${hosted.size}  ${row.p50Ms}  ${row.p99Ms}  ${nodeClaims}  ${passes.length}  ${solveMs}\n`);
+    process.stdout.write(
+      `pods  hosted  p50 ms  p99 ms  nodeClaims  passes  solve ms\n${pods}  ${hosted.size}  ${row.p50Ms}  ${row.p99Ms}  ${nodeClaims}  ${passes.length}  ${solveMs}\n`,
+    );
   }
 }

@@ -11,7 +11,10 @@ export interface BenchArgs {
 }
 
 function list(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Parses the flags; throws on an unknown one so typos do not silently run the default. */
@@ -39,7 +42,8 @@ export function printTable(rows: readonly Record<string, string | number>[], wri
   const first = rows[0];
   if (!first) return;
   const cols = Object.keys(first);
-  const cell = (v: string | number | undefined): string => (typeof v === 'number' ? String(Number.isInteger(v) ? v : v.toFixed(3)) : (v ?? ''));
+  const cell = (v: string | number | undefined): string =>
+    typeof v === 'number' ? String(Number.isInteger(v) ? v : v.toFixed(3)) : (v ?? '');
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]): string => vals.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
   write(`${line(cols)}\n`);

@@ -3,8 +3,28 @@ import { runCost } from './cost-suite.js';
 import { runRemoval } from './removal-bench.js';
 import { runScheduling } from './scheduling-suite.js';
 
-const schedulingKeys = ['suite', 'workload', 'pods', 'seconds', 'podsPerSecond', 'nodeClaims', 'violations', 'unscheduled'];
-const costKeys = ['suite', 'workload', 'pods', 'cost', 'ffdCost', 'lowerBound', 'costToLowerBound', 'costToFfd', 'violations', 'seconds'];
+const schedulingKeys = [
+  'suite',
+  'workload',
+  'pods',
+  'seconds',
+  'podsPerSecond',
+  'nodeClaims',
+  'violations',
+  'unscheduled',
+];
+const costKeys = [
+  'suite',
+  'workload',
+  'pods',
+  'cost',
+  'ffdCost',
+  'lowerBound',
+  'costToLowerBound',
+  'costToFfd',
+  'violations',
+  'seconds',
+];
 
 describe('scheduling benchmark (small size)', () => {
   it('prints the JSON line in the agreed shape', () => {

@@ -91,7 +91,12 @@ costToLowerBound = cost / lowerBound (>= 1; 1 is proven optimal), costToFfd = co
 `;
 
 /** Runs one workload at `pods` pods. */
-export async function runCost(opts: { workload: string; pods?: number; seed: number; quick?: boolean }): Promise<CostRow> {
+export async function runCost(opts: {
+  workload: string;
+  pods?: number;
+  seed: number;
+  quick?: boolean;
+}): Promise<CostRow> {
   const w = costWorkloads.find((x) => x.name === opts.workload);
   if (!w) throw new Error(`unknown workload ${opts.workload}; known: ${costWorkloads.map((x) => x.name).join(', ')}`);
   const pods = opts.pods ?? (opts.quick ? Math.max(8, Math.round(w.pods / 4)) : w.pods);
@@ -140,7 +145,12 @@ export async function costSuite(argv: string[]): Promise<void> {
     }
   }
   if (args.json) return;
-  printTable(rows.map(({ suite: _s, ...r }) => r), (s) => process.stdout.write(s));
+  printTable(
+    rows.map(({ suite: _s, ...r }) => r),
+    (s) => process.stdout.write(s),
+  );
   const ratios = rows.map((r) => r.costToLowerBound).filter(Number.isFinite);
-  process.stdout.write(`\ncost/lowerBound: median ${median(ratios).toFixed(3)}, worst ${Math.max(...ratios).toFixed(3)}; cost/ffd median ${median(rows.map((r) => r.costToFfd)).toFixed(3)}\n`);
+  process.stdout.write(
+    `\ncost/lowerBound: median ${median(ratios).toFixed(3)}, worst ${Math.max(...ratios).toFixed(3)}; cost/ffd median ${median(rows.map((r) => r.costToFfd)).toFixed(3)}\n`,
+  );
 }

@@ -14,10 +14,17 @@ export interface CostWorkload {
 }
 
 let counter = 0;
-function pod(cpu: string, memory: string, spec: Partial<Pod['spec']> & { labels?: Record<string, string>; extra?: Record<string, string> } = {}): Pod {
+function pod(
+  cpu: string,
+  memory: string,
+  spec: Partial<Pod['spec']> & { labels?: Record<string, string>; extra?: Record<string, string> } = {},
+): Pod {
   const { labels, extra, ...rest } = spec;
   const name = `p-${String(counter++).padStart(6, '0')}`;
-  return { metadata: { name, namespace: 'default', uid: name, labels: labels ?? {} }, spec: { containers: [{ name: 'app', resources: { requests: { cpu, memory, ...extra } } }], ...rest } };
+  return {
+    metadata: { name, namespace: 'default', uid: name, labels: labels ?? {} },
+    spec: { containers: [{ name: 'app', resources: { requests: { cpu, memory, ...extra } } }], ...rest },
+  };
 }
 
 function many(n: number, make: () => Pod): Pod[] {
@@ -25,7 +32,18 @@ function many(n: number, make: () => Pod): Pod[] {
 }
 
 /** Karpenter's usual general-purpose NodePool: c/m/r, generation > 5, amd64, on-demand unless told. */
-function pool(name: string, extra: { capacityTypes?: string[]; arch?: string[]; categories?: string[]; weight?: number; limits?: Record<string, string>; more?: NonNullable<NodePool['template']['requirements']>; taints?: NodePool['template']['taints'] } = {}): NodePool {
+function pool(
+  name: string,
+  extra: {
+    capacityTypes?: string[];
+    arch?: string[];
+    categories?: string[];
+    weight?: number;
+    limits?: Record<string, string>;
+    more?: NonNullable<NodePool['template']['requirements']>;
+    taints?: NodePool['template']['taints'];
+  } = {},
+): NodePool {
   return {
     name,
     weight: extra.weight,
@@ -43,9 +61,19 @@ function pool(name: string, extra: { capacityTypes?: string[]; arch?: string[]; 
   };
 }
 
-function input(pods: Pod[], seed: number, extra: Partial<SchedulingInput> & { zoneCount?: number } = {}): SchedulingInput {
+function input(
+  pods: Pod[],
+  seed: number,
+  extra: Partial<SchedulingInput> & { zoneCount?: number } = {},
+): SchedulingInput {
   const { zoneCount, ...rest } = extra;
-  return { pods, nodePools: [pool('default')], instanceTypes: ec2InstanceTypes({ zoneCount: zoneCount ?? 3, seed }), seed, ...rest };
+  return {
+    pods,
+    nodePools: [pool('default')],
+    instanceTypes: ec2InstanceTypes({ zoneCount: zoneCount ?? 3, seed }),
+    seed,
+    ...rest,
+  };
 }
 
 function existingNodes(seed: number, count: number): ExistingNode[] {
@@ -53,7 +81,13 @@ function existingNodes(seed: number, count: number): ExistingNode[] {
   const zs = zones(3);
   return Array.from({ length: count }, (_, i) => ({
     name: `existing-${i}`,
-    labels: { ...(type?.labels ?? {}), [zoneKey]: zs[i % zs.length] ?? 'us-east-1a', [hostnameKey]: `existing-${i}`, 'karpenter.sh/nodepool': 'default', 'karpenter.sh/capacity-type': 'on-demand' },
+    labels: {
+      ...(type?.labels ?? {}),
+      [zoneKey]: zs[i % zs.length] ?? 'us-east-1a',
+      [hostnameKey]: `existing-${i}`,
+      'karpenter.sh/nodepool': 'default',
+      'karpenter.sh/capacity-type': 'on-demand',
+    },
     allocatable: type?.allocatable ?? { cpu: '7910m', memory: '29317Mi', pods: '58' },
     capacity: type?.capacity,
     pods: many(4, () => pod('1', '2Gi')),
@@ -63,37 +97,105 @@ function existingNodes(seed: number, count: number): ExistingNode[] {
 const daemonSets: DaemonSet[] = ['logs', 'metrics', 'cni', 'security'].map((name) => ({
   name,
   namespace: 'kube-system',
-  template: { spec: { containers: [{ name, resources: { requests: { cpu: '250m', memory: '512Mi' } } }], tolerations: [{ operator: 'Exists' }] } },
+  template: {
+    spec: {
+      containers: [{ name, resources: { requests: { cpu: '250m', memory: '512Mi' } } }],
+      tolerations: [{ operator: 'Exists' }],
+    },
+  },
 }));
 
 const antiTerm = { labelSelector: { matchLabels: { app: 'anti' } }, topologyKey: hostnameKey };
 
 /** Every cost workload, in report order. */
 export const costWorkloads: CostWorkload[] = [
-  { name: 'uniform-small', pods: 400, build: (n, s) => input(many(n, () => pod('250m', '512Mi')), s) },
-  { name: 'uniform-large', pods: 60, build: (n, s) => input(many(n, () => pod('6', '24Gi')), s) },
-  { name: 'memory-heavy', pods: 200, build: (n, s) => input(many(n, () => pod('500m', '6Gi')), s) },
-  { name: 'cpu-heavy', pods: 200, build: (n, s) => input(many(n, () => pod('2', '1Gi')), s) },
+  {
+    name: 'uniform-small',
+    pods: 400,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('250m', '512Mi')),
+        s,
+      ),
+  },
+  {
+    name: 'uniform-large',
+    pods: 60,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('6', '24Gi')),
+        s,
+      ),
+  },
+  {
+    name: 'memory-heavy',
+    pods: 200,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('500m', '6Gi')),
+        s,
+      ),
+  },
+  {
+    name: 'cpu-heavy',
+    pods: 200,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('2', '1Gi')),
+        s,
+      ),
+  },
   { name: 'diverse', pods: 300, build: (n, s) => input(makeDiversePods(n, { seed: s }), s) },
   {
     name: 'gpu',
     pods: 16,
     build: (n, s) => {
-      const gpuPool = pool('gpu', { categories: ['g', 'p'], taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }], more: [{ key: 'karpenter.k8s.aws/instance-gpu-manufacturer', operator: 'In', values: ['nvidia'] }] });
-      const pods = many(n, () => pod('4', '16Gi', { extra: { 'nvidia.com/gpu': '1' }, tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }] }));
+      const gpuPool = pool('gpu', {
+        categories: ['g', 'p'],
+        taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
+        more: [{ key: 'karpenter.k8s.aws/instance-gpu-manufacturer', operator: 'In', values: ['nvidia'] }],
+      });
+      const pods = many(n, () =>
+        pod('4', '16Gi', {
+          extra: { 'nvidia.com/gpu': '1' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }],
+        }),
+      );
       return input(pods, s, { nodePools: [pool('default'), gpuPool] });
     },
   },
   {
     name: 'zone-spread',
     pods: 180,
-    build: (n, s) => input(many(n, () => pod('1', '2Gi', { labels: { app: 'web' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zoneKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] })), s, { zoneCount: 6 }),
+    build: (n, s) =>
+      input(
+        many(n, () =>
+          pod('1', '2Gi', {
+            labels: { app: 'web' },
+            topologySpreadConstraints: [
+              {
+                maxSkew: 1,
+                topologyKey: zoneKey,
+                whenUnsatisfiable: 'DoNotSchedule',
+                labelSelector: { matchLabels: { app: 'web' } },
+              },
+            ],
+          }),
+        ),
+        s,
+        { zoneCount: 6 },
+      ),
   },
   {
     name: 'hostname-anti-affinity',
     pods: 150,
     build: (n, s) => {
-      const anti = many(Math.ceil(n / 5), () => pod('1', '2Gi', { labels: { app: 'anti' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [antiTerm] } } }));
+      const anti = many(Math.ceil(n / 5), () =>
+        pod('1', '2Gi', {
+          labels: { app: 'anti' },
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [antiTerm] } },
+        }),
+      );
       return input([...anti, ...many(n - anti.length, () => pod('500m', '1Gi'))], s);
     },
   },
@@ -102,7 +204,17 @@ export const costWorkloads: CostWorkload[] = [
     pods: 200,
     build: (n, s) => {
       const arm = many(Math.floor(n / 2), () => pod('1', '2Gi', { nodeSelector: { 'kubernetes.io/arch': 'arm64' } }));
-      const fam = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In' as const, values: ['c7i', 'm7i'] }] }] } };
+      const fam = {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: 'karpenter.k8s.aws/instance-family', operator: 'In' as const, values: ['c7i', 'm7i'] },
+              ],
+            },
+          ],
+        },
+      };
       const x86 = many(n - arm.length, () => pod('1', '3Gi', { affinity: { nodeAffinity: fam } }));
       return input([...arm, ...x86], s, { nodePools: [pool('default', { arch: ['amd64', 'arm64'] })] });
     },
@@ -110,21 +222,57 @@ export const costWorkloads: CostWorkload[] = [
   {
     name: 'minvalues',
     pods: 200,
-    build: (n, s) => input(many(n, () => pod('1', '2Gi')), s, { nodePools: [pool('default', { more: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'Exists', minValues: 3 }] })] }),
+    build: (n, s) =>
+      input(
+        many(n, () => pod('1', '2Gi')),
+        s,
+        {
+          nodePools: [
+            pool('default', { more: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'Exists', minValues: 3 }] }),
+          ],
+        },
+      ),
   },
   {
     name: 'spot-on-demand',
     pods: 200,
     build: (n, s) => {
-      const od = many(Math.floor(n / 4), () => pod('1', '4Gi', { nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } }));
-      return input([...od, ...many(n - od.length, () => pod('1', '4Gi'))], s, { nodePools: [pool('default', { capacityTypes: ['spot', 'on-demand'] })] });
+      const od = many(Math.floor(n / 4), () =>
+        pod('1', '4Gi', { nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } }),
+      );
+      return input([...od, ...many(n - od.length, () => pod('1', '4Gi'))], s, {
+        nodePools: [pool('default', { capacityTypes: ['spot', 'on-demand'] })],
+      });
     },
   },
-  { name: 'daemonset-overhead', pods: 200, build: (n, s) => input(many(n, () => pod('500m', '1Gi')), s, { daemonSets }) },
+  {
+    name: 'daemonset-overhead',
+    pods: 200,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('500m', '1Gi')),
+        s,
+        { daemonSets },
+      ),
+  },
   {
     name: 'nodepool-limit',
     pods: 200,
-    build: (n, s) => input(many(n, () => pod('1', '2Gi')), s, { nodePools: [pool('spot', { capacityTypes: ['spot'], weight: 10, limits: { cpu: '64' } }), pool('default')] }),
+    build: (n, s) =>
+      input(
+        many(n, () => pod('1', '2Gi')),
+        s,
+        { nodePools: [pool('spot', { capacityTypes: ['spot'], weight: 10, limits: { cpu: '64' } }), pool('default')] },
+      ),
   },
-  { name: 'existing-nodes', pods: 150, build: (n, s) => input(many(n, () => pod('500m', '1Gi')), s, { nodes: existingNodes(s, 8) }) },
+  {
+    name: 'existing-nodes',
+    pods: 150,
+    build: (n, s) =>
+      input(
+        many(n, () => pod('500m', '1Gi')),
+        s,
+        { nodes: existingNodes(s, 8) },
+      ),
+  },
 ];

@@ -22,7 +22,10 @@ export function spotPrice(onDemand: number, type: string, zone: string, seed: nu
 
 /** The zones of us-east-1 used by the suite (3 to 6). */
 export function zones(n: number): string[] {
-  return ['us-east-1a', 'us-east-1b', 'us-east-1c', 'us-east-1d', 'us-east-1e', 'us-east-1f'].slice(0, Math.max(3, Math.min(6, n)));
+  return ['us-east-1a', 'us-east-1b', 'us-east-1c', 'us-east-1d', 'us-east-1e', 'us-east-1f'].slice(
+    0,
+    Math.max(3, Math.min(6, n)),
+  );
 }
 
 /** The catalog as instance types offered in `zoneCount` zones, on-demand and spot. */
@@ -35,7 +38,12 @@ export function ec2InstanceTypes(opts: { zoneCount: number; seed: number }): Ins
     out.push({
       name: e.name,
       labels: { ...e.labels, 'node.kubernetes.io/instance-type': e.name },
-      capacity: { cpu: String(e.vcpu), memory: `${e.memoryMiB}Mi`, pods: e.allocatable['pods'] ?? '110', ...pick(e.allocatable) },
+      capacity: {
+        cpu: String(e.vcpu),
+        memory: `${e.memoryMiB}Mi`,
+        pods: e.allocatable['pods'] ?? '110',
+        ...pick(e.allocatable),
+      },
       allocatable: e.allocatable,
       offerings: zs.flatMap((zone) => [
         { zone, capacityType: 'on-demand' as const, price: od, available: true },

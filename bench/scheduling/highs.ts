@@ -9,7 +9,10 @@ interface HighsRow {
   Dual?: number;
 }
 interface Highs {
-  solve(lp: string, options: Record<string, number | boolean | string>): { Status: string; ObjectiveValue: number; Columns: Record<string, HighsColumn>; Rows: HighsRow[] };
+  solve(
+    lp: string,
+    options: Record<string, number | boolean | string>,
+  ): { Status: string; ObjectiveValue: number; Columns: Record<string, HighsColumn>; Rows: HighsRow[] };
 }
 type Loader = () => Promise<Highs>;
 
@@ -33,7 +36,12 @@ export function loadHighs(): Promise<LpSolve> {
     const optimal = r.Status === 'Optimal';
     const values: Record<string, number> = {};
     if (optimal) for (const [name, c] of Object.entries(r.Columns)) values[name] = c.Primal ?? 0;
-    return { optimal, objective: optimal ? r.ObjectiveValue : Number.NaN, values, rowDuals: optimal ? r.Rows.map((row) => row.Dual ?? 0) : [] };
+    return {
+      optimal,
+      objective: optimal ? r.ObjectiveValue : Number.NaN,
+      values,
+      rowDuals: optimal ? r.Rows.map((row) => row.Dual ?? 0) : [],
+    };
   });
   return loaded;
 }

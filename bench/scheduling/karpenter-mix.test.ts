@@ -3,7 +3,14 @@
 // only on what the pods are, not on their order, names or UIDs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPlacement, solve, type Pod, type PreferencePolicy, type SchedulingInput, type SchedulingResult } from '../../src/scheduling/index.js';
+import {
+  checkPlacement,
+  solve,
+  type Pod,
+  type PreferencePolicy,
+  type SchedulingInput,
+  type SchedulingResult,
+} from '../../src/scheduling/index.js';
 import { ec2InstanceTypes } from './ec2-catalog.js';
 import { benchmarkNodePool, fakeInstanceTypes, makeDiversePods, makePreferencePods } from './karpenter-workload.js';
 import { Rng } from './random.js';
@@ -17,7 +24,17 @@ function benchmarkInput(pods: Pod[], preferencePolicy: PreferencePolicy = 'Respe
 /** The fleet without pod identities: each NodeClaim's pool, launch choice, options, pod count and requests. */
 function fleet(r: SchedulingResult): { cost: string; unplaced: number; nodeClaims: string[] } {
   const nodeClaims = r.newNodeClaims
-    .map((c) => [c.nodePool, c.cheapest.instanceType, c.cheapest.zone, c.cheapest.capacityType, c.pods.length, JSON.stringify(c.requests), c.instanceTypeOptions.join(',')].join('|'))
+    .map((c) =>
+      [
+        c.nodePool,
+        c.cheapest.instanceType,
+        c.cheapest.zone,
+        c.cheapest.capacityType,
+        c.pods.length,
+        JSON.stringify(c.requests),
+        c.instanceTypeOptions.join(','),
+      ].join('|'),
+    )
     .sort();
   return { cost: r.cost.toFixed(6), unplaced: r.unplaced.length, nodeClaims };
 }
@@ -51,10 +68,15 @@ describe("Karpenter's benchmark mix", () => {
 
   it('places every preference pod under Respect and under Ignore', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 150 }), fc.constantFrom<PreferencePolicy>('Respect', 'Ignore'), (seed, n, policy) => {
-        const r = solve(benchmarkInput(makePreferencePods(n, { seed }), policy));
-        expect(r.unplaced).toEqual([]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 150 }),
+        fc.constantFrom<PreferencePolicy>('Respect', 'Ignore'),
+        (seed, n, policy) => {
+          const r = solve(benchmarkInput(makePreferencePods(n, { seed }), policy));
+          expect(r.unplaced).toEqual([]);
+        },
+      ),
       { numRuns: 8 },
     );
   }, 120_000);
@@ -63,19 +85,33 @@ describe("Karpenter's benchmark mix", () => {
 describe('determinism', () => {
   it('gives the same fleet for the same pods in any order and under any names', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 5, max: 150 }), fc.integer(), (seed, n, shuffle) => {
-        const pods = makeDiversePods(n, { seed });
-        const a = solve(benchmarkInput(pods));
-        const b = solve(benchmarkInput(shuffledAndRenamed(pods, shuffle)));
-        expect(fleet(b)).toEqual(fleet(a));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 5, max: 150 }),
+        fc.integer(),
+        (seed, n, shuffle) => {
+          const pods = makeDiversePods(n, { seed });
+          const a = solve(benchmarkInput(pods));
+          const b = solve(benchmarkInput(shuffledAndRenamed(pods, shuffle)));
+          expect(fleet(b)).toEqual(fleet(a));
+        },
+      ),
       { numRuns: 10 },
     );
   }, 120_000);
 
   it('holds on the real catalog, across the portfolio and the large-batch path', () => {
     const instanceTypes = ec2InstanceTypes({ zoneCount: 3, seed: 7 });
-    const nodePools = [{ name: 'default', template: { requirements: [{ key: 'karpenter.k8s.aws/instance-category', operator: 'In' as const, values: ['c', 'm', 'r'] }] } }];
+    const nodePools = [
+      {
+        name: 'default',
+        template: {
+          requirements: [
+            { key: 'karpenter.k8s.aws/instance-category', operator: 'In' as const, values: ['c', 'm', 'r'] },
+          ],
+        },
+      },
+    ];
     for (const n of [80, 650]) {
       const pods = makeDiversePods(n, { seed: n });
       const a = solve({ pods, nodePools, instanceTypes });
@@ -106,7 +142,14 @@ describe('preference policy', () => {
         metadata: { name: `s-${i}`, namespace: 'default', labels: { app: 's' } },
         spec: {
           containers: [{ name: 'c', resources: { requests: { cpu: '100m', memory: '100Mi' } } }],
-          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: when, labelSelector: { matchLabels: { app: 's' } } }],
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'kubernetes.io/hostname',
+              whenUnsatisfiable: when,
+              labelSelector: { matchLabels: { app: 's' } },
+            },
+          ],
         },
       }));
     expect(solve(benchmarkInput(spreadPods('ScheduleAnyway'), 'Ignore')).newNodeClaims).toHaveLength(1);

@@ -38,14 +38,30 @@ export function fakeInstanceTypes(n: number): InstanceType[] {
     const memGi = 2 * cpu;
     const price = fakePrice(cpu, memGi * 2 ** 30);
     const large = cpu > 4 && memGi > 8;
-    const offering = (zone: string, capacityType: 'spot' | 'on-demand'): InstanceType['offerings'][number] => ({ zone, capacityType, price, available: true });
+    const offering = (zone: string, capacityType: 'spot' | 'on-demand'): InstanceType['offerings'][number] => ({
+      zone,
+      capacityType,
+      price,
+      available: true,
+    });
     out.push({
       name: `fake-it-${i}`,
-      labels: { 'kubernetes.io/arch': 'amd64', size: large ? 'large' : 'small', integer: String(cpu), ...(large ? { special: 'optional' } : {}) },
+      labels: {
+        'kubernetes.io/arch': 'amd64',
+        size: large ? 'large' : 'small',
+        integer: String(cpu),
+        ...(large ? { special: 'optional' } : {}),
+      },
       requirements: [{ key: 'kubernetes.io/os', operator: 'In', values: ['darwin', 'linux', 'windows'] }],
       capacity: { cpu: String(cpu), memory: `${memGi}Gi`, pods: String(10 * cpu) },
       overhead: { cpu: '100m', memory: '10Mi' },
-      offerings: [offering('test-zone-1', 'spot'), offering('test-zone-2', 'spot'), offering('test-zone-1', 'on-demand'), offering('test-zone-2', 'on-demand'), offering('test-zone-3', 'on-demand')],
+      offerings: [
+        offering('test-zone-1', 'spot'),
+        offering('test-zone-2', 'spot'),
+        offering('test-zone-1', 'on-demand'),
+        offering('test-zone-2', 'on-demand'),
+        offering('test-zone-3', 'on-demand'),
+      ],
     });
   }
   return out;
@@ -84,24 +100,43 @@ class PodMaker {
       case 'hostname-spread': {
         const labels = { 'my-label': this.value() };
         const topologyKey = kind === 'zone-spread' ? zoneKey : hostnameKey;
-        return this.base(labels, { topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'my-label': this.value() } } }] });
+        return this.base(labels, {
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey,
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { 'my-label': this.value() } },
+            },
+          ],
+        });
       }
       case 'zone-affinity': {
         const labels = { 'my-affininity': this.value() };
         const term = { labelSelector: { matchLabels: { ...labels } }, topologyKey: zoneKey };
-        return this.base(labels, { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } });
+        return this.base(labels, {
+          affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } },
+        });
       }
       case 'hostname-anti-affinity': {
         const labels = { app: 'nginx' };
         const term = { labelSelector: { matchLabels: { app: 'nginx' } }, topologyKey: hostnameKey };
-        return this.base(labels, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } });
+        return this.base(labels, {
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } },
+        });
       }
     }
   }
 }
 
 /** The five kinds of Karpenter's benchmark, in its order. */
-export const diverseKinds: readonly Kind[] = ['generic', 'zone-spread', 'hostname-spread', 'zone-affinity', 'hostname-anti-affinity'];
+export const diverseKinds: readonly Kind[] = [
+  'generic',
+  'zone-spread',
+  'hostname-spread',
+  'zone-affinity',
+  'hostname-anti-affinity',
+];
 
 /** `makeDiversePods(count)`, with the kinds in `kinds`. */
 export function makeDiversePods(count: number, opts: { seed: number; kinds?: readonly Kind[] }): Pod[] {
@@ -127,7 +162,14 @@ export function makePreferencePods(count: number, opts: { seed: number }): Pod[]
       spec: {
         containers: [{ name: 'app', resources: { requests: { cpu, memory } } }],
         affinity: {
-          nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: zoneKey, operator: 'In', values: ['test-zone-1'] }] } }] },
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 1,
+                preference: { matchExpressions: [{ key: zoneKey, operator: 'In', values: ['test-zone-1'] }] },
+              },
+            ],
+          },
           podAntiAffinity: {
             preferredDuringSchedulingIgnoredDuringExecution: [
               { weight: 10, podAffinityTerm: { labelSelector: selector, topologyKey: zoneKey } },

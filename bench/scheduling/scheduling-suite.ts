@@ -47,7 +47,11 @@ Default sizes: ${defaultSizes.join(',')}; --quick: ${quickSizes.join(',')}.
 export function runScheduling(opts: { pods: number; workload: string; seed: number }): SchedulingRow {
   const kinds = workloads[opts.workload];
   if (!kinds) throw new Error(`unknown workload ${opts.workload}; known: ${Object.keys(workloads).join(', ')}`);
-  const input: SchedulingInput = { pods: makeDiversePods(opts.pods, { seed: opts.seed, kinds }), nodePools: [benchmarkNodePool()], instanceTypes: fakeInstanceTypes(400) };
+  const input: SchedulingInput = {
+    pods: makeDiversePods(opts.pods, { seed: opts.seed, kinds }),
+    nodePools: [benchmarkNodePool()],
+    instanceTypes: fakeInstanceTypes(400),
+  };
   let runs = 0;
   let total = 0;
   let first: ReturnType<typeof solve> | undefined;
@@ -98,10 +102,16 @@ export async function schedulingSuite(argv: string[]): Promise<void> {
       if (args.json) process.stdout.write(`${JSON.stringify(row)}\n`);
     }
   }
-  if (!args.json) printTable(rows.map(({ suite: _s, ...r }) => r), (s) => process.stdout.write(s));
+  if (!args.json)
+    printTable(
+      rows.map(({ suite: _s, ...r }) => r),
+      (s) => process.stdout.write(s),
+    );
   const failed = rows.filter((r): r is SchedulingRow => 'unscheduled' in r && (r.unscheduled > 0 || r.violations > 0));
   if (failed.length > 0) {
-    process.stderr.write(`FAIL: ${failed.map((r) => `${r.pods} pods`).join(', ')}: pods left unscheduled or constraints broken\n`);
+    process.stderr.write(
+      `FAIL: ${failed.map((r) => `${r.pods} pods`).join(', ')}: pods left unscheduled or constraints broken\n`,
+    );
     process.exitCode = 1;
   }
   await Promise.resolve();

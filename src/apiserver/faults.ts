@@ -97,12 +97,29 @@ function injected(code: FaultRule['code']): ApiError {
     case 409:
       return new ApiError(409, 'Conflict', 'Operation cannot be fulfilled: injected conflict (fault injection)');
     case 429:
-      return new ApiError(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later (fault injection)', { retryAfterSeconds: 1 });
+      return new ApiError(
+        429,
+        'TooManyRequests',
+        'the server has received too many requests and has asked us to try again later (fault injection)',
+        { retryAfterSeconds: 1 },
+      );
     case 504:
-      return new ApiError(504, 'Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request (fault injection)');
+      return new ApiError(
+        504,
+        'Timeout',
+        'the server was unable to return a response in the time allotted, but may still be processing the request (fault injection)',
+      );
     case 503:
-      return new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request (fault injection)');
+      return new ApiError(
+        503,
+        'ServiceUnavailable',
+        'the server is currently unable to handle the request (fault injection)',
+      );
     default:
-      return new ApiError(500, 'InternalError', 'an error on the server ("injected fault") has prevented the request from succeeding');
+      return new ApiError(
+        500,
+        'InternalError',
+        'an error on the server ("injected fault") has prevented the request from succeeding',
+      );
   }
 }

@@ -124,9 +124,12 @@ function install(state: ServerState, crds: CustomResourceDefinition[]): void {
   const ns = state.registry.find('', 'v1', 'namespaces');
   const crdInfo = state.registry.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
   const missing = (info: ResourceInfo, name: string): boolean => !state.store.table(info).objects.has(name);
-  for (const name of systemNamespaces) if (ns && missing(ns, name)) createObject(state, ns, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
+  for (const name of systemNamespaces)
+    if (ns && missing(ns, name)) createObject(state, ns, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
   // CRDs go in as plain JSON, exactly as a client would send them.
-  for (const crd of crds) if (crdInfo && missing(crdInfo, crd.metadata.name ?? '')) createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
+  for (const crd of crds)
+    if (crdInfo && missing(crdInfo, crd.metadata.name ?? ''))
+      createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
 }
 
 /** Saves the state to a file when asked, one save at a time, skipping saves when nothing changed. */
@@ -150,8 +153,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const restored = opts.stateFile ? loadState(state, opts.stateFile) : false;
   install(state, opts.crds ?? tenonCrds());
   const snapshot = stateSaver(state, opts.stateFile);
-  const onSnapshotError = opts.onSnapshotError ?? ((e: unknown) => process.stderr.write(`tenon apiserver: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`));
-  const interval = opts.stateFile && opts.snapshotIntervalMs !== 0 ? setInterval(() => snapshot().catch(onSnapshotError), opts.snapshotIntervalMs ?? 60_000) : undefined;
+  const onSnapshotError =
+    opts.onSnapshotError ??
+    ((e: unknown) =>
+      process.stderr.write(`tenon apiserver: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`));
+  const interval =
+    opts.stateFile && opts.snapshotIntervalMs !== 0
+      ? setInterval(() => snapshot().catch(onSnapshotError), opts.snapshotIntervalMs ?? 60_000)
+      : undefined;
   interval?.unref();
   const certs = generateServingCerts();
   const token = opts.token ?? crypto.randomBytes(24).toString('base64url');

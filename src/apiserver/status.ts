@@ -32,7 +32,15 @@ export class ApiError extends Error {
 
   /** The Status body. */
   toStatus(): Json {
-    const s: Json = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    const s: Json = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
     if (this.details) s.details = this.details;
     return s;
   }
@@ -53,25 +61,39 @@ function qualified(s: Subject): string {
 
 /** 404 `pods "x" not found`. */
 export function notFound(s: Subject): ApiError {
-  return new ApiError(404, 'NotFound', `${qualified(s)} ${JSON.stringify(s.name)} not found`, { name: s.name, group: s.group, kind: s.resource });
-}
-
-/** 409 `pods "x" already exists`. */
-export function alreadyExists(s: Subject): ApiError {
-  return new ApiError(409, 'AlreadyExists', `${qualified(s)} ${JSON.stringify(s.name)} already exists`, { name: s.name, group: s.group, kind: s.resource });
-}
-
-/** 409 Conflict, as for a stale resourceVersion. */
-export function conflict(s: Subject, why: string): ApiError {
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(s)} ${JSON.stringify(s.name)}: ${why}`, {
+  return new ApiError(404, 'NotFound', `${qualified(s)} ${JSON.stringify(s.name)} not found`, {
     name: s.name,
     group: s.group,
     kind: s.resource,
   });
 }
 
+/** 409 `pods "x" already exists`. */
+export function alreadyExists(s: Subject): ApiError {
+  return new ApiError(409, 'AlreadyExists', `${qualified(s)} ${JSON.stringify(s.name)} already exists`, {
+    name: s.name,
+    group: s.group,
+    kind: s.resource,
+  });
+}
+
+/** 409 Conflict, as for a stale resourceVersion. */
+export function conflict(s: Subject, why: string): ApiError {
+  return new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualified(s)} ${JSON.stringify(s.name)}: ${why}`,
+    {
+      name: s.name,
+      group: s.group,
+      kind: s.resource,
+    },
+  );
+}
+
 /** The upstream text of a stale-resourceVersion conflict. */
-export const staleObjectText = 'the object has been modified; please apply your changes to the latest version and try again';
+export const staleObjectText =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 Invalid with one cause per field error. */
 export function invalidError(s: Subject, message: string, causes: StatusCause[]): ApiError {
@@ -84,7 +106,9 @@ export function badRequest(message: string): ApiError {
 }
 
 /** 405 MethodNotAllowed. */
-export function methodNotAllowed(message = 'the server does not allow this method on the requested resource'): ApiError {
+export function methodNotAllowed(
+  message = 'the server does not allow this method on the requested resource',
+): ApiError {
   return new ApiError(405, 'MethodNotAllowed', message);
 }
 
@@ -95,12 +119,20 @@ export function gone(rv: string): ApiError {
 
 /** 403 Forbidden. */
 export function forbiddenError(s: Subject, why: string): ApiError {
-  return new ApiError(403, 'Forbidden', `${qualified(s)} ${JSON.stringify(s.name)} is forbidden: ${why}`, { name: s.name, group: s.group, kind: s.resource });
+  return new ApiError(403, 'Forbidden', `${qualified(s)} ${JSON.stringify(s.name)} is forbidden: ${why}`, {
+    name: s.name,
+    group: s.group,
+    kind: s.resource,
+  });
 }
 
 /** 415 UnsupportedMediaType. */
 export function unsupportedMediaType(_contentType: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+  );
 }
 
 /** 401 Unauthorized. */

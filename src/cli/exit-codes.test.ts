@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 const tenon = join(process.cwd(), 'bin', 'tenon.js');
 
 function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [tenon, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [tenon, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -24,6 +28,8 @@ describe('the CLI on bad input', () => {
   it('names the setting when an environment variable is invalid', () => {
     const r = cli(['controller'], { LOG_LEVEL: 'loud' });
     expect(r.status).toBe(2);
-    expect(r.stderr.trim()).toBe('error: LOG_LEVEL: unsupported value "loud": supported values: "debug", "info", "warn", "error"');
+    expect(r.stderr.trim()).toBe(
+      'error: LOG_LEVEL: unsupported value "loud": supported values: "debug", "info", "warn", "error"',
+    );
   });
 });

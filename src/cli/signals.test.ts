@@ -35,7 +35,10 @@ async function serve(): Promise<{ parent: ChildProcess; child: number; exited: P
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.MALLOC_MMAP_THRESHOLD_;
   delete env.TENON_RELAUNCHED;
-  const parent = spawn(process.execPath, [tenon, 'serve', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const parent = spawn(process.execPath, [tenon, 'serve', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(parent.pid ?? 0);
   const exited = new Promise<number | null>((resolve) => parent.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
@@ -46,7 +49,10 @@ async function serve(): Promise<{ parent: ChildProcess; child: number; exited: P
     });
     parent.on('exit', () => reject(new Error(`serve exited before serving: ${out}`)));
   });
-  const children = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+  const children = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   const child = children[0] ?? 0;
   started.push(child);
   return { parent, child, exited };
@@ -62,14 +68,18 @@ async function gone(pid: number, ms: number): Promise<void> {
 }
 
 describe('tenon serve exits with its child', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to the started PID stops the parent and the relaunched child', async (signal) => {
-    const { parent, child, exited } = await serve();
-    expect(child).toBeGreaterThan(0);
-    expect(alive(child)).toBe(true);
-    parent.kill(signal);
-    await exited;
-    await gone(child, 10_000);
-  }, 120_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the started PID stops the parent and the relaunched child',
+    async (signal) => {
+      const { parent, child, exited } = await serve();
+      expect(child).toBeGreaterThan(0);
+      expect(alive(child)).toBe(true);
+      parent.kill(signal);
+      await exited;
+      await gone(child, 10_000);
+    },
+    120_000,
+  );
 
   it('the relaunched child stops when its parent is killed outright', async () => {
     const { parent, child, exited } = await serve();

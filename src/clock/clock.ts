@@ -23,7 +23,10 @@ export const maxTimeoutMs = 2 ** 31 - 1;
 export function setLongTimeout(ms: number, fn: () => void): () => void {
   let handle: ReturnType<typeof setTimeout>;
   const arm = (left: number): void => {
-    handle = left > maxTimeoutMs ? setTimeout(() => arm(left - maxTimeoutMs), maxTimeoutMs) : setTimeout(fn, Math.max(0, left));
+    handle =
+      left > maxTimeoutMs
+        ? setTimeout(() => arm(left - maxTimeoutMs), maxTimeoutMs)
+        : setTimeout(fn, Math.max(0, left));
   };
   arm(ms);
   return () => clearTimeout(handle);

@@ -24,7 +24,10 @@ export interface ConditionUpdate {
 }
 
 /** Finds a condition by type. */
-export function getCondition<C extends ConditionLike>(conditions: readonly C[] | undefined, type: string): C | undefined {
+export function getCondition<C extends ConditionLike>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -37,7 +40,11 @@ export function isTrue(conditions: readonly ConditionLike[] | undefined, type: s
  * Returns the conditions with one set; lastTransitionTime moves only when the status changes, as
  * Kubernetes conventions ask, so a reason or message update does not look like a transition.
  */
-export function setCondition(conditions: readonly ConditionLike[] | undefined, u: ConditionUpdate, opts: { now: number; generation?: number }): Condition[] {
+export function setCondition(
+  conditions: readonly ConditionLike[] | undefined,
+  u: ConditionUpdate,
+  opts: { now: number; generation?: number },
+): Condition[] {
   const list: ConditionLike[] = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === u.type);
   const prev = i >= 0 ? list[i] : undefined;

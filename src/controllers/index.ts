@@ -23,7 +23,19 @@ export interface Controller extends Reconciler {
 export function newControllers(ctx: ControllerContext): Controller[] {
   const gc = new GarbageCollectionController(ctx);
   gc.queue.add(garbageCollectionKey);
-  return [new ProvisioningController(ctx), new NodeClaimLifecycleController(ctx), new NodeTerminationController(ctx), new NodeHealthController(ctx), new NodePoolStatusController(ctx), new StaticNodePoolController(ctx), new NodeOverlayController(ctx), new CapacityBufferController(ctx), gc, new NodeClaimExpirationController(ctx), ...newDisruptionControllers(ctx)];
+  return [
+    new ProvisioningController(ctx),
+    new NodeClaimLifecycleController(ctx),
+    new NodeTerminationController(ctx),
+    new NodeHealthController(ctx),
+    new NodePoolStatusController(ctx),
+    new StaticNodePoolController(ctx),
+    new NodeOverlayController(ctx),
+    new CapacityBufferController(ctx),
+    gc,
+    new NodeClaimExpirationController(ctx),
+    ...newDisruptionControllers(ctx),
+  ];
 }
 
 export type { ControllerContext } from './context.js';

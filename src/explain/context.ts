@@ -37,12 +37,23 @@ function typicalReady(claims: readonly StoredNodeClaim[]): number {
 }
 
 /** Builds the context; `instanceTypes` are what each NodePool may launch, by NodePool name. */
-export function explainContext(snapshot: ClusterSnapshot, o: { instanceTypes: ReadonlyMap<string, InstanceType[]>; now: number; batchMaxMs?: number }): ExplainContext {
-  const ordered = [...snapshot.nodePools].sort((a, b) => (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+export function explainContext(
+  snapshot: ClusterSnapshot,
+  o: { instanceTypes: ReadonlyMap<string, InstanceType[]>; now: number; batchMaxMs?: number },
+): ExplainContext {
+  const ordered = [...snapshot.nodePools].sort(
+    (a, b) =>
+      (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+  );
   return {
     snapshot,
     index: new SnapshotIndex(snapshot),
-    pools: poolFacts({ nodePools: ordered, nodeClasses: snapshot.nodeClasses, nodeClaims: snapshot.nodeClaims, instanceTypes: o.instanceTypes }),
+    pools: poolFacts({
+      nodePools: ordered,
+      nodeClasses: snapshot.nodeClasses,
+      nodeClaims: snapshot.nodeClaims,
+      instanceTypes: o.instanceTypes,
+    }),
     instanceTypes: o.instanceTypes,
     now: o.now,
     batchMaxMs: o.batchMaxMs ?? 10_000,

@@ -31,22 +31,45 @@ function isPodWide(r: UnplacedReason): boolean {
 }
 
 /** Diagnoses a pod from the solver's reasons and the NodePools' facts. */
-export function diagnose(pools: ReadonlyMap<string, PoolFacts>, pod: PodFacts, reasons: readonly UnplacedReason[]): Diagnosis {
+export function diagnose(
+  pools: ReadonlyMap<string, PoolFacts>,
+  pod: PodFacts,
+  reasons: readonly UnplacedReason[],
+): Diagnosis {
   const perPool: Finding[] = [];
   for (const f of pools.values()) {
-    const found = poolFinding(f, pod, reasons.find((r) => r.target === `nodepool/${f.name}`));
+    const found = poolFinding(
+      f,
+      pod,
+      reasons.find((r) => r.target === `nodepool/${f.name}`),
+    );
     if (found) perPool.push(found);
   }
-  const podWide: Finding[] = reasons
-    .filter(isPodWide)
-    .map((r) => ({
-      cause: { constraint: r.constraint, object: `Pod/${pod.key}`, numbers: { ...(r.details ?? {}) }, message: r.message },
-      fix: podWideFixes[r.constraint] ?? solverFixes[r.constraint] ?? 'see the detail lines',
-      rank: podWideFixes[r.constraint] !== undefined ? 10 : 6,
-    }));
-  if (pools.size === 0) podWide.push({ cause: { constraint: 'no-nodepool', object: 'NodePool/*', numbers: { nodePools: 0 }, message: 'no NodePool exists' }, fix: 'create a NodePool (and its EC2NodeClass)', rank: 10 });
+  const podWide: Finding[] = reasons.filter(isPodWide).map((r) => ({
+    cause: {
+      constraint: r.constraint,
+      object: `Pod/${pod.key}`,
+      numbers: { ...(r.details ?? {}) },
+      message: r.message,
+    },
+    fix: podWideFixes[r.constraint] ?? solverFixes[r.constraint] ?? 'see the detail lines',
+    rank: podWideFixes[r.constraint] !== undefined ? 10 : 6,
+  }));
+  if (pools.size === 0)
+    podWide.push({
+      cause: {
+        constraint: 'no-nodepool',
+        object: 'NodePool/*',
+        numbers: { nodePools: 0 },
+        message: 'no NodePool exists',
+      },
+      fix: 'create a NodePool (and its EC2NodeClass)',
+      rank: 10,
+    });
   let head: Finding | undefined;
   for (const f of [...podWide, ...perPool]) if (!head || f.rank > head.rank) head = f;
-  const others = reasons.filter((r) => !r.target?.startsWith('nodepool/') && !isPodWide(r) && r.constraint !== 'no-nodepool').map((r) => r.message);
+  const others = reasons
+    .filter((r) => !r.target?.startsWith('nodepool/') && !isPodWide(r) && r.constraint !== 'no-nodepool')
+    .map((r) => r.message);
   return { head, perPool, others };
 }

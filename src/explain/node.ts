@@ -19,17 +19,32 @@ interface Blocker {
   fix: string;
 }
 
-function blocker(constraint: string, object: string, message: string, extra: { numbers?: Cause['numbers']; fix: string }): Blocker {
+function blocker(
+  constraint: string,
+  object: string,
+  message: string,
+  extra: { numbers?: Cause['numbers']; fix: string },
+): Blocker {
   return { cause: { constraint, object, numbers: extra.numbers ?? {}, message }, fix: extra.fix };
 }
 
 function doNotDisrupt(node: Node, pods: readonly Pod[]): Blocker[] {
   const out: Blocker[] = [];
-  if (node.metadata.annotations?.[Annotations.doNotDisrupt] === 'true') out.push(blocker('do-not-disrupt', `Node/${node.metadata.name ?? ''}`, `node carries ${Annotations.doNotDisrupt}`, { fix: `remove the ${Annotations.doNotDisrupt} annotation from the node` }));
+  if (node.metadata.annotations?.[Annotations.doNotDisrupt] === 'true')
+    out.push(
+      blocker('do-not-disrupt', `Node/${node.metadata.name ?? ''}`, `node carries ${Annotations.doNotDisrupt}`, {
+        fix: `remove the ${Annotations.doNotDisrupt} annotation from the node`,
+      }),
+    );
   for (const p of pods) {
     if (p.metadata.annotations?.[Annotations.doNotDisrupt] !== 'true') continue;
     const key = `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`;
-    out.push(blocker('do-not-disrupt', `Pod/${key}`, `pod ${key} carries ${Annotations.doNotDisrupt}`, { numbers: { pod: key }, fix: `remove the annotation from pod ${key}, or wait for it to finish` }));
+    out.push(
+      blocker('do-not-disrupt', `Pod/${key}`, `pod ${key} carries ${Annotations.doNotDisrupt}`, {
+        numbers: { pod: key },
+        fix: `remove the annotation from pod ${key}, or wait for it to finish`,
+      }),
+    );
   }
   return out;
 }
@@ -38,10 +53,15 @@ function pdbBlocker(pdb: ExplainContext['snapshot']['pdbs'][number], covered: re
   const name = `${pdb.metadata.namespace ?? 'default'}/${pdb.metadata.name ?? ''}`;
   const healthy = pdb.status?.currentHealthy ?? 0;
   const desired = pdb.status?.desiredHealthy ?? 0;
-  return blocker('pdb', `PodDisruptionBudget/${name}`, `PodDisruptionBudget ${name} allows 0 disruptions (${healthy} healthy, ${desired} desired) and covers ${covered.map((p) => p.metadata.name ?? '').join(', ')}`, {
-    numbers: { disruptionsAllowed: 0, currentHealthy: healthy, desiredHealthy: desired },
-    fix: `scale up the pods PodDisruptionBudget ${name} protects, or relax its minAvailable/maxUnavailable`,
-  });
+  return blocker(
+    'pdb',
+    `PodDisruptionBudget/${name}`,
+    `PodDisruptionBudget ${name} allows 0 disruptions (${healthy} healthy, ${desired} desired) and covers ${covered.map((p) => p.metadata.name ?? '').join(', ')}`,
+    {
+      numbers: { disruptionsAllowed: 0, currentHealthy: healthy, desiredHealthy: desired },
+      fix: `scale up the pods PodDisruptionBudget ${name} protects, or relax its minAvailable/maxUnavailable`,
+    },
+  );
 }
 
 function pdbBlockers(ctx: ExplainContext, pods: readonly Pod[]): Blocker[] {
@@ -65,7 +85,17 @@ function budgetBlockers(ctx: ExplainContext, pool: string): Blocker[] {
   const out: Blocker[] = [];
   for (const b of np?.spec.disruption?.budgets ?? []) {
     if (!budgetActive(b, ctx.now) || budgetNodes(b, nodes) > 0) continue;
-    out.push(blocker('budget', `NodePool/${pool}`, `NodePool \`${pool}\` budget ${budgetText(b)} is active now and allows 0 of ${nodes} nodes`, { numbers: { nodes: b.nodes, poolNodes: nodes }, fix: `wait for the budget window to end, or change spec.disruption.budgets of NodePool \`${pool}\`` }));
+    out.push(
+      blocker(
+        'budget',
+        `NodePool/${pool}`,
+        `NodePool \`${pool}\` budget ${budgetText(b)} is active now and allows 0 of ${nodes} nodes`,
+        {
+          numbers: { nodes: b.nodes, poolNodes: nodes },
+          fix: `wait for the budget window to end, or change spec.disruption.budgets of NodePool \`${pool}\``,
+        },
+      ),
+    );
   }
   return out;
 }
@@ -78,18 +108,43 @@ function consolidateAfterMs(ctx: ExplainContext, pool: string): number | undefin
 function consolidationBlockers(ctx: ExplainContext, node: Node, pool: string): Blocker[] {
   const nc = ctx.index.claimOf(node);
   const after = consolidateAfterMs(ctx, pool);
-  if (after === undefined) return [blocker('consolidate-after', `NodePool/${pool}`, `NodePool \`${pool}\` has consolidateAfter: Never`, { fix: 'set a consolidateAfter duration' })];
+  if (after === undefined)
+    return [
+      blocker('consolidate-after', `NodePool/${pool}`, `NodePool \`${pool}\` has consolidateAfter: Never`, {
+        fix: 'set a consolidateAfter duration',
+      }),
+    ];
   if (nc?.status?.conditions?.some((c) => c.type === ConditionTypes.consolidatable && c.status === 'True')) return [];
   const last = timeOf(nc?.status?.lastPodEventTime) ?? timeOf(nc?.metadata.creationTimestamp) ?? ctx.now;
   const left = last + after - ctx.now;
   if (left <= 0) return [];
-  return [blocker('consolidate-after', `NodePool/${pool}`, `consolidateAfter ${duration(after)} not elapsed since the last pod event (${duration(left)} left)`, { numbers: { consolidateAfter: duration(after), left: duration(left) }, fix: 'wait, or lower consolidateAfter' })];
+  return [
+    blocker(
+      'consolidate-after',
+      `NodePool/${pool}`,
+      `consolidateAfter ${duration(after)} not elapsed since the last pod event (${duration(left)} left)`,
+      { numbers: { consolidateAfter: duration(after), left: duration(left) }, fix: 'wait, or lower consolidateAfter' },
+    ),
+  ];
 }
 
 function lastWord(ctx: ExplainContext, names: readonly string[]): Blocker[] {
-  const e = ctx.snapshot.events.filter((x) => (x.reason === 'Unconsolidatable' || x.reason === 'DisruptionBlocked') && names.includes(x.involvedObject?.name ?? '')).pop();
+  const e = ctx.snapshot.events
+    .filter(
+      (x) =>
+        (x.reason === 'Unconsolidatable' || x.reason === 'DisruptionBlocked') &&
+        names.includes(x.involvedObject?.name ?? ''),
+    )
+    .pop();
   if (!e) return [];
-  return [blocker(e.reason === 'Unconsolidatable' ? 'no-cheaper' : 'blocked', `Node/${names[0] ?? ''}`, `the disruption controller said: ${e.message ?? ''}`, { fix: 'nothing to fix if the fleet is already the cheapest that fits' })];
+  return [
+    blocker(
+      e.reason === 'Unconsolidatable' ? 'no-cheaper' : 'blocked',
+      `Node/${names[0] ?? ''}`,
+      `the disruption controller said: ${e.message ?? ''}`,
+      { fix: 'nothing to fix if the fleet is already the cheapest that fits' },
+    ),
+  ];
 }
 
 function lifetime(ctx: ExplainContext, node: Node, pool: string): string[] {
@@ -100,7 +155,11 @@ function lifetime(ctx: ExplainContext, node: Node, pool: string): string[] {
   const expire = ctx.pools.get(pool)?.pool.spec.template.spec.expireAfter;
   const ms = expire && expire !== 'Never' ? parseDuration(expire) : undefined;
   const created = timeOf(nc?.metadata.creationTimestamp);
-  out.push(ms !== undefined && created !== undefined ? `expires in ${duration(created + ms - ctx.now)} (expireAfter ${expire ?? ''})` : 'never expires (expireAfter Never)');
+  out.push(
+    ms !== undefined && created !== undefined
+      ? `expires in ${duration(created + ms - ctx.now)} (expireAfter ${expire ?? ''})`
+      : 'never expires (expireAfter Never)',
+  );
   return out;
 }
 
@@ -111,18 +170,57 @@ export function explainNode(ctx: ExplainContext, name: string): Explanation | un
   const pods = ctx.index.podsByNode.get(name) ?? [];
   const nc = ctx.index.claimOf(node);
   const pool = node.metadata.labels?.[Labels.nodePool] ?? '';
-  if (!nc) return { kind: 'node', name, state: 'Unmanaged', summary: 'not launched by Tenon (no NodeClaim has its providerID): Tenon never disrupts it', details: [], explained: true };
-  const blockers = [...doNotDisrupt(node, pods), ...pdbBlockers(ctx, pods), ...budgetBlockers(ctx, pool), ...consolidationBlockers(ctx, node, pool), ...lastWord(ctx, [name, nc.metadata.name ?? ''])];
-  const details = [...blockers.slice(1).map((b) => b.cause.message), ...lifetime(ctx, node, pool), `${pods.length} pods, NodePool \`${pool}\`, ${node.metadata.labels?.[Labels.instanceType] ?? ''}`];
+  if (!nc)
+    return {
+      kind: 'node',
+      name,
+      state: 'Unmanaged',
+      summary: 'not launched by Tenon (no NodeClaim has its providerID): Tenon never disrupts it',
+      details: [],
+      explained: true,
+    };
+  const blockers = [
+    ...doNotDisrupt(node, pods),
+    ...pdbBlockers(ctx, pods),
+    ...budgetBlockers(ctx, pool),
+    ...consolidationBlockers(ctx, node, pool),
+    ...lastWord(ctx, [name, nc.metadata.name ?? '']),
+  ];
+  const details = [
+    ...blockers.slice(1).map((b) => b.cause.message),
+    ...lifetime(ctx, node, pool),
+    `${pods.length} pods, NodePool \`${pool}\`, ${node.metadata.labels?.[Labels.instanceType] ?? ''}`,
+  ];
   const head = blockers[0];
-  if (!head) return { kind: 'node', name, state: 'Disruptable', summary: 'nothing blocks disruption: it is consolidated, drifted or expired as soon as a method finds it worth it', details, explained: true };
-  return { kind: 'node', name, state: 'NotDisrupted', summary: head.cause.message, cause: head.cause, fix: head.fix, details, explained: true };
+  if (!head)
+    return {
+      kind: 'node',
+      name,
+      state: 'Disruptable',
+      summary:
+        'nothing blocks disruption: it is consolidated, drifted or expired as soon as a method finds it worth it',
+      details,
+      explained: true,
+    };
+  return {
+    kind: 'node',
+    name,
+    state: 'NotDisrupted',
+    summary: head.cause.message,
+    cause: head.cause,
+    fix: head.fix,
+    details,
+    explained: true,
+  };
 }
 
 function nextLaunch(ctx: ExplainContext, pool: string): string {
   const f = ctx.pools.get(pool);
   const types = f ? f.types.filter((t) => t.requirements.intersects(f.requirements) === undefined) : [];
-  const cheapest = types.reduce<(typeof types)[number] | undefined>((a, b) => (!a || b.price < a.price ? b : a), undefined);
+  const cheapest = types.reduce<(typeof types)[number] | undefined>(
+    (a, b) => (!a || b.price < a.price ? b : a),
+    undefined,
+  );
   if (!cheapest) return 'it would launch nothing: it has no instance type with an available offering';
   const o = f ? cheapestOffering(cheapest, f.requirements) : undefined;
   if (!o) return 'it would launch nothing: no offering its requirements allow is available';
@@ -133,13 +231,42 @@ function nextLaunch(ctx: ExplainContext, pool: string): string {
 export function explainNodePool(ctx: ExplainContext, name: string): Explanation | undefined {
   const f = ctx.pools.get(name);
   if (!f) return undefined;
-  const usage = Object.entries(f.limits ?? {}).map(([k, limit]) => `${k} ${amount(k, f.usage[k] ?? 0)} of ${amount(k, limit)} in use (${Math.round(((f.usage[k] ?? 0) / Math.max(1, limit)) * 100)}%)`);
+  const usage = Object.entries(f.limits ?? {}).map(
+    ([k, limit]) =>
+      `${k} ${amount(k, f.usage[k] ?? 0)} of ${amount(k, limit)} in use (${Math.round(((f.usage[k] ?? 0) / Math.max(1, limit)) * 100)}%)`,
+  );
   const nodes = ctx.snapshot.nodeClaims.filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name).length;
-  const details = [...(usage.length ? usage : ['no limits']), `${nodes} NodeClaims`, ...budgetBlockers(ctx, name).map((b) => b.cause.message), nextLaunch(ctx, name)];
+  const details = [
+    ...(usage.length ? usage : ['no limits']),
+    `${nodes} NodeClaims`,
+    ...budgetBlockers(ctx, name).map((b) => b.cause.message),
+    nextLaunch(ctx, name),
+  ];
   if (f.unusable) {
     const u = f.unusable;
-    const cause = { constraint: u.constraint, object: u.object, numbers: { reason: u.reason }, message: `cannot launch: ${u.object.replace('/', ' `')}\` ${u.message}` };
-    return { kind: 'nodepool', name, state: 'NotReady', summary: cause.message, cause, fix: `fix ${u.object.replace('/', ' `')}\``, details, explained: true };
+    const cause = {
+      constraint: u.constraint,
+      object: u.object,
+      numbers: { reason: u.reason },
+      message: `cannot launch: ${u.object.replace('/', ' `')}\` ${u.message}`,
+    };
+    return {
+      kind: 'nodepool',
+      name,
+      state: 'NotReady',
+      summary: cause.message,
+      cause,
+      fix: `fix ${u.object.replace('/', ' `')}\``,
+      details,
+      explained: true,
+    };
   }
-  return { kind: 'nodepool', name, state: 'Ready', summary: usage.length ? usage.join('; ') : `Ready, no limits, ${nodes} NodeClaims`, details, explained: true };
+  return {
+    kind: 'nodepool',
+    name,
+    state: 'Ready',
+    summary: usage.length ? usage.join('; ') : `Ready, no limits, ${nodes} NodeClaims`,
+    details,
+    explained: true,
+  };
 }

@@ -13,7 +13,10 @@ export interface Step {
   waitingOn?: { type: string; reason?: string; message?: string };
 }
 
-function condition(nc: StoredNodeClaim, type: string): { status: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined {
+function condition(
+  nc: StoredNodeClaim,
+  type: string,
+): { status: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined {
   return nc.status?.conditions?.find((c) => c.type === type);
 }
 

@@ -28,7 +28,9 @@ const next: Record<Step['name'], string> = {
 };
 
 function eventsAbout(ctx: ExplainContext, names: readonly string[], reason: string): string[] {
-  return ctx.snapshot.events.filter((e) => e.reason === reason && names.includes(e.involvedObject?.name ?? '')).map((e) => e.message ?? '');
+  return ctx.snapshot.events
+    .filter((e) => e.reason === reason && names.includes(e.involvedObject?.name ?? ''))
+    .map((e) => e.message ?? '');
 }
 
 function userDataFinding(ctx: ExplainContext, nc: StoredNodeClaim): string | undefined {
@@ -64,13 +66,28 @@ function stepSummary(step: Step, now: number): string {
   return `${step.name}${since}, waiting on ${w.type}${what}`;
 }
 
-function causeOf(nc: StoredNodeClaim, step: Step, text: { summary: string; taint: string | undefined; now: number }): Explanation['cause'] {
+function causeOf(
+  nc: StoredNodeClaim,
+  step: Step,
+  text: { summary: string; taint: string | undefined; now: number },
+): Explanation['cause'] {
   const name = nc.metadata.name ?? '';
   if (step.waitingOn) {
-    const numbers = { step: step.name, for: step.since !== undefined ? duration(text.now - step.since) : 'unknown', reason: step.waitingOn.reason ?? '' };
+    const numbers = {
+      step: step.name,
+      for: step.since !== undefined ? duration(text.now - step.since) : 'unknown',
+      reason: step.waitingOn.reason ?? '',
+    };
     return { constraint: step.waitingOn.type, object: `NodeClaim/${name}`, numbers, message: text.summary };
   }
-  return text.taint ? { constraint: 'registration-taint', object: `EC2NodeClass/${nc.spec.nodeClassRef.name}`, numbers: {}, message: text.taint } : undefined;
+  return text.taint
+    ? {
+        constraint: 'registration-taint',
+        object: `EC2NodeClass/${nc.spec.nodeClassRef.name}`,
+        numbers: {},
+        message: text.taint,
+      }
+    : undefined;
 }
 
 function whereLine(nc: StoredNodeClaim, node: string | undefined): string {
@@ -79,7 +96,11 @@ function whereLine(nc: StoredNodeClaim, node: string | undefined): string {
 }
 
 /** Explains NodeClaim `name`; undefined when there is none. */
-export function explainNodeClaim(ctx: ExplainContext, name: string, timeouts: LifecycleTimeouts = defaultTimeouts): Explanation | undefined {
+export function explainNodeClaim(
+  ctx: ExplainContext,
+  name: string,
+  timeouts: LifecycleTimeouts = defaultTimeouts,
+): Explanation | undefined {
   const nc = ctx.snapshot.nodeClaims.find((c) => c.metadata.name === name);
   if (!nc) return undefined;
   const step = stepOf(nc);
@@ -87,8 +108,24 @@ export function explainNodeClaim(ctx: ExplainContext, name: string, timeouts: Li
   const summary = stepSummary(step, ctx.now);
   const t = timeout(step, nc, timeouts, ctx.now);
   const taint = taintLine(ctx, nc, node?.metadata.name);
-  const details = [...(taint ? [taint] : []), `next: ${next[step.name]}`, ...(t ? [t] : []), whereLine(nc, node?.metadata.name)];
+  const details = [
+    ...(taint ? [taint] : []),
+    `next: ${next[step.name]}`,
+    ...(t ? [t] : []),
+    whereLine(nc, node?.metadata.name),
+  ];
   const cause = causeOf(nc, step, { summary, taint, now: ctx.now });
-  const fix = taint ? 'fix the userData of the EC2NodeClass (kubelet flags, the bootstrap line) so the kubelet registers with karpenter.sh/unregistered:NoExecute, or use NodePool startupTaints/taints instead' : undefined;
-  return { kind: 'nodeclaim', name, state: step.name, summary: taint && !step.waitingOn ? `${summary}; ${taint}` : summary, details, explained: true, ...(cause ? { cause } : {}), ...(fix ? { fix } : {}) };
+  const fix = taint
+    ? 'fix the userData of the EC2NodeClass (kubelet flags, the bootstrap line) so the kubelet registers with karpenter.sh/unregistered:NoExecute, or use NodePool startupTaints/taints instead'
+    : undefined;
+  return {
+    kind: 'nodeclaim',
+    name,
+    state: step.name,
+    summary: taint && !step.waitingOn ? `${summary}; ${taint}` : summary,
+    details,
+    explained: true,
+    ...(cause ? { cause } : {}),
+    ...(fix ? { fix } : {}),
+  };
 }

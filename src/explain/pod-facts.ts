@@ -9,7 +9,10 @@ function volumeZones(pod: Pod, info: VolumeInfo): PodFacts['volumeZones'] {
   for (const v of pod.spec.volumes ?? []) {
     const claim = v.persistentVolumeClaim ? info.claims?.[`${ns}/${v.persistentVolumeClaim.claimName}`] : undefined;
     const pv = claim?.volumeName ? info.volumes?.[claim.volumeName] : undefined;
-    const zones = pv?.nodeAffinity?.flatMap((t) => t.matchExpressions ?? []).filter((e) => Requirements.fromSelector([e]).has(Labels.zone) && e.operator === 'In').flatMap((e) => e.values ?? []);
+    const zones = pv?.nodeAffinity
+      ?.flatMap((t) => t.matchExpressions ?? [])
+      .filter((e) => Requirements.fromSelector([e]).has(Labels.zone) && e.operator === 'In')
+      .flatMap((e) => e.values ?? []);
     if (claim?.volumeName && zones?.length) out.push({ volume: claim.volumeName, zones });
   }
   return out;

@@ -6,7 +6,14 @@
  */
 import { Labels, type Toleration } from '../api/index.js';
 import {
-  fitsIn, formatTaint, prepareInstanceType, Requirements, untoleratedTaint, type InstanceType, type InstanceTypeInfo, type Resources,
+  fitsIn,
+  formatTaint,
+  prepareInstanceType,
+  Requirements,
+  untoleratedTaint,
+  type InstanceType,
+  type InstanceTypeInfo,
+  type Resources,
   type UnplacedReason,
 } from '../scheduling/index.js';
 import type { Cause } from './model.js';
@@ -37,7 +44,12 @@ function pool(f: PoolFacts): string {
   return `NodePool \`${f.name}\``;
 }
 
-function finding(constraint: string, object: string, numbers: Cause['numbers'], text: { message: string; fix: string; rank: number }): Finding {
+function finding(
+  constraint: string,
+  object: string,
+  numbers: Cause['numbers'],
+  text: { message: string; fix: string; rank: number },
+): Finding {
   return { cause: { constraint, object, numbers, message: text.message }, fix: text.fix, rank: text.rank };
 }
 
@@ -49,11 +61,16 @@ function taintFinding(f: PoolFacts, pod: PodFacts): Finding | undefined {
   // where the user meant it to go; a tainted NodePool it does not select is rarely meant for it.
   const selects = [...pod.requirements.keys()].some((k) => f.requirements.has(k));
   const otherwise = !selects || requirementFinding(f, pod) !== undefined || zoneFinding(f, pod) !== undefined;
-  return finding('taints', `NodePool/${f.name}`, { taint: t }, {
-    message: `${pool(f)} taints ${t}; the pod does not tolerate it`,
-    fix: `add a toleration for ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} to the pod, or use a NodePool without that taint`,
-    rank: otherwise ? 1 : 5,
-  });
+  return finding(
+    'taints',
+    `NodePool/${f.name}`,
+    { taint: t },
+    {
+      message: `${pool(f)} taints ${t}; the pod does not tolerate it`,
+      fix: `add a toleration for ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} to the pod, or use a NodePool without that taint`,
+      rank: otherwise ? 1 : 5,
+    },
+  );
 }
 
 function conflictKey(a: Requirements, b: Requirements): string | undefined {
@@ -66,7 +83,10 @@ function conflictKey(a: Requirements, b: Requirements): string | undefined {
   return undefined;
 }
 
-function volumeOf(pod: PodFacts, zones: readonly string[] | undefined): { volume: string; zones: string[] } | undefined {
+function volumeOf(
+  pod: PodFacts,
+  zones: readonly string[] | undefined,
+): { volume: string; zones: string[] } | undefined {
   return pod.volumeZones.find((v) => zones === undefined || !v.zones.some((z) => zones.includes(z)));
 }
 
@@ -77,17 +97,27 @@ function requirementFinding(f: PoolFacts, pod: PodFacts): Finding | undefined {
   const mine = pod.requirements.get(key)?.toString() ?? key;
   const vol = key === zoneKey ? volumeOf(pod, f.requirements.get(key)?.toSelectorRequirements()[0]?.values) : undefined;
   if (vol) {
-    return finding('volume-topology', `PersistentVolume/${vol.volume}`, { volume: vol.volume, zones: vol.zones.join(','), nodePoolAllows: theirs }, {
-      message: `volume ${vol.volume} is bound in ${vol.zones.join(', ')}, where ${pool(f)} does not launch (it requires ${theirs})`,
-      fix: `allow ${vol.zones.join(', ')} in ${pool(f)}'s ${zoneKey} requirement, or move the volume`,
-      rank: 5,
-    });
+    return finding(
+      'volume-topology',
+      `PersistentVolume/${vol.volume}`,
+      { volume: vol.volume, zones: vol.zones.join(','), nodePoolAllows: theirs },
+      {
+        message: `volume ${vol.volume} is bound in ${vol.zones.join(', ')}, where ${pool(f)} does not launch (it requires ${theirs})`,
+        fix: `allow ${vol.zones.join(', ')} in ${pool(f)}'s ${zoneKey} requirement, or move the volume`,
+        rank: 5,
+      },
+    );
   }
-  return finding('requirements', `NodePool/${f.name}`, { key, pod: mine, nodePool: theirs }, {
-    message: `${pool(f)} requires ${theirs}; the pod requires ${mine}`,
-    fix: `change the pod's nodeSelector or node affinity on ${key}, or allow those values in ${pool(f)}'s requirements`,
-    rank: 3,
-  });
+  return finding(
+    'requirements',
+    `NodePool/${f.name}`,
+    { key, pod: mine, nodePool: theirs },
+    {
+      message: `${pool(f)} requires ${theirs}; the pod requires ${mine}`,
+      fix: `change the pod's nodeSelector or node affinity on ${key}, or allow those values in ${pool(f)}'s requirements`,
+      rank: 3,
+    },
+  );
 }
 
 function zoneFinding(f: PoolFacts, pod: PodFacts): Finding | undefined {
@@ -97,11 +127,16 @@ function zoneFinding(f: PoolFacts, pod: PodFacts): Finding | undefined {
   const asked = want.toSelectorRequirements()[0]?.values ?? [];
   const vol = volumeOf(pod, f.subnetZones);
   const subject = vol ? `volume ${vol.volume} is bound in ${vol.zones.join(', ')}; ` : '';
-  return finding(vol ? 'volume-topology' : 'zone', `EC2NodeClass/${nodeClass}`, { zones: asked.join(','), subnetZones: f.subnetZones.join(',') }, {
-    message: `${subject}zone ${asked.join(', ')} is not offered by any subnet of EC2NodeClass \`${nodeClass}\` (its subnets are in ${f.subnetZones.join(', ') || 'no zone'})`,
-    fix: `add a subnet in ${asked.join(', ')} to EC2NodeClass \`${nodeClass}\`'s subnetSelectorTerms${vol ? '' : ", or drop the pod's zone requirement"}`,
-    rank: vol ? 5 : 4,
-  });
+  return finding(
+    vol ? 'volume-topology' : 'zone',
+    `EC2NodeClass/${nodeClass}`,
+    { zones: asked.join(','), subnetZones: f.subnetZones.join(',') },
+    {
+      message: `${subject}zone ${asked.join(', ')} is not offered by any subnet of EC2NodeClass \`${nodeClass}\` (its subnets are in ${f.subnetZones.join(', ') || 'no zone'})`,
+      fix: `add a subnet in ${asked.join(', ')} to EC2NodeClass \`${nodeClass}\`'s subnetSelectorTerms${vol ? '' : ", or drop the pod's zone requirement"}`,
+      rank: vol ? 5 : 4,
+    },
+  );
 }
 
 /** Instance types of the pool that satisfy both requirement sets, judging offerings by `allOfferings` or availability. */
@@ -115,7 +150,9 @@ function everyOffering(f: PoolFacts): InstanceTypeInfo[] {
 }
 
 function prepareAll(raw: readonly InstanceType[]): InstanceTypeInfo[] {
-  return raw.map((t) => prepareInstanceType({ ...t, offerings: t.offerings.map((o) => ({ ...o, available: true })) })).filter((t): t is InstanceTypeInfo => t !== undefined);
+  return raw
+    .map((t) => prepareInstanceType({ ...t, offerings: t.offerings.map((o) => ({ ...o, available: true })) }))
+    .filter((t): t is InstanceTypeInfo => t !== undefined);
 }
 
 /**
@@ -124,11 +161,16 @@ function prepareAll(raw: readonly InstanceType[]): InstanceTypeInfo[] {
  */
 function emptyPoolFinding(f: PoolFacts): Finding {
   const named = f.requirements.get(Labels.instanceType)?.toString();
-  return finding('offerings', `NodePool/${f.name}`, { instanceTypes: 0, requirements: f.requirements.toString() }, {
-    message: `no instance type ${pool(f)} allows has an available offering: every offering of ${named ?? 'its instance types'} is out of capacity or not offered in the EC2NodeClass's zones`,
-    fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
-    rank: 9,
-  });
+  return finding(
+    'offerings',
+    `NodePool/${f.name}`,
+    { instanceTypes: 0, requirements: f.requirements.toString() },
+    {
+      message: `no instance type ${pool(f)} allows has an available offering: every offering of ${named ?? 'its instance types'} is out of capacity or not offered in the EC2NodeClass's zones`,
+      fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
+      rank: 9,
+    },
+  );
 }
 
 function typeFinding(f: PoolFacts, pod: PodFacts, reqs: Requirements): Finding | undefined {
@@ -142,32 +184,57 @@ function typeFinding(f: PoolFacts, pod: PodFacts, reqs: Requirements): Finding |
     });
     if (!key) return emptyPoolFinding(f);
     const what = pod.requirements.get(key)?.toString() ?? key;
-    return finding('requirements', `NodePool/${f.name}`, { key, pod: what, instanceTypes: f.rawTypes.length }, {
-      message: `none of the ${f.rawTypes.length} instance types ${pool(f)} allows satisfies ${what}`,
-      fix: `change the pod's requirement ${what}, or widen ${pool(f)}'s instance type requirements`,
-      rank: 3,
-    });
+    return finding(
+      'requirements',
+      `NodePool/${f.name}`,
+      { key, pod: what, instanceTypes: f.rawTypes.length },
+      {
+        message: `none of the ${f.rawTypes.length} instance types ${pool(f)} allows satisfies ${what}`,
+        fix: `change the pod's requirement ${what}, or widen ${pool(f)}'s instance type requirements`,
+        rank: 3,
+      },
+    );
   }
   if (compatible(f.types, reqs).length > 0) return undefined;
   const offerings = all.reduce((n, t) => n + t.offerings.length, 0);
-  return finding('offerings', `NodePool/${f.name}`, { instanceTypes: all.length, offerings, available: 0 }, {
-    message: `every offering ${pool(f)} allows for the pod is out of capacity (insufficient capacity on all ${offerings} offerings of ${all.length} instance types)`,
-    fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
-    rank: 9,
-  });
+  return finding(
+    'offerings',
+    `NodePool/${f.name}`,
+    { instanceTypes: all.length, offerings, available: 0 },
+    {
+      message: `every offering ${pool(f)} allows for the pod is out of capacity (insufficient capacity on all ${offerings} offerings of ${all.length} instance types)`,
+      fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
+      rank: 9,
+    },
+  );
 }
 
 function sizeFinding(f: PoolFacts, pod: PodFacts, types: readonly InstanceTypeInfo[]): Finding | undefined {
   if (types.some((t) => fitsIn(pod.requests, t.allocatable))) return undefined;
   const needs = amounts(pod.requests);
-  const res = Object.keys(pod.requests).find((k) => types.every((t) => (t.allocatable[k] ?? 0) < (pod.requests[k] ?? 0))) ?? 'cpu';
+  const res =
+    Object.keys(pod.requests).find((k) => types.every((t) => (t.allocatable[k] ?? 0) < (pod.requests[k] ?? 0))) ??
+    'cpu';
   const largest = types.reduce((a, b) => ((b.allocatable[res] ?? 0) > (a.allocatable[res] ?? 0) ? b : a));
   const has = amount(res, largest.allocatable[res] ?? 0);
-  return finding('resources', `NodePool/${f.name}`, { resource: res, requested: amount(res, pod.requests[res] ?? 0), largestInstanceType: largest.name, allocatable: has }, {
-    message: `needs ${needs}; the largest instance type ${pool(f)} allows (${largest.name}) has ${has}${res === 'memory' ? ' memory' : ''} allocatable`,
-    fix: `request at most ${has} ${res === 'cpu' ? '' : `${res} `}per pod, or allow larger instance types in ${pool(f)}'s requirements`.replace('  ', ' '),
-    rank: 8,
-  });
+  return finding(
+    'resources',
+    `NodePool/${f.name}`,
+    {
+      resource: res,
+      requested: amount(res, pod.requests[res] ?? 0),
+      largestInstanceType: largest.name,
+      allocatable: has,
+    },
+    {
+      message: `needs ${needs}; the largest instance type ${pool(f)} allows (${largest.name}) has ${has}${res === 'memory' ? ' memory' : ''} allocatable`,
+      fix: `request at most ${has} ${res === 'cpu' ? '' : `${res} `}per pod, or allow larger instance types in ${pool(f)}'s requirements`.replace(
+        '  ',
+        ' ',
+      ),
+      rank: 8,
+    },
+  );
 }
 
 function limitFinding(f: PoolFacts, pod: PodFacts, types: readonly InstanceTypeInfo[]): Finding | undefined {
@@ -175,9 +242,19 @@ function limitFinding(f: PoolFacts, pod: PodFacts, types: readonly InstanceTypeI
   const fitting = types.filter((t) => fitsIn(pod.requests, t.allocatable));
   for (const [res, limit] of Object.entries(f.limits)) {
     const used = f.usage[res] ?? 0;
-    const smallest = fitting.reduce<InstanceTypeInfo | undefined>((a, b) => (!a || (b.capacity[res] ?? 0) < (a.capacity[res] ?? 0) ? b : a), undefined);
+    const smallest = fitting.reduce<InstanceTypeInfo | undefined>(
+      (a, b) => (!a || (b.capacity[res] ?? 0) < (a.capacity[res] ?? 0) ? b : a),
+      undefined,
+    );
     if (!smallest || used + (smallest.capacity[res] ?? 0) <= limit) continue;
-    const numbers = { resource: res, limit: amount(res, limit), inUse: amount(res, used), remaining: amount(res, Math.max(0, limit - used)), smallestInstanceType: smallest.name, adds: amount(res, smallest.capacity[res] ?? 0) };
+    const numbers = {
+      resource: res,
+      limit: amount(res, limit),
+      inUse: amount(res, used),
+      remaining: amount(res, Math.max(0, limit - used)),
+      smallestInstanceType: smallest.name,
+      adds: amount(res, smallest.capacity[res] ?? 0),
+    };
     return finding('nodepool-limits', `NodePool/${f.name}`, numbers, {
       message: `${pool(f)} limit ${res} ${numbers.limit} reached: ${numbers.inUse} in use, and the smallest instance type that fits the pod (${smallest.name}) adds ${numbers.adds}`,
       fix: `raise spec.limits.${res} of ${pool(f)} to at least ${amount(res, used + (smallest.capacity[res] ?? 0))}, or remove capacity it holds`,
@@ -202,11 +279,16 @@ export const solverFixes: Record<string, string> = {
 
 function solverFinding(f: PoolFacts, reason: UnplacedReason): Finding {
   const text = reason.message.replace(/^incompatible with nodepool "[^"]*", /, '');
-  return finding(reason.constraint, `NodePool/${f.name}`, { ...(reason.details ?? {}) }, {
-    message: `${pool(f)}: ${text}`,
-    fix: solverFixes[reason.constraint] ?? 'see the detail lines',
-    rank: 6,
-  });
+  return finding(
+    reason.constraint,
+    `NodePool/${f.name}`,
+    { ...(reason.details ?? {}) },
+    {
+      message: `${pool(f)}: ${text}`,
+      fix: solverFixes[reason.constraint] ?? 'see the detail lines',
+      rank: 6,
+    },
+  );
 }
 
 /** Why `f` cannot take the pod; `reason` is what the solver said for this NodePool, if it was offered to it. */
@@ -215,11 +297,19 @@ export function poolFinding(f: PoolFacts, pod: PodFacts, reason: UnplacedReason 
   if (early) return early;
   if (f.unusable) {
     const u = f.unusable;
-    return finding(u.constraint, u.object, { reason: u.reason }, {
-      message: `${pool(f)} cannot launch: ${u.object.replace('/', ' `')}\` ${u.message}`,
-      fix: u.constraint === 'nodepool' ? 'use another NodePool' : `fix ${u.object.replace('/', ' `')}\` (kubectl describe ${u.object.toLowerCase()})`,
-      rank: 9,
-    });
+    return finding(
+      u.constraint,
+      u.object,
+      { reason: u.reason },
+      {
+        message: `${pool(f)} cannot launch: ${u.object.replace('/', ' `')}\` ${u.message}`,
+        fix:
+          u.constraint === 'nodepool'
+            ? 'use another NodePool'
+            : `fix ${u.object.replace('/', ' `')}\` (kubectl describe ${u.object.toLowerCase()})`,
+        rank: 9,
+      },
+    );
   }
   const zone = zoneFinding(f, pod);
   if (zone) return zone;

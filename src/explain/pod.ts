@@ -57,11 +57,21 @@ function waitingFor(key: string, nc: StoredNodeClaim, ctx: ExplainContext): Expl
   const left = ctx.readyMs - age;
   const step = stepOf(nc);
   const name = nc.metadata.name ?? '';
-  const eta = left > 0 ? `expected Ready in ~${duration(left)}` : `Ready expected ${duration(-left)} ago (typical ${duration(ctx.readyMs)}): run \`tenon explain nodeclaim ${name}\``;
+  const eta =
+    left > 0
+      ? `expected Ready in ~${duration(left)}`
+      : `Ready expected ${duration(-left)} ago (typical ${duration(ctx.readyMs)}): run \`tenon explain nodeclaim ${name}\``;
   const summary = `waiting for NodeClaim \`${name}\` (NodePool \`${nc.metadata.labels?.[Labels.nodePool] ?? ''}\`), ${step.name.toLowerCase()} for ${duration(age)}, ${eta}`;
   return base(key, 'WaitingForNodeClaim', summary, {
-    cause: { constraint: 'in-flight', object: `NodeClaim/${name}`, numbers: { age: duration(age), step: step.name, expectedReadyIn: duration(Math.max(0, left)) }, message: summary },
-    details: [`NodeClaim \`${name}\` step ${step.name}${step.waitingOn ? `, waiting on ${step.waitingOn.type}${step.waitingOn.message ? ` (${step.waitingOn.message})` : ''}` : ''}`],
+    cause: {
+      constraint: 'in-flight',
+      object: `NodeClaim/${name}`,
+      numbers: { age: duration(age), step: step.name, expectedReadyIn: duration(Math.max(0, left)) },
+      message: summary,
+    },
+    details: [
+      `NodeClaim \`${name}\` step ${step.name}${step.waitingOn ? `, waiting on ${step.waitingOn.type}${step.waitingOn.message ? ` (${step.waitingOn.message})` : ''}` : ''}`,
+    ],
   });
 }
 
@@ -69,12 +79,27 @@ function onExistingNode(key: string, node: Node | undefined, ctx: ExplainContext
   const ready = node?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
   const nc = node ? ctx.index.claimOf(node) : undefined;
   if (!ready || (nc && node?.metadata.labels?.[Labels.initialized] !== 'true')) {
-    return base(key, 'WaitingForNode', `waiting for node \`${name}\` to become ${ready ? 'initialized' : 'Ready'}; it has room for the pod`, {
-      cause: { constraint: 'in-flight', object: `Node/${name}`, numbers: { ready: String(ready) }, message: `node \`${name}\` has room but is not ${ready ? 'initialized' : 'Ready'} yet` },
-    });
+    return base(
+      key,
+      'WaitingForNode',
+      `waiting for node \`${name}\` to become ${ready ? 'initialized' : 'Ready'}; it has room for the pod`,
+      {
+        cause: {
+          constraint: 'in-flight',
+          object: `Node/${name}`,
+          numbers: { ready: String(ready) },
+          message: `node \`${name}\` has room but is not ${ready ? 'initialized' : 'Ready'} yet`,
+        },
+      },
+    );
   }
   return base(key, 'Schedulable', `fits on node \`${name}\` now; kube-scheduler binds it at its next attempt`, {
-    cause: { constraint: 'scheduler', object: `Node/${name}`, numbers: {}, message: `node \`${name}\` has room for the pod` },
+    cause: {
+      constraint: 'scheduler',
+      object: `Node/${name}`,
+      numbers: {},
+      message: `node \`${name}\` has room for the pod`,
+    },
   });
 }
 
@@ -85,33 +110,63 @@ function pendingSince(pod: Pod): number | undefined {
 
 function wouldLaunch(key: string, pod: Pod, result: SchedulingResult, ctx: ExplainContext): Explanation {
   const nc = result.newNodeClaims[0];
-  const what = nc ? `NodePool \`${nc.nodePool}\` would launch ${nc.cheapest.instanceType} in ${nc.cheapest.zone} (${nc.cheapest.capacityType}, ${hourly(nc.cheapest.price)})` : 'a new NodeClaim would hold it';
+  const what = nc
+    ? `NodePool \`${nc.nodePool}\` would launch ${nc.cheapest.instanceType} in ${nc.cheapest.zone} (${nc.cheapest.capacityType}, ${hourly(nc.cheapest.price)})`
+    : 'a new NodeClaim would hold it';
   const waited = ctx.now - (pendingSince(pod) ?? ctx.now);
   if (waited <= ctx.batchMaxMs + 5_000) {
     return base(key, 'Provisioning', `pending for ${duration(waited)}; ${what} once the batch window closes`, {
-      cause: { constraint: 'batching', object: `NodePool/${nc?.nodePool ?? ''}`, numbers: { pendingFor: duration(waited), batchMax: duration(ctx.batchMaxMs) }, message: what },
+      cause: {
+        constraint: 'batching',
+        object: `NodePool/${nc?.nodePool ?? ''}`,
+        numbers: { pendingFor: duration(waited), batchMax: duration(ctx.batchMaxMs) },
+        message: what,
+      },
     });
   }
-  const failures = ctx.snapshot.events.filter((e) => (e.reason === 'InsufficientCapacityError' || e.reason === 'LaunchFailed') && (timeOf(e.lastTimestamp ?? e.eventTime) ?? 0) > ctx.now - 5 * 60_000);
+  const failures = ctx.snapshot.events.filter(
+    (e) =>
+      (e.reason === 'InsufficientCapacityError' || e.reason === 'LaunchFailed') &&
+      (timeOf(e.lastTimestamp ?? e.eventTime) ?? 0) > ctx.now - 5 * 60_000,
+  );
   const last = failures[failures.length - 1];
   if (last) {
     return base(key, 'Provisioning', `${what}, but launches failed recently: ${last.message ?? last.reason ?? ''}`, {
-      cause: { constraint: 'launch', object: `NodeClaim/${last.involvedObject?.name ?? ''}`, numbers: { failures: failures.length }, message: last.message ?? '' },
+      cause: {
+        constraint: 'launch',
+        object: `NodeClaim/${last.involvedObject?.name ?? ''}`,
+        numbers: { failures: failures.length },
+        message: last.message ?? '',
+      },
       fix: 'allow more instance types, zones or capacity types; offerings that ran out are tried again after 3 minutes',
     });
   }
-  return base(key, 'Pending', `unexplained: pending for ${duration(waited)} although ${what}; is the Tenon controller running?`, {
-    cause: { constraint: 'unexplained', object: `Pod/${key}`, numbers: { pendingFor: duration(waited) }, message: what },
-    fix: 'check that the Tenon controller runs and can reach the API server (its logs say each provisioning pass)',
-    explained: false,
-  });
+  return base(
+    key,
+    'Pending',
+    `unexplained: pending for ${duration(waited)} although ${what}; is the Tenon controller running?`,
+    {
+      cause: {
+        constraint: 'unexplained',
+        object: `Pod/${key}`,
+        numbers: { pendingFor: duration(waited) },
+        message: what,
+      },
+      fix: 'check that the Tenon controller runs and can reach the API server (its logs say each provisioning pass)',
+      explained: false,
+    },
+  );
 }
 
 function blocked(pod: Pod, reasons: readonly UnplacedReason[], ctx: ExplainContext, volumes: VolumeInfo): Explanation {
   const key = keyOfPod(pod);
   const d = diagnose(ctx.pools, podFacts(schedulingPod(pod), volumes), reasons);
   const details = [...d.perPool.map((f) => f.cause.message), ...d.others];
-  if (!d.head) return base(key, 'Pending', `cannot be placed: ${reasons.map((r) => r.message).join('; ')}`, { details, explained: reasons.length > 0 });
+  if (!d.head)
+    return base(key, 'Pending', `cannot be placed: ${reasons.map((r) => r.message).join('; ')}`, {
+      details,
+      explained: reasons.length > 0,
+    });
   return base(key, 'Pending', d.head.cause.message, { cause: d.head.cause, fix: d.head.fix, details });
 }
 
@@ -132,7 +187,13 @@ export function explainPod(ctx: ExplainContext, key: string): Explanation | unde
     if (nc) return waitingFor(key, nc, ctx);
   }
   const existing = result.existingNodes[0];
-  if (existing) return onExistingNode(key, ctx.snapshot.nodes.find((n) => n.metadata.name === existing.node), ctx, existing.node);
+  if (existing)
+    return onExistingNode(
+      key,
+      ctx.snapshot.nodes.find((n) => n.metadata.name === existing.node),
+      ctx,
+      existing.node,
+    );
   if (result.newNodeClaims.length > 0) return wouldLaunch(key, pod, result, ctx);
   return blocked(pod, result.unplaced[0]?.reasons ?? [], ctx, input.volumes ?? {});
 }

@@ -4,7 +4,12 @@
  */
 import { ConditionTypes, Labels } from '../api/index.js';
 import {
-  fromResourceList, prepareInstanceType, Requirements, type InstanceType, type InstanceTypeInfo, type Resources,
+  fromResourceList,
+  prepareInstanceType,
+  Requirements,
+  type InstanceType,
+  type InstanceTypeInfo,
+  type Resources,
 } from '../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../state/informers.js';
 import { quantityList, type StoredNodeClass } from './snapshot.js';
@@ -31,35 +36,78 @@ export interface PoolFacts {
   everyOffering?: InstanceTypeInfo[];
 }
 
-function conditionOf(conditions: ReadonlyArray<{ type: string; status: string; reason?: string; message?: string }> | undefined, type: string): { status: string; reason?: string; message?: string } | undefined {
+function conditionOf(
+  conditions: ReadonlyArray<{ type: string; status: string; reason?: string; message?: string }> | undefined,
+  type: string,
+): { status: string; reason?: string; message?: string } | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
 function poolNotReady(np: StoredNodePool): PoolFacts['unusable'] {
   const ready = conditionOf(np.status?.conditions, ConditionTypes.ready);
   if (ready?.status !== 'False') return undefined;
-  return { constraint: 'nodepool', object: `NodePool/${np.metadata.name ?? ''}`, reason: ready.reason ?? 'NotReady', message: `is not Ready: ${ready.message ?? ''}` };
+  return {
+    constraint: 'nodepool',
+    object: `NodePool/${np.metadata.name ?? ''}`,
+    reason: ready.reason ?? 'NotReady',
+    message: `is not Ready: ${ready.message ?? ''}`,
+  };
 }
 
 /** Without the NodeClass object (another kind, or a reader that does not list them), the NodePool's conditions say. */
 function fromConditions(np: StoredNodePool, object: string): PoolFacts['unusable'] {
   const c = conditionOf(np.status?.conditions, ConditionTypes.nodeClassReady);
-  if (c?.status === 'False') return { constraint: 'nodeclass', object, reason: c.reason ?? 'NodeClassNotReady', message: `is not Ready: ${c.message ?? ''}` };
+  if (c?.status === 'False')
+    return {
+      constraint: 'nodeclass',
+      object,
+      reason: c.reason ?? 'NodeClassNotReady',
+      message: `is not Ready: ${c.message ?? ''}`,
+    };
   return poolNotReady(np);
 }
 
-function unusable(np: StoredNodePool, nc: StoredNodeClass | undefined, ref: { text: string; readable: boolean }): PoolFacts['unusable'] {
-  if (np.metadata.deletionTimestamp) return { constraint: 'nodepool', object: `NodePool/${np.metadata.name ?? ''}`, reason: 'Deleting', message: 'is being deleted' };
+function unusable(
+  np: StoredNodePool,
+  nc: StoredNodeClass | undefined,
+  ref: { text: string; readable: boolean },
+): PoolFacts['unusable'] {
+  if (np.metadata.deletionTimestamp)
+    return {
+      constraint: 'nodepool',
+      object: `NodePool/${np.metadata.name ?? ''}`,
+      reason: 'Deleting',
+      message: 'is being deleted',
+    };
   if (!ref.readable) return fromConditions(np, ref.text);
-  if (!nc) return { constraint: 'nodeclass', object: ref.text, reason: 'NodeClassNotFound', message: 'is not found on the cluster' };
+  if (!nc)
+    return {
+      constraint: 'nodeclass',
+      object: ref.text,
+      reason: 'NodeClassNotFound',
+      message: 'is not found on the cluster',
+    };
   return nodeClassNotReady(nc, ref.text) ?? poolNotReady(np);
 }
 
 function nodeClassNotReady(nc: StoredNodeClass, object: string): PoolFacts['unusable'] {
   const ready = conditionOf(nc.status?.conditions, ConditionTypes.ready);
-  if (!ready || ready.status === 'Unknown') return { constraint: 'nodeclass', object, reason: 'NodeClassReadinessUnknown', message: 'has not been resolved yet (Ready is Unknown)' };
-  if (ready.status === 'False') return { constraint: 'nodeclass', object, reason: ready.reason ?? 'NotReady', message: `is not Ready: ${ready.message ?? ready.reason ?? ''}` };
-  if (nc.metadata.deletionTimestamp) return { constraint: 'nodeclass', object, reason: 'NodeClassTerminating', message: 'is being deleted' };
+  if (!ready || ready.status === 'Unknown')
+    return {
+      constraint: 'nodeclass',
+      object,
+      reason: 'NodeClassReadinessUnknown',
+      message: 'has not been resolved yet (Ready is Unknown)',
+    };
+  if (ready.status === 'False')
+    return {
+      constraint: 'nodeclass',
+      object,
+      reason: ready.reason ?? 'NotReady',
+      message: `is not Ready: ${ready.message ?? ready.reason ?? ''}`,
+    };
+  if (nc.metadata.deletionTimestamp)
+    return { constraint: 'nodeclass', object, reason: 'NodeClassTerminating', message: 'is being deleted' };
   return undefined;
 }
 
@@ -69,21 +117,34 @@ function usageByPool(claims: readonly StoredNodeClaim[]): Map<string, Resources>
     const pool = nc.metadata.labels?.[Labels.nodePool];
     if (nc.metadata.deletionTimestamp || !pool) continue;
     const u = usage.get(pool) ?? {};
-    for (const [k, v] of Object.entries(fromResourceList(quantityList(nc.status?.capacity ?? nc.spec.resources?.requests)))) u[k] = (u[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(
+      fromResourceList(quantityList(nc.status?.capacity ?? nc.spec.resources?.requests)),
+    ))
+      u[k] = (u[k] ?? 0) + v;
     usage.set(pool, u);
   }
   return usage;
 }
 
-function factsOf(np: StoredNodePool, nodeClasses: ReadonlyMap<string, StoredNodeClass> | undefined, args: { usage: Resources | undefined; rawTypes: InstanceType[] }): PoolFacts {
+function factsOf(
+  np: StoredNodePool,
+  nodeClasses: ReadonlyMap<string, StoredNodeClass> | undefined,
+  args: { usage: Resources | undefined; rawTypes: InstanceType[] },
+): PoolFacts {
   const name = np.metadata.name ?? '';
   const ref = np.spec.template.spec.nodeClassRef;
   const readable = ref.kind === 'EC2NodeClass' && nodeClasses !== undefined;
   const nc = readable ? nodeClasses.get(ref.name) : undefined;
-  const requirements = Requirements.fromSelector(np.spec.template.spec.requirements).addAll(Requirements.fromLabels(np.spec.template.metadata?.labels));
+  const requirements = Requirements.fromSelector(np.spec.template.spec.requirements).addAll(
+    Requirements.fromLabels(np.spec.template.metadata?.labels),
+  );
   const zones = nc?.status?.subnets?.map((s) => s.zone);
   return {
-    name, pool: np, requirements, nodeClass: nc, unusable: unusable(np, nc, { text: `${ref.kind}/${ref.name}`, readable }),
+    name,
+    pool: np,
+    requirements,
+    nodeClass: nc,
+    unusable: unusable(np, nc, { text: `${ref.kind}/${ref.name}`, readable }),
     rawTypes: args.rawTypes,
     types: args.rawTypes.map((t) => prepareInstanceType(t)).filter((t): t is InstanceTypeInfo => t !== undefined),
     usage: args.usage ?? {},

@@ -14,14 +14,18 @@ export function schedulingPod(pod: Pod): sched.Pod {
   return pod as unknown as sched.Pod;
 }
 
-
 /** The scheduling view of a NodePool. */
 export function schedulingNodePool(np: StoredNodePool): sched.NodePool {
   const t = np.spec.template;
   return {
     name: np.metadata.name ?? '',
     weight: np.spec.weight,
-    template: { labels: t.metadata?.labels, taints: t.spec.taints, startupTaints: t.spec.startupTaints, requirements: t.spec.requirements },
+    template: {
+      labels: t.metadata?.labels,
+      taints: t.spec.taints,
+      startupTaints: t.spec.startupTaints,
+      requirements: t.spec.requirements,
+    },
     limits: quantityList(np.spec.limits),
   };
 }
@@ -71,13 +75,15 @@ function existingNode(node: Node, index: SnapshotIndex): sched.ExistingNode {
     pods: (index.podsByNode.get(name) ?? []).map(schedulingPod),
     initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
     startupTaints: nc?.spec.startupTaints,
-    markedForDeletion: Boolean(node.metadata.deletionTimestamp ?? nc?.metadata.deletionTimestamp) || node.spec?.unschedulable === true,
+    markedForDeletion:
+      Boolean(node.metadata.deletionTimestamp ?? nc?.metadata.deletionTimestamp) || node.spec?.unschedulable === true,
   };
 }
 
 function singleValued(nc: StoredNodeClaim): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of nc.spec.requirements) if (r.operator === 'In' && r.values?.length === 1 && r.values[0] !== undefined) out[r.key] = r.values[0];
+  for (const r of nc.spec.requirements)
+    if (r.operator === 'In' && r.values?.length === 1 && r.values[0] !== undefined) out[r.key] = r.values[0];
   return out;
 }
 
@@ -99,13 +105,26 @@ function inFlight(nc: StoredNodeClaim): sched.InFlightNodeClaim {
 
 function volumes(s: ClusterSnapshot): sched.VolumeInfo {
   const claims: NonNullable<sched.VolumeInfo['claims']> = {};
-  for (const c of s.persistentVolumeClaims) claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = { storageClassName: c.spec?.storageClassName, volumeName: c.spec?.volumeName };
+  for (const c of s.persistentVolumeClaims)
+    claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = {
+      storageClassName: c.spec?.storageClassName,
+      volumeName: c.spec?.volumeName,
+    };
   const vols: NonNullable<sched.VolumeInfo['volumes']> = {};
-  for (const v of s.persistentVolumes) vols[v.metadata.name ?? ''] = { nodeAffinity: v.spec?.nodeAffinity?.required?.nodeSelectorTerms as sched.NodeSelectorTerm[] | undefined, driver: v.spec?.csi?.driver };
+  for (const v of s.persistentVolumes)
+    vols[v.metadata.name ?? ''] = {
+      nodeAffinity: v.spec?.nodeAffinity?.required?.nodeSelectorTerms as sched.NodeSelectorTerm[] | undefined,
+      driver: v.spec?.csi?.driver,
+    };
   const storageClasses: NonNullable<sched.VolumeInfo['storageClasses']> = {};
   for (const sc of s.storageClasses) {
     const name = sc.metadata.name ?? '';
-    storageClasses[name] = { name, provisioner: sc.provisioner, volumeBindingMode: sc.volumeBindingMode, allowedTopologies: sc.allowedTopologies };
+    storageClasses[name] = {
+      name,
+      provisioner: sc.provisioner,
+      volumeBindingMode: sc.volumeBindingMode,
+      allowedTopologies: sc.allowedTopologies,
+    };
   }
   return { claims, volumes: vols, storageClasses };
 }
@@ -132,7 +151,14 @@ export function schedulingInput(index: SnapshotIndex, o: ViewOptions): sched.Sch
     nodePools: o.nodePools.map(schedulingNodePool),
     instanceTypes: [],
     instanceTypesByNodePool: byPool,
-    daemonSets: s.daemonSets.map((ds) => ({ name: ds.metadata.name ?? '', namespace: ds.metadata.namespace, template: { metadata: ds.spec.template.metadata, spec: schedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec } })),
+    daemonSets: s.daemonSets.map((ds) => ({
+      name: ds.metadata.name ?? '',
+      namespace: ds.metadata.namespace,
+      template: {
+        metadata: ds.spec.template.metadata,
+        spec: schedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
+      },
+    })),
     volumes: volumes(s),
     namespaces,
   };

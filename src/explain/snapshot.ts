@@ -5,7 +5,14 @@
 import type { EC2NodeClass } from '../api/index.js';
 import { Resources, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType } from '../kube/index.js';
 import type {
-  CSINode, DaemonSet, PersistentVolume, PersistentVolumeClaim, PodDisruptionBudget, StorageClass, StoredNodeClaim, StoredNodePool,
+  CSINode,
+  DaemonSet,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  PodDisruptionBudget,
+  StorageClass,
+  StoredNodeClaim,
+  StoredNodePool,
 } from '../state/informers.js';
 
 /** An EC2NodeClass as stored. */
@@ -51,24 +58,36 @@ async function listOrEmpty<T extends KubeObject>(client: KubeClient, rt: Resourc
 
 /** Lists everything an explanation reads; kinds the cluster does not serve come back empty. */
 export async function readSnapshot(client: KubeClient): Promise<ClusterSnapshot> {
-  const [pods, nodes, nodeClaims, nodePools, nodeClasses, pdbs, daemonSets, pvcs, pvs, scs, csi, events, namespaces] = await Promise.all([
-    listOrEmpty<Pod>(client, Resources.pods),
-    listOrEmpty<Node>(client, Resources.nodes),
-    listOrEmpty<StoredNodeClaim>(client, Resources.nodeClaims),
-    listOrEmpty<StoredNodePool>(client, Resources.nodePools),
-    listOrEmpty<StoredNodeClass>(client, Resources.ec2NodeClasses),
-    listOrEmpty<PodDisruptionBudget>(client, Resources.podDisruptionBudgets),
-    listOrEmpty<DaemonSet>(client, Resources.daemonSets),
-    listOrEmpty<PersistentVolumeClaim>(client, Resources.persistentVolumeClaims),
-    listOrEmpty<PersistentVolume>(client, Resources.persistentVolumes),
-    listOrEmpty<StorageClass>(client, Resources.storageClasses),
-    listOrEmpty<CSINode>(client, Resources.csiNodes),
-    listOrEmpty<EventObject>(client, Resources.events),
-    listOrEmpty<KubeObject>(client, Resources.namespaces),
-  ]);
+  const [pods, nodes, nodeClaims, nodePools, nodeClasses, pdbs, daemonSets, pvcs, pvs, scs, csi, events, namespaces] =
+    await Promise.all([
+      listOrEmpty<Pod>(client, Resources.pods),
+      listOrEmpty<Node>(client, Resources.nodes),
+      listOrEmpty<StoredNodeClaim>(client, Resources.nodeClaims),
+      listOrEmpty<StoredNodePool>(client, Resources.nodePools),
+      listOrEmpty<StoredNodeClass>(client, Resources.ec2NodeClasses),
+      listOrEmpty<PodDisruptionBudget>(client, Resources.podDisruptionBudgets),
+      listOrEmpty<DaemonSet>(client, Resources.daemonSets),
+      listOrEmpty<PersistentVolumeClaim>(client, Resources.persistentVolumeClaims),
+      listOrEmpty<PersistentVolume>(client, Resources.persistentVolumes),
+      listOrEmpty<StorageClass>(client, Resources.storageClasses),
+      listOrEmpty<CSINode>(client, Resources.csiNodes),
+      listOrEmpty<EventObject>(client, Resources.events),
+      listOrEmpty<KubeObject>(client, Resources.namespaces),
+    ]);
   return {
-    pods, nodes, nodeClaims, nodePools, nodeClasses, pdbs, daemonSets,
-    persistentVolumeClaims: pvcs, persistentVolumes: pvs, storageClasses: scs, csiNodes: csi, events, namespaces,
+    pods,
+    nodes,
+    nodeClaims,
+    nodePools,
+    nodeClasses,
+    pdbs,
+    daemonSets,
+    persistentVolumeClaims: pvcs,
+    persistentVolumes: pvs,
+    storageClasses: scs,
+    csiNodes: csi,
+    events,
+    namespaces,
   };
 }
 

@@ -23,9 +23,22 @@ export class UnplacedDiagnoser {
   private readonly memo = new Map<string, PodCause | undefined>();
 
   /** `instanceTypes` are what each launchable NodePool may launch; the others are judged by their conditions. */
-  constructor(args: { nodePools: readonly StoredNodePool[]; nodeClaims: readonly StoredNodeClaim[]; instanceTypes: ReadonlyMap<string, InstanceType[]>; volumes: VolumeInfo }) {
-    const ordered = [...args.nodePools].sort((a, b) => (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-    this.pools = poolFacts({ nodePools: ordered, nodeClasses: undefined, nodeClaims: args.nodeClaims, instanceTypes: args.instanceTypes });
+  constructor(args: {
+    nodePools: readonly StoredNodePool[];
+    nodeClaims: readonly StoredNodeClaim[];
+    instanceTypes: ReadonlyMap<string, InstanceType[]>;
+    volumes: VolumeInfo;
+  }) {
+    const ordered = [...args.nodePools].sort(
+      (a, b) =>
+        (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+    );
+    this.pools = poolFacts({
+      nodePools: ordered,
+      nodeClasses: undefined,
+      nodeClaims: args.nodeClaims,
+      instanceTypes: args.instanceTypes,
+    });
     this.volumes = args.volumes;
   }
 
@@ -34,7 +47,16 @@ export class UnplacedDiagnoser {
   /** The pod's cause and fix, or undefined when none stands out (the solver's reasons are then all there is). */
   diagnose(pod: CorePod, reasons: readonly UnplacedReason[]): PodCause | undefined {
     const s = pod.spec;
-    const key = JSON.stringify([reasons.map((r) => r.message), pod.metadata.namespace, s.nodeSelector, s.affinity, s.tolerations, s.containers.map((c) => c.resources), s.initContainers?.map((c) => c.resources), s.volumes]);
+    const key = JSON.stringify([
+      reasons.map((r) => r.message),
+      pod.metadata.namespace,
+      s.nodeSelector,
+      s.affinity,
+      s.tolerations,
+      s.containers.map((c) => c.resources),
+      s.initContainers?.map((c) => c.resources),
+      s.volumes,
+    ]);
     if (this.memo.has(key)) return this.memo.get(key);
     const head = diagnose(this.pools, podFacts(schedulingPod(pod), this.volumes), reasons).head;
     const out = head ? { cause: head.cause, fix: head.fix } : undefined;

@@ -1,5 +1,12 @@
 import { KubeApiError, type StatusBody } from './errors.js';
-import { apiVersionOf, collectionPath, objectPath, type KubeList, type KubeObject, type ResourceType } from './resources.js';
+import {
+  apiVersionOf,
+  collectionPath,
+  objectPath,
+  type KubeList,
+  type KubeObject,
+  type ResourceType,
+} from './resources.js';
 import type { Transport, TransportRequest } from './transport.js';
 
 /** Options of a list call. */
@@ -73,7 +80,12 @@ export class KubeClient {
   }
 
   /** Patches an object (or its status) with the given patch type. */
-  patch<T extends KubeObject>(rt: ResourceType<T>, ref: ObjectRef, patch: unknown, opts: { type?: PatchType; subresource?: string; fieldManager?: string; force?: boolean } = {}): Promise<T> {
+  patch<T extends KubeObject>(
+    rt: ResourceType<T>,
+    ref: ObjectRef,
+    patch: unknown,
+    opts: { type?: PatchType; subresource?: string; fieldManager?: string; force?: boolean } = {},
+  ): Promise<T> {
     const type = opts.type ?? 'merge';
     return this.call(`patch ${rt.kind} ${ref.name}`, {
       method: 'PATCH',
@@ -86,13 +98,25 @@ export class KubeClient {
 
   /** Deletes an object; returns the object (with deletionTimestamp while finalizers remain) or a Status. */
   delete(rt: ResourceType<unknown>, ref: ObjectRef, opts: DeleteOptions = {}): Promise<unknown> {
-    return this.call(`delete ${rt.kind} ${ref.name}`, { method: 'DELETE', path: objectPath(rt, ref), body: { kind: 'DeleteOptions', apiVersion: 'v1', ...opts } });
+    return this.call(`delete ${rt.kind} ${ref.name}`, {
+      method: 'DELETE',
+      path: objectPath(rt, ref),
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', ...opts },
+    });
   }
 
   /** Evicts a pod through the eviction API (429 when a PodDisruptionBudget forbids it). */
   evict(ref: Required<ObjectRef>, opts: DeleteOptions = {}): Promise<unknown> {
-    const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: ref.name, namespace: ref.namespace }, deleteOptions: opts };
-    return this.call(`evict pod ${ref.namespace}/${ref.name}`, { method: 'POST', path: `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/pods/${encodeURIComponent(ref.name)}/eviction`, body });
+    const body = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: ref.name, namespace: ref.namespace },
+      deleteOptions: opts,
+    };
+    return this.call(`evict pod ${ref.namespace}/${ref.name}`, {
+      method: 'POST',
+      path: `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/pods/${encodeURIComponent(ref.name)}/eviction`,
+      body,
+    });
   }
 }
-

@@ -25,7 +25,12 @@ function fingerprint(t: TlsMaterial): string {
 /** A copy of a KubeConfig with authenticators of its own, so their cached tokens start empty. */
 function freshCopy(kc: KubeConfig): KubeConfig {
   const copy = new KubeConfig();
-  copy.loadFromOptions({ clusters: kc.clusters, users: kc.users, contexts: kc.contexts, currentContext: kc.currentContext });
+  copy.loadFromOptions({
+    clusters: kc.clusters,
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
   return copy;
 }
 
@@ -77,7 +82,15 @@ export class KubeCredentials {
     const key = fingerprint(t);
     if (this.agent?.key === key) return this.agent.agent;
     const agent = this.secure
-      ? new https.Agent({ keepAlive: true, maxSockets: 128, ca: t.ca as string | Buffer | undefined, cert: t.cert as string | Buffer | undefined, key: t.key as string | Buffer | undefined, rejectUnauthorized: t.rejectUnauthorized, servername: t.servername })
+      ? new https.Agent({
+          keepAlive: true,
+          maxSockets: 128,
+          ca: t.ca as string | Buffer | undefined,
+          cert: t.cert as string | Buffer | undefined,
+          key: t.key as string | Buffer | undefined,
+          rejectUnauthorized: t.rejectUnauthorized,
+          servername: t.servername,
+        })
       : new http.Agent({ keepAlive: true, maxSockets: 128 });
     // The old agent is dropped, not destroyed: destroying would also cut the watches still streaming on it.
     this.agent = { key, agent };
@@ -86,7 +99,10 @@ export class KubeCredentials {
 }
 
 /** The cluster CA as base64 PEM, from `caData` or else the `caFile` (in-cluster: the mounted ServiceAccount CA). */
-export async function clusterCaData(kc: KubeConfig, readFile: (path: string) => Promise<Buffer>): Promise<string | undefined> {
+export async function clusterCaData(
+  kc: KubeConfig,
+  readFile: (path: string) => Promise<Buffer>,
+): Promise<string | undefined> {
   const cluster = kc.getCurrentCluster();
   if (cluster?.caData) return cluster.caData;
   if (cluster?.caFile) return (await readFile(cluster.caFile)).toString('base64');

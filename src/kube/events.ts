@@ -156,11 +156,14 @@ export class EventRecorder {
     const karpenterKey = e.dedupe ? `${e.reason.toLowerCase()}-${e.dedupe.values.join('-')}` : undefined;
     if (karpenterKey !== undefined && (this.dedupedUntil.get(karpenterKey) ?? 0) > now) return false;
     if (e.limiter && !e.limiter.tryAccept(now)) return false;
-    const spamKey = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, obj.apiVersion].join('/');
+    const spamKey = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, obj.apiVersion].join(
+      '/',
+    );
     const bucket = this.spam.get(spamKey) ?? new TokenBucket(spamQps, spamBurst);
     touch(this.spam, spamKey, bucket, maxRecent);
     if (!bucket.tryAccept(now)) return false;
-    if (karpenterKey !== undefined) this.rememberDedupe(karpenterKey, now + (e.dedupe?.timeoutMs ?? defaultDedupeTimeout), now);
+    if (karpenterKey !== undefined)
+      this.rememberDedupe(karpenterKey, now + (e.dedupe?.timeoutMs ?? defaultDedupeTimeout), now);
     return true;
   }
 
@@ -181,7 +184,15 @@ export class EventRecorder {
       await this.occur(obj, e, now);
       return;
     }
-    const dedupeKey = [obj.kind, obj.metadata.namespace ?? '', obj.metadata.name, obj.metadata.uid, e.type, e.reason, e.message].join('/');
+    const dedupeKey = [
+      obj.kind,
+      obj.metadata.namespace ?? '',
+      obj.metadata.name,
+      obj.metadata.uid,
+      e.type,
+      e.reason,
+      e.message,
+    ].join('/');
     const prev = this.recent.get(dedupeKey);
     const window = this.opts.dedupeWindow ?? 10 * 60_000;
     if (prev && now - prev.at < window) {
@@ -191,7 +202,11 @@ export class EventRecorder {
       this.recent.delete(dedupeKey);
       this.recent.set(dedupeKey, prev);
       try {
-        await this.opts.client.patch(Resources.events, { name: prev.name, namespace: prev.namespace }, { count: prev.count, lastTimestamp: rfc3339(now) });
+        await this.opts.client.patch(
+          Resources.events,
+          { name: prev.name, namespace: prev.namespace },
+          { count: prev.count, lastTimestamp: rfc3339(now) },
+        );
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -201,7 +216,10 @@ export class EventRecorder {
     this.recent.delete(dedupeKey);
     const namespace = obj.metadata.namespace ?? 'default';
     const name = eventName(obj, now, this.seq++);
-    await this.opts.client.create(Resources.events, eventObject({ obj, e, name, namespace, now, component: this.opts.component }));
+    await this.opts.client.create(
+      Resources.events,
+      eventObject({ obj, e, name, namespace, now, component: this.opts.component }),
+    );
     this.recent.set(dedupeKey, { name, namespace, count: 1, at: now });
   }
 
@@ -254,14 +272,29 @@ export class EventRecorder {
 
   /** The Event of a series as first created. */
   private seriesEvent(s: Series): KubeObject {
-    const obj = { apiVersion: s.apiVersion, kind: s.kind, metadata: { name: s.objectName, namespace: s.objectNamespace, uid: s.uid, resourceVersion: s.resourceVersion } } as KubeObject;
-    return eventObject({ obj, e: s, name: s.name, namespace: s.namespace, now: s.firstAt, component: this.opts.component });
+    const obj = {
+      apiVersion: s.apiVersion,
+      kind: s.kind,
+      metadata: { name: s.objectName, namespace: s.objectNamespace, uid: s.uid, resourceVersion: s.resourceVersion },
+    } as KubeObject;
+    return eventObject({
+      obj,
+      e: s,
+      name: s.name,
+      namespace: s.namespace,
+      now: s.firstAt,
+      component: this.opts.component,
+    });
   }
 
   /** Writes a series' count, creating the Event again if it is gone (as client-go does). */
   private async writeSeries(s: Series): Promise<void> {
     const count = s.count;
-    const fields = { count, lastTimestamp: rfc3339(s.lastObserved), series: { count, lastObservedTime: microTime(s.lastObserved) } };
+    const fields = {
+      count,
+      lastTimestamp: rfc3339(s.lastObserved),
+      series: { count, lastObservedTime: microTime(s.lastObserved) },
+    };
     try {
       await this.opts.client.patch(Resources.events, { name: s.name, namespace: s.namespace }, fields);
     } catch (err) {
@@ -338,7 +371,14 @@ function microTime(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '000Z');
 }
 
-function eventObject(p: { obj: KubeObject; e: EventSpec; name: string; namespace: string; now: number; component: string }): KubeObject {
+function eventObject(p: {
+  obj: KubeObject;
+  e: EventSpec;
+  name: string;
+  namespace: string;
+  now: number;
+  component: string;
+}): KubeObject {
   const ts = rfc3339(p.now);
   return {
     metadata: { name: p.name, namespace: p.namespace },

@@ -12,7 +12,12 @@ export class NotLeaderError extends Error {
  */
 export function fencedTransport(inner: Transport, mayWrite: () => boolean): Transport {
   return {
-    request: (req) => (req.method === 'GET' || mayWrite() ? inner.request(req) : Promise.reject(new NotLeaderError(`${req.method} ${req.path}: refused, this replica does not hold the leader lease`))),
+    request: (req) =>
+      req.method === 'GET' || mayWrite()
+        ? inner.request(req)
+        : Promise.reject(
+            new NotLeaderError(`${req.method} ${req.path}: refused, this replica does not hold the leader lease`),
+          ),
     stream: (req) => inner.stream(req),
   };
 }

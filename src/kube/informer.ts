@@ -131,7 +131,13 @@ export class Informer<T extends KubeObject> {
     let cont: string | undefined;
     let rv: string | undefined;
     do {
-      const page = await client.list(resource, { namespace, labelSelector, fieldSelector, limit: this.opts.pageSize ?? 500, continue: cont });
+      const page = await client.list(resource, {
+        namespace,
+        labelSelector,
+        fieldSelector,
+        limit: this.opts.pageSize ?? 500,
+        continue: cont,
+      });
       items.push(...page.items.map((o) => withKind(resource, o)));
       cont = page.metadata.continue || undefined;
       rv = page.metadata.resourceVersion;
@@ -158,7 +164,14 @@ export class Informer<T extends KubeObject> {
     return watchResource(
       client,
       resource,
-      { namespace, labelSelector, fieldSelector, resourceVersion: this.resourceVersion, signal: this.abort.signal, timeoutSeconds: 300 },
+      {
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resourceVersion: this.resourceVersion,
+        signal: this.abort.signal,
+        timeoutSeconds: 300,
+      },
       (e) => this.apply(e),
     );
   }

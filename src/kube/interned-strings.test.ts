@@ -15,5 +15,4 @@ describe('interned strings', () => {
       { numRuns: 500 },
     );
   });
-
 });

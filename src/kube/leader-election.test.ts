@@ -50,7 +50,13 @@ class World {
   }
 
   elector(link: Link, identity: string): LeaderElector {
-    return new LeaderElector({ client: link.client, clock: this.clock, namespace: 'kube-system', name: 'tenon-leader-election', identity });
+    return new LeaderElector({
+      client: link.client,
+      clock: this.clock,
+      namespace: 'kube-system',
+      name: 'tenon-leader-election',
+      identity,
+    });
   }
 
   /** Moves the clock `ms` forward in 100 ms steps, letting every request started in a step complete. */
@@ -68,7 +74,10 @@ class World {
   }
 
   async lease(): Promise<Lease> {
-    return new KubeClient(this.transport as Transport).get(leases, { name: 'tenon-leader-election', namespace: 'kube-system' });
+    return new KubeClient(this.transport as Transport).get(leases, {
+      name: 'tenon-leader-election',
+      namespace: 'kube-system',
+    });
   }
 
   async close(): Promise<void> {
@@ -149,7 +158,16 @@ describe('leader election', () => {
     const link = w.link();
     // A holder whose clock runs an hour behind wrote this renewTime a moment ago.
     const hourAgo = new Date(w.clock.now() - 3_600_000).toISOString().replace('Z', '000Z');
-    await link.client.create(leases, { metadata: { name: 'tenon-leader-election', namespace: 'kube-system' }, spec: { holderIdentity: 'skewed', leaseDurationSeconds: 15, renewTime: hourAgo, acquireTime: hourAgo, leaseTransitions: 3 } });
+    await link.client.create(leases, {
+      metadata: { name: 'tenon-leader-election', namespace: 'kube-system' },
+      spec: {
+        holderIdentity: 'skewed',
+        leaseDurationSeconds: 15,
+        renewTime: hourAgo,
+        acquireTime: hourAgo,
+        leaseTransitions: 3,
+      },
+    });
     const elector = w.elector(link, 'b');
     let wonAt: number | undefined;
     const start = w.clock.now();

@@ -20,7 +20,11 @@ export interface LeaseSpec {
 const leases: ResourceType<Lease> = Resources.leases;
 
 /** client-go's timings (and controller-runtime's defaults): lease 15 s, renew deadline 10 s, retry every 2 s. */
-export const leaderElectionDefaults = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+export const leaderElectionDefaults = {
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+} as const;
 
 /** Options of a LeaderElector. */
 export interface LeaderElectorOptions {
@@ -105,7 +109,13 @@ export class LeaderElector {
     if (lease.spec?.holderIdentity !== this.o.identity) return;
     // client-go's release: no holder, a one-second lease, the transitions count kept.
     const now = microTime(this.o.clock.now());
-    const spec: LeaseSpec = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 };
+    const spec: LeaseSpec = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: lease.spec.leaseTransitions ?? 0,
+    };
     await this.o.client.update(leases, { ...lease, spec });
   }
 
@@ -167,9 +177,18 @@ export class LeaderElector {
 
   private async create(now: number): Promise<boolean> {
     const at = microTime(now);
-    const spec: LeaseSpec = { holderIdentity: this.o.identity, leaseDurationSeconds: Math.round(this.o.leaseDurationMs / 1000), acquireTime: at, renewTime: at, leaseTransitions: 0 };
+    const spec: LeaseSpec = {
+      holderIdentity: this.o.identity,
+      leaseDurationSeconds: Math.round(this.o.leaseDurationMs / 1000),
+      acquireTime: at,
+      renewTime: at,
+      leaseTransitions: 0,
+    };
     try {
-      const written = await this.o.client.create(leases, { metadata: { name: this.o.name, namespace: this.o.namespace }, spec });
+      const written = await this.o.client.create(leases, {
+        metadata: { name: this.o.name, namespace: this.o.namespace },
+        spec,
+      });
       this.observed = { key: JSON.stringify(written.spec ?? spec), at: now };
       return true;
     } catch (e: unknown) {

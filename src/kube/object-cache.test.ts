@@ -7,7 +7,12 @@ interface Thing extends KubeObject {
   tags: string[];
 }
 
-const thing = (name: string, tags: string[]): Thing => ({ apiVersion: 'v1', kind: 'Thing', metadata: { name, namespace: 'default' }, tags });
+const thing = (name: string, tags: string[]): Thing => ({
+  apiVersion: 'v1',
+  kind: 'Thing',
+  metadata: { name, namespace: 'default' },
+  tags,
+});
 
 describe('ObjectCache', () => {
   it('finds by index exactly the cached objects carrying the value, through any sequence of writes and deletes', () => {
@@ -24,8 +29,17 @@ describe('ObjectCache', () => {
           else cache.set(thing(o.name, o.tags));
         }
         for (const tag of ['x', 'y', 'z']) {
-          const expected = cache.list().filter((t) => t.tags.includes(tag)).map((t) => t.metadata.name).sort();
-          expect(cache.byIndex('tag', tag).map((t) => t.metadata.name).sort()).toEqual(expected);
+          const expected = cache
+            .list()
+            .filter((t) => t.tags.includes(tag))
+            .map((t) => t.metadata.name)
+            .sort();
+          expect(
+            cache
+              .byIndex('tag', tag)
+              .map((t) => t.metadata.name)
+              .sort(),
+          ).toEqual(expected);
           // The objects found are the latest versions.
           for (const t of cache.byIndex('tag', tag)) expect(cache.get(`default/${t.metadata.name}`)).toBe(t);
         }

@@ -62,11 +62,16 @@ export interface Answer {
  * a 429 or 5xx carrying Retry-After is retried for any verb (the server did not act on it); beyond client-go,
  * a GET answered 5xx or not at all (status 0) is retried with back-off, since reading twice is harmless.
  */
-export function retryDelay(p: Pick<RequestPolicy, 'maxRetries' | 'backoff'>, answer: Answer, attempt: number): number | undefined {
+export function retryDelay(
+  p: Pick<RequestPolicy, 'maxRetries' | 'backoff'>,
+  answer: Answer,
+  attempt: number,
+): number | undefined {
   if (attempt > (p.maxRetries ?? 0)) return undefined;
   const throttled = answer.status === 429 || (answer.status >= 500 && answer.status < 600);
   const seconds = answer.retryAfter === undefined ? NaN : Number(answer.retryAfter);
-  if (throttled && Number.isFinite(seconds) && seconds >= 0) return Math.min(maxRetryAfterMs, Math.max(seconds * 1000, backoffDelay(p.backoff ?? defaultBackoff, 1)));
+  if (throttled && Number.isFinite(seconds) && seconds >= 0)
+    return Math.min(maxRetryAfterMs, Math.max(seconds * 1000, backoffDelay(p.backoff ?? defaultBackoff, 1)));
   const transient = answer.status === 0 || answer.status >= 500;
   if (answer.method === 'GET' && transient) return backoffDelay(p.backoff ?? defaultBackoff, attempt);
   return undefined;

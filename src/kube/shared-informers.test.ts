@@ -13,19 +13,32 @@ const offline = new KubeClient({
 });
 
 const pod = (name: string, node: string, owner: string): Pod => ({
-  metadata: { name, namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }] },
+  metadata: {
+    name,
+    namespace: 'default',
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }],
+  },
   spec: { nodeName: node, containers: [] },
 });
 
 describe('SharedInformers', () => {
   it('hands every component the same informer of a resource, with the indexes each asked for', () => {
     const shared = new SharedInformers({ client: offline, clock: new FakeClock() });
-    const operatorView = shared.get<Pod>(Resources.pods, { nodeName: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) });
+    const operatorView = shared.get<Pod>(Resources.pods, {
+      nodeName: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []),
+    });
     operatorView.cache.set(pod('a', 'n1', 'rs-1'));
-    const worldView = shared.get<Pod>(Resources.pods, { owner: (p) => p.metadata.ownerReferences?.map((r) => r.uid) ?? [] });
+    const worldView = shared.get<Pod>(Resources.pods, {
+      owner: (p) => p.metadata.ownerReferences?.map((r) => r.uid) ?? [],
+    });
     worldView.cache.set(pod('b', 'n1', 'rs-2'));
     expect(worldView).toBe(operatorView);
-    expect(worldView.cache.byIndex('nodeName', 'n1').map((p) => p.metadata.name).sort()).toEqual(['a', 'b']);
+    expect(
+      worldView.cache
+        .byIndex('nodeName', 'n1')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
     // An index added later covers the objects cached before it.
     expect(operatorView.cache.byIndex('owner', 'rs-1').map((p) => p.metadata.name)).toEqual(['a']);
     expect(shared.get(Resources.nodes)).not.toBe(operatorView);

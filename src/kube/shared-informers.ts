@@ -31,7 +31,14 @@ export class SharedInformers {
     const key = `${rt.group}/${rt.version}/${rt.plural}`;
     let inf = this.informers.get(key) as Informer<T> | undefined;
     if (!inf) {
-      inf = new Informer<T>({ client: this.opts.client, clock: this.opts.clock, resource: rt, indexers, onError: this.opts.onError, transform: this.opts.transform });
+      inf = new Informer<T>({
+        client: this.opts.client,
+        clock: this.opts.clock,
+        resource: rt,
+        indexers,
+        onError: this.opts.onError,
+        transform: this.opts.transform,
+      });
       this.informers.set(key, inf as unknown as Informer<KubeObject>);
     } else inf.cache.addIndexers(indexers);
     return inf;

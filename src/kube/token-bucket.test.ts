@@ -5,16 +5,21 @@ import { TokenBucket } from './token-bucket.js';
 describe('TokenBucket', () => {
   it('never accepts more than the burst plus the refill over the time elapsed', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 30 }), fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 200 }), (qps, burst, gaps) => {
-        const bucket = new TokenBucket(qps, burst);
-        let now = 0;
-        let accepted = 0;
-        for (const gap of gaps) {
-          now += gap;
-          if (bucket.tryAccept(now)) accepted++;
-        }
-        expect(accepted).toBeLessThanOrEqual(burst + (now / 1000) * qps);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 200 }),
+        (qps, burst, gaps) => {
+          const bucket = new TokenBucket(qps, burst);
+          let now = 0;
+          let accepted = 0;
+          for (const gap of gaps) {
+            now += gap;
+            if (bucket.tryAccept(now)) accepted++;
+          }
+          expect(accepted).toBeLessThanOrEqual(burst + (now / 1000) * qps);
+        },
+      ),
     );
   });
 

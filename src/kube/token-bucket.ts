@@ -23,7 +23,8 @@ export class TokenBucket {
 
   /** Whether a token is there at time `now` (ms), without taking it. */
   hasToken(now: number): boolean {
-    if (this.last !== undefined) this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    if (this.last !== undefined)
+      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
     this.last = now;
     return this.tokens >= 1;
   }

@@ -14,7 +14,9 @@ import { transportFromKubeConfig } from './transport.js';
 type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /** A loopback HTTPS server that records each request's Authorization and answers with `reply`. */
-async function apiServer(reply: (auth: string, n: number) => Reply): Promise<{ port: number; caPem: string; seen: string[]; close: () => Promise<void> }> {
+async function apiServer(
+  reply: (auth: string, n: number) => Reply,
+): Promise<{ port: number; caPem: string; seen: string[]; close: () => Promise<void> }> {
   const certs = generateServingCerts();
   const seen: string[] = [];
   const server = https.createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
@@ -30,17 +32,25 @@ async function apiServer(reply: (auth: string, n: number) => Reply): Promise<{ p
     port: (server.address() as AddressInfo).port,
     caPem: certs.caPem,
     seen,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 function kubeConfig(o: { port: number; caPem: string; user: Record<string, unknown> }): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'c', server: `https://127.0.0.1:${o.port}`, caData: Buffer.from(o.caPem).toString('base64'), skipTLSVerify: false }],
+    clusters: [
+      {
+        name: 'c',
+        server: `https://127.0.0.1:${o.port}`,
+        caData: Buffer.from(o.caPem).toString('base64'),
+        skipTLSVerify: false,
+      },
+    ],
     users: [{ name: 'u', ...o.user }],
     contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
     currentContext: 'ctx',
@@ -68,7 +78,9 @@ afterEach(async () => {
 describe('the in-cluster transport', () => {
   it('reads the projected ServiceAccount token and CA from their files, and picks up a rotated token', async () => {
     let valid = 'token-1';
-    const api = await apiServer((auth) => (auth === `Bearer ${valid}` ? { status: 200, body: '{"kind":"Status"}' } : { status: 401 }));
+    const api = await apiServer((auth) =>
+      auth === `Bearer ${valid}` ? { status: 200, body: '{"kind":"Status"}' } : { status: 401 },
+    );
     closers.push(api.close);
     const root = mkdtempSync(join(tmpdir(), 'tenon-sa-'));
     const dir = join(root, 'var/run/secrets/kubernetes.io/serviceaccount');
@@ -101,9 +113,22 @@ describe('the in-cluster transport', () => {
     writeFileSync(tokenFile, 'eks-token-1');
     const plugin = join(dir, 'plugin.mjs');
     // Like aws-iam-authenticator: a short-lived token with its expiry (already past here, so every use refreshes).
-    writeFileSync(plugin, `import { readFileSync } from 'node:fs';
-process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), expirationTimestamp: '2000-01-01T00:00:00Z' } }));`);
-    const kc = kubeConfig({ ...api, user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never' } } });
+    writeFileSync(
+      plugin,
+      `import { readFileSync } from 'node:fs';
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), expirationTimestamp: '2000-01-01T00:00:00Z' } }));`,
+    );
+    const kc = kubeConfig({
+      ...api,
+      user: {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [plugin],
+          interactiveMode: 'Never',
+        },
+      },
+    });
     const t = await transportFromKubeConfig(kc);
     await t.request({ method: 'GET', path: '/api' });
     writeFileSync(tokenFile, 'eks-token-2');
@@ -115,11 +140,19 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
 
 describe('the request policy', () => {
   it('waits for Retry-After on a 429 before sending again, on the injected clock', async () => {
-    const api = await apiServer((_a, n) => (n <= 2 ? { status: 429, headers: { 'retry-after': '3' }, body: '{"reason":"TooManyRequests"}' } : { status: 201 }));
+    const api = await apiServer((_a, n) =>
+      n <= 2 ? { status: 429, headers: { 'retry-after': '3' }, body: '{"reason":"TooManyRequests"}' } : { status: 201 },
+    );
     closers.push(api.close);
     const clock = new FakeClock(0);
-    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), { policy: { clock, maxRetries: 5 } });
-    const res = await settle(clock, t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }), 3000);
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), {
+      policy: { clock, maxRetries: 5 },
+    });
+    const res = await settle(
+      clock,
+      t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }),
+      3000,
+    );
     expect(res.status).toBe(201);
     expect(api.seen).toHaveLength(3);
     expect(clock.now()).toBe(6000);
@@ -129,9 +162,14 @@ describe('the request policy', () => {
     const api = await apiServer((_a, n) => (n === 1 ? { status: 503 } : n === 2 ? { status: 200 } : { status: 500 }));
     closers.push(api.close);
     const clock = new FakeClock(0);
-    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), { policy: { clock, maxRetries: 3, backoff: { base: 100, max: 1000 } } });
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), {
+      policy: { clock, maxRetries: 3, backoff: { base: 100, max: 1000 } },
+    });
     expect((await settle(clock, t.request({ method: 'GET', path: '/api' }), 100)).status).toBe(200);
-    expect((await settle(clock, t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }), 100)).status).toBe(500);
+    expect(
+      (await settle(clock, t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} }), 100))
+        .status,
+    ).toBe(500);
     expect(api.seen).toHaveLength(3);
   });
 
@@ -139,7 +177,9 @@ describe('the request policy', () => {
     const api = await apiServer(() => ({ status: 503, headers: { 'retry-after': '1' } }));
     closers.push(api.close);
     const clock = new FakeClock(0);
-    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), { policy: { clock, maxRetries: 2 } });
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), {
+      policy: { clock, maxRetries: 2 },
+    });
     expect((await settle(clock, t.request({ method: 'GET', path: '/api' }), 1000)).status).toBe(503);
     expect(api.seen).toHaveLength(3);
   });
@@ -148,7 +188,9 @@ describe('the request policy', () => {
     const api = await apiServer(() => ({ status: 200 }));
     closers.push(api.close);
     const clock = new FakeClock(0);
-    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), { policy: { clock, qps: 1, burst: 2 } });
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), {
+      policy: { clock, qps: 1, burst: 2 },
+    });
     const all = Promise.all([1, 2, 3].map(() => t.request({ method: 'GET', path: '/api' })));
     for (let i = 0; i < 20 && api.seen.length < 2; i++) await new Promise((r) => setImmediate(r));
     expect(api.seen).toHaveLength(2);
@@ -160,19 +202,36 @@ describe('the request policy', () => {
   it('abandons a request the API server never answers, naming the timeout', async () => {
     const api = await apiServer(() => 'hang');
     closers.push(api.close);
-    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), { policy: { clock: new FakeClock(0), timeoutMs: 50 } });
-    await expect(t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} })).rejects.toThrow(/no answer from the API server within 50 ms/);
+    const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }), {
+      policy: { clock: new FakeClock(0), timeoutMs: 50 },
+    });
+    await expect(t.request({ method: 'POST', path: '/api/v1/namespaces/default/pods', body: {} })).rejects.toThrow(
+      /no answer from the API server within 50 ms/,
+    );
   });
 });
 
 describe('watch streams', () => {
   it('hands a refused watch back as its Status, not as events', async () => {
-    const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'nodes is forbidden' };
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      message: 'nodes is forbidden',
+    };
     const api = await apiServer(() => ({ status: 403, body: `${JSON.stringify(status)}\n` }));
     closers.push(api.close);
     const t = await transportFromKubeConfig(kubeConfig({ ...api, user: { token: 't' } }));
     const lines: string[] = [];
-    const res = await t.stream({ method: 'GET', path: '/api/v1/nodes', query: { watch: true }, signal: new AbortController().signal, onLine: (l) => lines.push(l) });
+    const res = await t.stream({
+      method: 'GET',
+      path: '/api/v1/nodes',
+      query: { watch: true },
+      signal: new AbortController().signal,
+      onLine: (l) => lines.push(l),
+    });
     expect(lines).toEqual([]);
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ reason: 'Forbidden' });

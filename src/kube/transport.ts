@@ -82,16 +82,33 @@ export async function transportFromKubeConfig(kc: KubeConfig, o: TransportOption
   const policy = o.policy;
   const limiter = policy?.qps ? new RateLimiter(policy.clock, policy.qps, policy.burst ?? policy.qps) : undefined;
 
-  async function open(req: TransportRequest, onResponse: (res: http.IncomingMessage) => void, signal?: AbortSignal): Promise<http.ClientRequest> {
+  async function open(
+    req: TransportRequest,
+    onResponse: (res: http.IncomingMessage) => void,
+    signal?: AbortSignal,
+  ): Promise<http.ClientRequest> {
     await limiter?.wait();
     const { headers: auth, agent } = await credentials.current();
-    const payload = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    const payload =
+      req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
     const headers: Record<string, string> = { ...auth, accept: 'application/json' };
     if (payload !== undefined) {
       headers['content-type'] = req.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    const r = lib.request({ protocol: server.protocol, hostname: server.hostname, port: server.port, method: req.method, path: withQuery(req.path, req.query), headers, agent, signal }, onResponse);
+    const r = lib.request(
+      {
+        protocol: server.protocol,
+        hostname: server.hostname,
+        port: server.port,
+        method: req.method,
+        path: withQuery(req.path, req.query),
+        headers,
+        agent,
+        signal,
+      },
+      onResponse,
+    );
     if (payload !== undefined) r.write(payload);
     r.end();
     return r;
@@ -103,11 +120,21 @@ export async function transportFromKubeConfig(kc: KubeConfig, o: TransportOption
       open(req, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ res: { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }, retryAfter: header(res, 'retry-after') }));
+        res.on('end', () =>
+          resolve({
+            res: { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') },
+            retryAfter: header(res, 'retry-after'),
+          }),
+        );
         res.on('error', answered);
       }).then((r) => {
         r.on('error', answered);
-        if (policy?.timeoutMs) r.setTimeout(policy.timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path}: no answer from the API server within ${policy.timeoutMs} ms`)));
+        if (policy?.timeoutMs)
+          r.setTimeout(policy.timeoutMs, () =>
+            r.destroy(
+              new Error(`${req.method} ${req.path}: no answer from the API server within ${policy.timeoutMs} ms`),
+            ),
+          );
       }, answered);
     });
   }
@@ -121,7 +148,9 @@ export async function transportFromKubeConfig(kc: KubeConfig, o: TransportOption
         credentials.invalidate();
         continue;
       }
-      const delay = policy ? retryDelay(policy, { method: req.method, status: a.res.status, retryAfter: a.retryAfter }, n) : undefined;
+      const delay = policy
+        ? retryDelay(policy, { method: req.method, status: a.res.status, retryAfter: a.retryAfter }, n)
+        : undefined;
       if (delay === undefined) {
         if (a.error) throw a.error;
         return a.res;

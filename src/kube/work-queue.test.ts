@@ -29,7 +29,13 @@ describe('WorkQueue', () => {
     const q = new WorkQueue(clock);
     q.add('a');
     let finish: () => void = () => undefined;
-    const run = runReconciler({ queue: q, reconciler: { name: 'test', reconcile: () => new Promise((resolve) => (finish = () => resolve({ requeueAfter: 900_000 }))) } });
+    const run = runReconciler({
+      queue: q,
+      reconciler: {
+        name: 'test',
+        reconcile: () => new Promise((resolve) => (finish = () => resolve({ requeueAfter: 900_000 }))),
+      },
+    });
     await Promise.resolve();
     q.shutDown();
     finish();

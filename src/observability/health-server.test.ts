@@ -9,7 +9,13 @@ describe('health and metrics server', () => {
     const srv = await startMetricsServer({ port: 0, metrics });
     try {
       const body = await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
-      for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) expect(body).toContain(`${name} `);
+      for (const name of [
+        'process_cpu_seconds_total',
+        'process_resident_memory_bytes',
+        'nodejs_heap_size_used_bytes',
+        'nodejs_eventloop_lag_p99_seconds',
+      ])
+        expect(body).toContain(`${name} `);
       expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(404);
     } finally {
       await srv.close();
@@ -23,7 +29,9 @@ describe('health and metrics server', () => {
     try {
       metrics.nodeClaimsCreated.inc({ reason: 'provisioning', nodepool: 'default', min_values_relaxed: 'false' });
       const body = await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
-      expect(body).toContain('karpenter_nodeclaims_created_total{reason="provisioning",nodepool="default",min_values_relaxed="false"} 1');
+      expect(body).toContain(
+        'karpenter_nodeclaims_created_total{reason="provisioning",nodepool="default",min_values_relaxed="false"} 1',
+      );
       expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(503);
       ready = true;
       expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(200);

@@ -36,10 +36,11 @@ async function serve(l: Listen, routes: Record<string, Route>): Promise<RunningS
   await new Promise<void>((resolve) => server.listen(l.port, l.host ?? '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -16,7 +16,13 @@ describe('the logger', () => {
     log.debug('not written at info');
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'INFO', logger: 'controller', message: 'launched nodeclaim', controller: 'nodeclaim.lifecycle', NodeClaim: { name: 'default-abc' } });
+    expect(line).toMatchObject({
+      level: 'INFO',
+      logger: 'controller',
+      message: 'launched nodeclaim',
+      controller: 'nodeclaim.lifecycle',
+      NodeClaim: { name: 'default-abc' },
+    });
     expect(String(line.time)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 });

@@ -3,24 +3,126 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Prometheus metrics, with Karpenter's names and labels so existing dashboards keep working. */
 export class Metrics {
   readonly registry = new Registry();
-  readonly nodeClaimsCreated = new Counter({ name: 'karpenter_nodeclaims_created_total', help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.', labelNames: ['reason', 'nodepool', 'min_values_relaxed'], registers: [this.registry] });
-  readonly nodeClaimsTerminated = new Counter({ name: 'karpenter_nodeclaims_terminated_total', help: 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool.', labelNames: ['nodepool', 'capacity_type'], registers: [this.registry] });
-  readonly nodeClaimsDisrupted = new Counter({ name: 'karpenter_nodeclaims_disrupted_total', help: 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted and the owning nodepool.', labelNames: ['reason', 'nodepool', 'capacity_type'], registers: [this.registry] });
-  readonly nodesCreated = new Counter({ name: 'karpenter_nodes_created_total', help: 'Number of nodes created in total by Karpenter. Labeled by owning nodepool.', labelNames: ['nodepool'], registers: [this.registry] });
-  readonly nodesTerminated = new Counter({ name: 'karpenter_nodes_terminated_total', help: 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool.', labelNames: ['nodepool'], registers: [this.registry] });
-  readonly podsState = new Gauge({ name: 'karpenter_pods_state', help: 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.', labelNames: ['name', 'namespace', 'owner', 'node', 'nodepool', 'zone', 'arch', 'capacity_type', 'instance_type', 'phase'], registers: [this.registry] });
-  readonly schedulingDuration = new Histogram({ name: 'karpenter_provisioner_scheduling_duration_seconds', help: 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.', labelNames: ['controller'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
-  readonly schedulingQueueDepth = new Gauge({ name: 'karpenter_provisioner_scheduling_queue_depth', help: 'The number of pods currently waiting to be scheduled.', labelNames: ['controller'], registers: [this.registry] });
-  readonly disruptionDecisions = new Counter({ name: 'karpenter_voluntary_disruption_decisions_total', help: 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.', labelNames: ['decision', 'reason', 'consolidation_type'], registers: [this.registry] });
-  readonly allowedDisruptions = new Gauge({ name: 'karpenter_nodepools_allowed_disruptions', help: 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool.', labelNames: ['nodepool', 'reason'], registers: [this.registry] });
-  readonly eligibleNodes = new Gauge({ name: 'karpenter_voluntary_disruption_eligible_nodes', help: 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.', labelNames: ['reason'], registers: [this.registry] });
-  readonly consolidationTimeouts = new Counter({ name: 'karpenter_voluntary_disruption_consolidation_timeouts_total', help: 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.', labelNames: ['consolidation_type'], registers: [this.registry] });
-  readonly nodePoolUsage = new Gauge({ name: 'karpenter_nodepools_usage', help: 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.', labelNames: ['nodepool', 'resource_type'], registers: [this.registry] });
-  readonly nodePoolLimit = new Gauge({ name: 'karpenter_nodepools_limit', help: 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.', labelNames: ['nodepool', 'resource_type'], registers: [this.registry] });
-  readonly cloudProviderDuration = new Histogram({ name: 'karpenter_cloudprovider_duration_seconds', help: 'Duration of cloud provider method calls. Labeled by the controller, method name and provider.', labelNames: ['controller', 'method', 'provider'], registers: [this.registry] });
-  readonly cloudProviderErrors = new Counter({ name: 'karpenter_cloudprovider_errors_total', help: 'Total number of errors returned from CloudProvider calls.', labelNames: ['controller', 'method', 'provider', 'error'], registers: [this.registry] });
-  readonly nodeRepairs = new Counter({ name: 'tenon_node_repairs_total', help: 'Nodes repaired (NodeClaim force-deleted) after an unhealthy condition outlived its toleration. Labeled by nodepool and condition.', labelNames: ['nodepool', 'condition'], registers: [this.registry] });
-  readonly nodeRepairsBlocked = new Counter({ name: 'tenon_node_repairs_blocked_total', help: 'Repairs refused because too many of a NodePool\'s nodes were unhealthy at once. Labeled by nodepool.', labelNames: ['nodepool'], registers: [this.registry] });
+  readonly nodeClaimsCreated = new Counter({
+    name: 'karpenter_nodeclaims_created_total',
+    help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.',
+    labelNames: ['reason', 'nodepool', 'min_values_relaxed'],
+    registers: [this.registry],
+  });
+  readonly nodeClaimsTerminated = new Counter({
+    name: 'karpenter_nodeclaims_terminated_total',
+    help: 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool.',
+    labelNames: ['nodepool', 'capacity_type'],
+    registers: [this.registry],
+  });
+  readonly nodeClaimsDisrupted = new Counter({
+    name: 'karpenter_nodeclaims_disrupted_total',
+    help: 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted and the owning nodepool.',
+    labelNames: ['reason', 'nodepool', 'capacity_type'],
+    registers: [this.registry],
+  });
+  readonly nodesCreated = new Counter({
+    name: 'karpenter_nodes_created_total',
+    help: 'Number of nodes created in total by Karpenter. Labeled by owning nodepool.',
+    labelNames: ['nodepool'],
+    registers: [this.registry],
+  });
+  readonly nodesTerminated = new Counter({
+    name: 'karpenter_nodes_terminated_total',
+    help: 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool.',
+    labelNames: ['nodepool'],
+    registers: [this.registry],
+  });
+  readonly podsState = new Gauge({
+    name: 'karpenter_pods_state',
+    help: 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
+    labelNames: [
+      'name',
+      'namespace',
+      'owner',
+      'node',
+      'nodepool',
+      'zone',
+      'arch',
+      'capacity_type',
+      'instance_type',
+      'phase',
+    ],
+    registers: [this.registry],
+  });
+  readonly schedulingDuration = new Histogram({
+    name: 'karpenter_provisioner_scheduling_duration_seconds',
+    help: 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.',
+    labelNames: ['controller'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly schedulingQueueDepth = new Gauge({
+    name: 'karpenter_provisioner_scheduling_queue_depth',
+    help: 'The number of pods currently waiting to be scheduled.',
+    labelNames: ['controller'],
+    registers: [this.registry],
+  });
+  readonly disruptionDecisions = new Counter({
+    name: 'karpenter_voluntary_disruption_decisions_total',
+    help: 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.',
+    labelNames: ['decision', 'reason', 'consolidation_type'],
+    registers: [this.registry],
+  });
+  readonly allowedDisruptions = new Gauge({
+    name: 'karpenter_nodepools_allowed_disruptions',
+    help: 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool.',
+    labelNames: ['nodepool', 'reason'],
+    registers: [this.registry],
+  });
+  readonly eligibleNodes = new Gauge({
+    name: 'karpenter_voluntary_disruption_eligible_nodes',
+    help: 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly consolidationTimeouts = new Counter({
+    name: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
+    help: 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.',
+    labelNames: ['consolidation_type'],
+    registers: [this.registry],
+  });
+  readonly nodePoolUsage = new Gauge({
+    name: 'karpenter_nodepools_usage',
+    help: 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
+    labelNames: ['nodepool', 'resource_type'],
+    registers: [this.registry],
+  });
+  readonly nodePoolLimit = new Gauge({
+    name: 'karpenter_nodepools_limit',
+    help: 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
+    labelNames: ['nodepool', 'resource_type'],
+    registers: [this.registry],
+  });
+  readonly cloudProviderDuration = new Histogram({
+    name: 'karpenter_cloudprovider_duration_seconds',
+    help: 'Duration of cloud provider method calls. Labeled by the controller, method name and provider.',
+    labelNames: ['controller', 'method', 'provider'],
+    registers: [this.registry],
+  });
+  readonly cloudProviderErrors = new Counter({
+    name: 'karpenter_cloudprovider_errors_total',
+    help: 'Total number of errors returned from CloudProvider calls.',
+    labelNames: ['controller', 'method', 'provider', 'error'],
+    registers: [this.registry],
+  });
+  readonly nodeRepairs = new Counter({
+    name: 'tenon_node_repairs_total',
+    help: 'Nodes repaired (NodeClaim force-deleted) after an unhealthy condition outlived its toleration. Labeled by nodepool and condition.',
+    labelNames: ['nodepool', 'condition'],
+    registers: [this.registry],
+  });
+  readonly nodeRepairsBlocked = new Counter({
+    name: 'tenon_node_repairs_blocked_total',
+    help: "Repairs refused because too many of a NodePool's nodes were unhealthy at once. Labeled by nodepool.",
+    labelNames: ['nodepool'],
+    registers: [this.registry],
+  });
 
   /** Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its runtime's. */
   collectProcessMetrics(): void {

@@ -2,7 +2,14 @@ import { OverlaidCloudProvider, type CloudProvider } from '../cloudprovider/inde
 import { overlayRules } from '../controllers/nodeoverlay/rules.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
-import { EventRecorder, runReconciler, type Informer, type KubeClient, type KubeObject, type SharedInformers } from '../kube/index.js';
+import {
+  EventRecorder,
+  runReconciler,
+  type Informer,
+  type KubeClient,
+  type KubeObject,
+  type SharedInformers,
+} from '../kube/index.js';
 import type { Logger } from '../observability/logger.js';
 import { instrumentCloudProvider } from '../observability/instrumented-cloud-provider.js';
 import { Metrics } from '../observability/metrics.js';
@@ -46,12 +53,31 @@ export interface RunningOperator {
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
   const informers = createInformers(o.client, o.clock, o.sharedInformers);
   const metrics = o.metrics ?? new Metrics();
-  const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter', onError: (e) => o.log.warn({ err: e }, 'event not recorded') });
+  const recorder = new EventRecorder({
+    client: o.client,
+    clock: o.clock,
+    component: 'karpenter',
+    onError: (e) => o.log.warn({ err: e }, 'event not recorded'),
+  });
   const state = new ClusterState(informers, o.clock);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
   // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.
-  const cloudProvider = instrumentCloudProvider(new OverlaidCloudProvider(o.cloudProvider, () => overlayRules(informers.nodeOverlays.cache.list())), metrics, o.clock);
-  const context: ControllerContext = { client: o.client, informers, state, clock: o.clock, cloudProvider, recorder, log: o.log, metrics, options: o.options };
+  const cloudProvider = instrumentCloudProvider(
+    new OverlaidCloudProvider(o.cloudProvider, () => overlayRules(informers.nodeOverlays.cache.list())),
+    metrics,
+    o.clock,
+  );
+  const context: ControllerContext = {
+    client: o.client,
+    informers,
+    state,
+    clock: o.clock,
+    cloudProvider,
+    recorder,
+    log: o.log,
+    metrics,
+    options: o.options,
+  };
   const controllers = [...(o.providerControllers ?? []), ...newControllers(context)];
   const extra = o.providerInformers ?? [];
   for (const i of extra) i.start();
@@ -60,7 +86,12 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   // A standby keeps its caches warm (controller-runtime starts caches before election) but runs no controller.
   const lead = o.waitToLead ? await o.waitToLead() : true;
   const runs = (lead ? controllers : []).map((c) =>
-    runReconciler({ queue: c.queue, reconciler: c, workers: 4, onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed') }),
+    runReconciler({
+      queue: c.queue,
+      reconciler: c,
+      workers: 4,
+      onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed'),
+    }),
   );
   let running = true;
   return {

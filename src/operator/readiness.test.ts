@@ -26,7 +26,11 @@ describe('readiness', () => {
     const { client, close } = await clientFor('default');
     try {
       let synced = false;
-      const ready = readinessCheck({ client, synced: () => synced, apis: [...coreApis, { groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }] });
+      const ready = readinessCheck({
+        client,
+        synced: () => synced,
+        apis: [...coreApis, { groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }],
+      });
       expect(await ready()).toBe('informers not synced');
       synced = true;
       expect(await ready()).toBeUndefined();

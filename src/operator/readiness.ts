@@ -18,10 +18,17 @@ export function readinessCheck(o: { client: KubeClient; synced: () => boolean; a
   return async () => {
     for (const api of o.apis) {
       const served = await o.client
-        .call<{ resources?: Array<{ name: string }> }>(`discover ${api.groupVersion}`, { method: 'GET', path: `/apis/${api.groupVersion}` })
-        .then((l) => new Set((l.resources ?? []).map((r) => r.name)), () => new Set<string>());
+        .call<{ resources?: Array<{ name: string }> }>(`discover ${api.groupVersion}`, {
+          method: 'GET',
+          path: `/apis/${api.groupVersion}`,
+        })
+        .then(
+          (l) => new Set((l.resources ?? []).map((r) => r.name)),
+          () => new Set<string>(),
+        );
       const missing = api.resources.filter((r) => !served.has(r));
-      if (missing.length) return `CRDs not installed: ${missing.map((r) => `${r}.${api.groupVersion.split('/')[0]}`).join(', ')}`;
+      if (missing.length)
+        return `CRDs not installed: ${missing.map((r) => `${r}.${api.groupVersion.split('/')[0]}`).join(', ')}`;
     }
     return o.synced() ? undefined : 'informers not synced';
   };

@@ -17,7 +17,11 @@ export function hostPortsOf(pod: Pod): HostPort[] {
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
     for (const p of c.ports ?? []) {
       if (!p.hostPort) continue;
-      out.push({ protocol: p.protocol ?? 'TCP', ip: p.hostIP && p.hostIP !== '' ? p.hostIP : '0.0.0.0', port: p.hostPort });
+      out.push({
+        protocol: p.protocol ?? 'TCP',
+        ip: p.hostIP && p.hostIP !== '' ? p.hostIP : '0.0.0.0',
+        port: p.hostPort,
+      });
     }
   }
   return out;

@@ -5,7 +5,14 @@ export { MaxInstanceTypes } from './solver/result.js';
 export { Requirement } from './requirements/requirement.js';
 export { Requirements } from './requirements/requirements.js';
 export { WellKnownLabels, NormalizedLabels, isRestrictedLabel, normalizeLabelKey } from './requirements/well-known.js';
-export { parseMilli, parseUnits, isQuantity, resourceValue, formatResource, isMilliResource } from './resources/quantity.js';
+export {
+  parseMilli,
+  parseUnits,
+  isQuantity,
+  resourceValue,
+  formatResource,
+  isMilliResource,
+} from './resources/quantity.js';
 export {
   type Resources,
   fromResourceList,
@@ -23,8 +30,23 @@ export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
 export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';
 // Checking and bounds (branch schedbench): the independent placement checker and the cost lower bound.
-export { checkPlacement, summarizeViolations, type CheckFamily, type CheckOptions, type DomainMode, type Violation } from './check/index.js';
-export { lowerBound, writeLp, type LowerBound, type LowerBoundOptions, type LpModel, type LpResult, type LpSolve } from './lower-bound/index.js';
+export {
+  checkPlacement,
+  summarizeViolations,
+  type CheckFamily,
+  type CheckOptions,
+  type DomainMode,
+  type Violation,
+} from './check/index.js';
+export {
+  lowerBound,
+  writeLp,
+  type LowerBound,
+  type LowerBoundOptions,
+  type LpModel,
+  type LpResult,
+  type LpSolve,
+} from './lower-bound/index.js';
 
 // --- solver side (branch scheduling): disruption's removal simulation ---
 export { RemovalSimulator, simulateRemoval, type RemovalResult } from './solver/removal.js';

@@ -30,8 +30,18 @@ export function prepareInstanceType(it: InstanceType, table?: RequirementTable):
   requirements.add(Requirement.of(Labels.zone, 'In', [...new Set(offerings.map((o) => o.zone))]));
   requirements.add(Requirement.of(Labels.capacityType, 'In', [...new Set(offerings.map((o) => o.capacityType))]));
   const capacity = fromResourceList(it.capacity);
-  const allocatable = it.allocatable ? fromResourceList(it.allocatable) : subtractResources(capacity, fromResourceList(it.overhead));
-  return { name: it.name, requirements, capacity, allocatable, offerings, price: Math.min(...offerings.map((o) => o.price)), source: it };
+  const allocatable = it.allocatable
+    ? fromResourceList(it.allocatable)
+    : subtractResources(capacity, fromResourceList(it.overhead));
+  return {
+    name: it.name,
+    requirements,
+    capacity,
+    allocatable,
+    offerings,
+    price: Math.min(...offerings.map((o) => o.price)),
+    source: it,
+  };
 }
 
 // Read once: the barrel's re-exported object costs a getter call per access on the hot path.

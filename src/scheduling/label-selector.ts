@@ -40,6 +40,8 @@ export function compileSelector(selector: LabelSelector | undefined): LabelMatch
 export function selectorKey(selector: LabelSelector | undefined): string {
   if (!selector) return '<none>';
   const labels = Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const exprs = (selector.matchExpressions ?? []).map((e) => `${e.key} ${e.operator} ${[...(e.values ?? [])].sort().join(',')}`);
+  const exprs = (selector.matchExpressions ?? []).map(
+    (e) => `${e.key} ${e.operator} ${[...(e.values ?? [])].sort().join(',')}`,
+  );
   return JSON.stringify([labels, exprs.sort()]);
 }

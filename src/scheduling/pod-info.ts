@@ -3,7 +3,15 @@
  */
 import type { Toleration } from '../api/index.js';
 import { hostPortsOf, type HostPort } from './host-ports.js';
-import type { NodeSelectorTerm, Pod, PodAffinityRules, PodAffinityTerm, PreferencePolicy, TopologySpreadConstraint, VolumeInfo } from './model.js';
+import type {
+  NodeSelectorTerm,
+  Pod,
+  PodAffinityRules,
+  PodAffinityTerm,
+  PreferencePolicy,
+  TopologySpreadConstraint,
+  VolumeInfo,
+} from './model.js';
 import { podRequests } from './resources/pod-requests.js';
 import type { SolveCache } from './solve-cache.js';
 import type { Resources } from './resources/resources.js';
@@ -106,7 +114,11 @@ function initialState(pod: Pod, policy: PreferencePolicy): RelaxableState {
   const a = pod.spec.affinity;
   const respect = policy === 'Respect';
   const terms = (rules: PodAffinityRules | undefined): AffinityTermState[] => [
-    ...(rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((term) => ({ term, required: true, weight: 0 })),
+    ...(rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((term) => ({
+      term,
+      required: true,
+      weight: 0,
+    })),
     ...[...(respect ? (rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) : [])]
       .sort(byWeight)
       .map((p) => ({ term: p.podAffinityTerm, required: false, weight: p.weight })),
@@ -128,7 +140,10 @@ function initialState(pod: Pod, policy: PreferencePolicy): RelaxableState {
  * node-affinity term, the others being tried by relaxation, plus the heaviest preferred term, plus volume
  * topology) and tolerations.
  */
-export function traitsWithState(base: Omit<PodTraits, 'requirements' | 'tolerations' | 'state'>, state: RelaxableState): PodTraits {
+export function traitsWithState(
+  base: Omit<PodTraits, 'requirements' | 'tolerations' | 'state'>,
+  state: RelaxableState,
+): PodTraits {
   const reqs = Requirements.fromLabels(base.spec.nodeSelector);
   const first = state.requiredTerms[0];
   if (first) reqs.addAll(Requirements.fromSelector(first.matchExpressions));
@@ -138,7 +153,17 @@ export function traitsWithState(base: Omit<PodTraits, 'requirements' | 'tolerati
   const tolerations: readonly Toleration[] = state.toleratePreferNoSchedule
     ? [...(base.spec.tolerations ?? []), { operator: 'Exists', effect: 'PreferNoSchedule' }]
     : (base.spec.tolerations ?? []);
-  return { namespace: base.namespace, labels: base.labels, requests: base.requests, hostPorts: base.hostPorts, volumes: base.volumes, spec: base.spec, state, requirements: reqs, tolerations };
+  return {
+    namespace: base.namespace,
+    labels: base.labels,
+    requests: base.requests,
+    hostPorts: base.hostPorts,
+    volumes: base.volumes,
+    spec: base.spec,
+    state,
+    requirements: reqs,
+    tolerations,
+  };
 }
 
 const noLabels: Readonly<Record<string, string>> = Object.freeze({});
@@ -148,9 +173,16 @@ function claimsVolumes(pod: Pod): boolean {
   return (pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined);
 }
 
-function newTraits(pod: Pod, of: { namespace: string; labels: Readonly<Record<string, string>>; volumes: Readonly<PodVolumes> }, opts: { policy: PreferencePolicy; cache?: SolveCache }): PodTraits {
+function newTraits(
+  pod: Pod,
+  of: { namespace: string; labels: Readonly<Record<string, string>>; volumes: Readonly<PodVolumes> },
+  opts: { policy: PreferencePolicy; cache?: SolveCache },
+): PodTraits {
   const { namespace, labels, volumes } = of;
-  return traitsWithState({ namespace, labels, requests: podRequests(pod, opts.cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec }, initialState(pod, opts.policy));
+  return traitsWithState(
+    { namespace, labels, requests: podRequests(pod, opts.cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec },
+    initialState(pod, opts.policy),
+  );
 }
 
 /**
@@ -158,10 +190,16 @@ function newTraits(pod: Pod, of: { namespace: string; labels: Readonly<Record<st
  * preference policy) unless it claims volumes (weakly on the spec and labels objects, which pods of one template may
  * share).
  */
-export function podTraits(pod: Pod, volumes: VolumeInfo | undefined, cache?: SolveCache, policy: PreferencePolicy = 'Respect'): PodTraits {
+export function podTraits(
+  pod: Pod,
+  volumes: VolumeInfo | undefined,
+  cache?: SolveCache,
+  policy: PreferencePolicy = 'Respect',
+): PodTraits {
   const namespace = pod.metadata.namespace ?? 'default';
   const labels = pod.metadata.labels ?? noLabels;
-  if (claimsVolumes(pod)) return newTraits(pod, { namespace, labels, volumes: podVolumes(pod, volumes) }, { policy, cache });
+  if (claimsVolumes(pod))
+    return newTraits(pod, { namespace, labels, volumes: podVolumes(pod, volumes) }, { policy, cache });
   if (!cache) return newTraits(pod, { namespace, labels, volumes: noVolumes }, { policy });
   let byLabels = cache.traits.get(pod.spec);
   if (!byLabels) cache.traits.set(pod.spec, (byLabels = new WeakMap()));
@@ -169,11 +207,15 @@ export function podTraits(pod: Pod, volumes: VolumeInfo | undefined, cache?: Sol
   if (!byNamespace) byLabels.set(labels, (byNamespace = new Map()));
   const key = policy === 'Respect' ? namespace : `${namespace}\0${policy}`;
   let traits = byNamespace.get(key);
-  if (!traits) byNamespace.set(key, (traits = newTraits(pod, { namespace, labels, volumes: noVolumes }, { policy, cache })));
+  if (!traits)
+    byNamespace.set(key, (traits = newTraits(pod, { namespace, labels, volumes: noVolumes }, { policy, cache })));
   return traits;
 }
 
 /** Precomputes a pending pod. */
-export function newPodInfo(pod: Pod, opts: { index: number; volumes?: VolumeInfo; cache?: SolveCache; preferencePolicy?: PreferencePolicy }): PodInfo {
+export function newPodInfo(
+  pod: Pod,
+  opts: { index: number; volumes?: VolumeInfo; cache?: SolveCache; preferencePolicy?: PreferencePolicy },
+): PodInfo {
   return new PodInfo(podKey(pod), pod, opts.index, podTraits(pod, opts.volumes, opts.cache, opts.preferencePolicy));
 }

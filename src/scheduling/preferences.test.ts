@@ -15,13 +15,22 @@ const host = 'kubernetes.io/hostname';
 
 /** Pods with one shared spec and labels object, as the informer hands the pods of one ReplicaSet. */
 function siblings(template: Pod, names: string[], namespace = 'default'): Pod[] {
-  return names.map((name) => ({ metadata: { ...template.metadata, name, namespace, uid: `uid-${namespace}-${name}` }, spec: template.spec }));
+  return names.map((name) => ({
+    metadata: { ...template.metadata, name, namespace, uid: `uid-${namespace}-${name}` },
+    spec: template.spec,
+  }));
 }
 
 describe('relaxation with shared traits', () => {
   it('relaxes one pod of a template and leaves its siblings as they were', () => {
     const template = makePod({
-      affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-b'] }] } }] } },
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 10, preference: { matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-b'] }] } },
+          ],
+        },
+      },
     });
     const cache = new SolveCache();
     const [a, b] = siblings(template, ['a', 'b']).map((pod, index) => newPodInfo(pod, { index, cache }));
@@ -45,13 +54,22 @@ describe('relaxation with shared traits', () => {
       labels: { app: 'web' },
       affinity: {
         nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term(['test-zone-a']), term(['test-zone-b'])] },
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [term(['test-zone-a']), term(['test-zone-b'])],
+          },
           preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: term(['test-zone-c']) }],
         },
         podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: podTerm }] },
         podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: podTerm }] },
       },
-      topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: zone,
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
     });
     const steps = (allow: boolean): (string | undefined)[] => {
       const info = newPodInfo(pod, { index: 0 });
@@ -79,7 +97,13 @@ describe('pods sharing a spec object across namespaces', () => {
       cpu: '100m',
       memory: '128Mi',
       labels: { app: 'cache' },
-      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: host, labelSelector: { matchLabels: { app: 'cache' } } }] } },
+      affinity: {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: host, labelSelector: { matchLabels: { app: 'cache' } } },
+          ],
+        },
+      },
     });
     const pods = [...siblings(template, ['c1', 'c2'], 'team-a'), ...siblings(template, ['c1', 'c2'], 'team-b')];
     const input = { pods, nodePools: [makeNodePool()], instanceTypes: smallCatalog() };

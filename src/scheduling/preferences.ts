@@ -4,17 +4,32 @@
  * then preferred pod affinity, preferred pod anti-affinity, preferred node affinity (heaviest first),
  * ScheduleAnyway topology spread, and finally tolerate PreferNoSchedule taints.
  */
-import { traitsWithState, type AffinityTermState, type PodInfo, type PodTraits, type RelaxableState } from './pod-info.js';
+import {
+  traitsWithState,
+  type AffinityTermState,
+  type PodInfo,
+  type PodTraits,
+  type RelaxableState,
+} from './pod-info.js';
 import type { SolveCache } from './solve-cache.js';
 
 /** One loosening: the state after it and what it did, or undefined when it does not apply. */
 type Relaxation = (s: RelaxableState) => { state: RelaxableState; done: string } | undefined;
 
 const relaxations: Relaxation[] = [
-  (s) => (s.requiredTerms.length > 1 ? { state: { ...s, requiredTerms: s.requiredTerms.slice(1) }, done: 'removed required node affinity term 0' } : undefined),
+  (s) =>
+    s.requiredTerms.length > 1
+      ? { state: { ...s, requiredTerms: s.requiredTerms.slice(1) }, done: 'removed required node affinity term 0' }
+      : undefined,
   (s) => dropPreferred(s, 'affinity', 'preferred pod affinity'),
   (s) => dropPreferred(s, 'antiAffinity', 'preferred pod anti-affinity'),
-  (s) => (s.preferredNodeTerms.length > 0 ? { state: { ...s, preferredNodeTerms: s.preferredNodeTerms.slice(1) }, done: 'removed preferred node affinity term' } : undefined),
+  (s) =>
+    s.preferredNodeTerms.length > 0
+      ? {
+          state: { ...s, preferredNodeTerms: s.preferredNodeTerms.slice(1) },
+          done: 'removed preferred node affinity term',
+        }
+      : undefined,
   (s) => {
     const i = s.spread.findIndex((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
     if (i < 0) return undefined;
@@ -26,7 +41,11 @@ function without<T>(list: readonly T[], i: number): T[] {
   return [...list.slice(0, i), ...list.slice(i + 1)];
 }
 
-function dropPreferred(s: RelaxableState, field: 'affinity' | 'antiAffinity', what: string): { state: RelaxableState; done: string } | undefined {
+function dropPreferred(
+  s: RelaxableState,
+  field: 'affinity' | 'antiAffinity',
+  what: string,
+): { state: RelaxableState; done: string } | undefined {
   const terms: readonly AffinityTermState[] = s[field];
   const i = terms.findIndex((t) => !t.required);
   if (i < 0) return undefined;
@@ -42,7 +61,10 @@ function relaxTraits(traits: PodTraits, toleratePreferNoSchedule: boolean): Rela
     if (next) return { traits: traitsWithState(traits, next.state), done: next.done };
   }
   if (toleratePreferNoSchedule && !traits.state.toleratePreferNoSchedule) {
-    return { traits: traitsWithState(traits, { ...traits.state, toleratePreferNoSchedule: true }), done: 'tolerating PreferNoSchedule taints' };
+    return {
+      traits: traitsWithState(traits, { ...traits.state, toleratePreferNoSchedule: true }),
+      done: 'tolerating PreferNoSchedule taints',
+    };
   }
   return undefined;
 }
@@ -52,7 +74,10 @@ function relaxTraits(traits: PodTraits, toleratePreferNoSchedule: boolean): Rela
  * nothing is left. `toleratePreferNoSchedule` is set when some NodePool has a PreferNoSchedule taint (only then
  * can it help).
  */
-export function relax(info: PodInfo, opts: { toleratePreferNoSchedule: boolean; cache?: SolveCache }): string | undefined {
+export function relax(
+  info: PodInfo,
+  opts: { toleratePreferNoSchedule: boolean; cache?: SolveCache },
+): string | undefined {
   // Relaxation depends on the traits alone, so the pods sharing traits share the relaxed ones too (keyed also by
   // whether PreferNoSchedule may be tolerated, which depends on the NodePools of the solve).
   const relaxed = opts.cache?.relaxed;
@@ -62,7 +87,8 @@ export function relax(info: PodInfo, opts: { toleratePreferNoSchedule: boolean; 
     relaxed?.set(info.traits, byOpt);
   }
   let next = byOpt.get(opts.toleratePreferNoSchedule);
-  if (!byOpt.has(opts.toleratePreferNoSchedule)) byOpt.set(opts.toleratePreferNoSchedule, (next = relaxTraits(info.traits, opts.toleratePreferNoSchedule)));
+  if (!byOpt.has(opts.toleratePreferNoSchedule))
+    byOpt.set(opts.toleratePreferNoSchedule, (next = relaxTraits(info.traits, opts.toleratePreferNoSchedule)));
   if (!next) return undefined;
   info.traits = next.traits;
   return next.done;

@@ -31,7 +31,10 @@ export class SolveCache {
   readonly instanceTypes = new WeakMap<InstanceType, InstanceTypeInfo | null>();
   readonly instanceTypeLists = new WeakMap<readonly InstanceType[], { length: number; list: InstanceTypeInfo[] }>();
   /** A NodePool's prepared template, with the instance types and DaemonSets it was prepared from. */
-  readonly templates = new WeakMap<NodePool, { types: object; daemonSets: readonly DaemonSet[]; prepared: PreparedTemplate }>();
+  readonly templates = new WeakMap<
+    NodePool,
+    { types: object; daemonSets: readonly DaemonSet[]; prepared: PreparedTemplate }
+  >();
   /** The domains of a key a prepared template provides. */
   readonly templateDomains = new WeakMap<readonly InstanceTypeInfo[], Map<string, string[]>>();
   /** Parsed facts of an existing node, and a node's labels as requirements. */

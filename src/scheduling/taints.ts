@@ -30,7 +30,10 @@ export function untoleratedTaint(taints: readonly Taint[], tolerations: readonly
  * The first NoSchedule or NoExecute taint of `taints` the tolerations do not tolerate, or undefined: what excludes a
  * node from a spread constraint with nodeTaintsPolicy Honor (kube-scheduler's DoNotScheduleTaintsFilterFunc).
  */
-export function untoleratedDoNotSchedule(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint | undefined {
+export function untoleratedDoNotSchedule(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): Taint | undefined {
   for (const t of taints) {
     if (t.effect === 'PreferNoSchedule') continue;
     if (!tolerations.some((tol) => tolerates(tol, t))) return t;
@@ -39,11 +42,16 @@ export function untoleratedDoNotSchedule(taints: readonly Taint[], tolerations: 
 }
 
 /** Taints that will stay on a node: drops ephemeral and startup taints while it is not initialized. */
-export function effectiveTaints(taints: readonly Taint[], opts: { initialized: boolean; startupTaints?: readonly Taint[] }): Taint[] {
+export function effectiveTaints(
+  taints: readonly Taint[],
+  opts: { initialized: boolean; startupTaints?: readonly Taint[] },
+): Taint[] {
   if (opts.initialized) return [...taints];
   const startup = opts.startupTaints ?? [];
   return taints.filter(
-    (t) => !isKnownEphemeralTaintKey(t.key) && !startup.some((s) => s.key === t.key && s.effect === t.effect && (s.value ?? '') === (t.value ?? '')),
+    (t) =>
+      !isKnownEphemeralTaintKey(t.key) &&
+      !startup.some((s) => s.key === t.key && s.effect === t.effect && (s.value ?? '') === (t.value ?? '')),
   );
 }
 

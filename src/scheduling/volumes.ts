@@ -16,7 +16,11 @@ export interface PodVolumes {
   attachments: { driver: string; id: string }[];
 }
 
-function boundVolume(info: VolumeInfo, claim: { volumeName: string; provisioner: string | undefined }, out: PodVolumes): void {
+function boundVolume(
+  info: VolumeInfo,
+  claim: { volumeName: string; provisioner: string | undefined },
+  out: PodVolumes,
+): void {
   const pv = info.volumes?.[claim.volumeName];
   const term = pv?.nodeAffinity?.[0];
   for (const r of term?.matchExpressions ?? []) out.requirements.add(Requirement.from(r));

@@ -1,4 +1,4 @@
-const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses a Go duration (`1s`, `1m30s`, `720h`, `0.5h`) to milliseconds; undefined when malformed. */
 export function parseDuration(text: string): number | undefined {

@@ -12,7 +12,13 @@ describe('operator options', () => {
   });
 
   it('read Karpenter-named variables, durations and feature gates', () => {
-    const o = optionsFromEnv({ CLUSTER_NAME: 'prod', BATCH_IDLE_DURATION: '500ms', REGISTRATION_TIMEOUT: '1h', FEATURE_GATES: 'SpotToSpotConsolidation=true', NODE_REPAIR_UNHEALTHY_THRESHOLD: '30%' });
+    const o = optionsFromEnv({
+      CLUSTER_NAME: 'prod',
+      BATCH_IDLE_DURATION: '500ms',
+      REGISTRATION_TIMEOUT: '1h',
+      FEATURE_GATES: 'SpotToSpotConsolidation=true',
+      NODE_REPAIR_UNHEALTHY_THRESHOLD: '30%',
+    });
     expect(o.clusterName).toBe('prod');
     expect(o.batchIdleDuration).toBe(500);
     expect(o.registrationTimeout).toBe(3_600_000);
@@ -21,7 +27,9 @@ describe('operator options', () => {
   });
 
   it('name the variable and the rule on bad input', () => {
-    expect(() => optionsFromEnv({ BATCH_MAX_DURATION: 'ten seconds' })).toThrow(/BATCH_MAX_DURATION: invalid duration "ten seconds"/);
+    expect(() => optionsFromEnv({ BATCH_MAX_DURATION: 'ten seconds' })).toThrow(
+      /BATCH_MAX_DURATION: invalid duration "ten seconds"/,
+    );
     expect(() => optionsFromEnv({ FEATURE_GATES: 'Warp=true' })).toThrow(OptionError);
     expect(() => optionsFromEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: unsupported value "loud"/);
   });

@@ -100,16 +100,28 @@ function oneOf<T extends string>(src: Source, name: string, allowed: readonly T[
   const raw = src[name];
   if (raw === undefined || raw === '') return fallback;
   const hit = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
-  if (!hit) throw new OptionError(`${name}: unsupported value "${raw}": supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  if (!hit)
+    throw new OptionError(
+      `${name}: unsupported value "${raw}": supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
+    );
   return hit;
 }
 
 /** Parses FEATURE_GATES (`Name=true,Other=false`) over the defaults. */
-export function parseFeatureGates(raw: string | undefined, base: FeatureGates = defaultOptions.featureGates): FeatureGates {
+export function parseFeatureGates(
+  raw: string | undefined,
+  base: FeatureGates = defaultOptions.featureGates,
+): FeatureGates {
   const gates = { ...base };
-  for (const part of (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (raw ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [k = '', v = ''] = part.split('=').map((x) => x.trim());
-    if (!(k in gates)) throw new OptionError(`FEATURE_GATES: unknown feature gate "${k}": known gates: ${Object.keys(gates).join(', ')}`);
+    if (!(k in gates))
+      throw new OptionError(
+        `FEATURE_GATES: unknown feature gate "${k}": known gates: ${Object.keys(gates).join(', ')}`,
+      );
     if (v !== 'true' && v !== 'false') throw new OptionError(`FEATURE_GATES: ${k} must be true or false, got "${v}"`);
     gates[k as keyof FeatureGates] = v === 'true';
   }

@@ -47,7 +47,8 @@ export class ClusterState {
 
   /** True once every informer listed and every NodeClaim Tenon created is in the cache. */
   synced(): boolean {
-    for (const inf of Object.values(this.informers) as Array<{ hasSynced(): boolean }>) if (!inf.hasSynced()) return false;
+    for (const inf of Object.values(this.informers) as Array<{ hasSynced(): boolean }>)
+      if (!inf.hasSynced()) return false;
     for (const name of this.expected) {
       if (!this.informers.nodeClaims.cache.get(name)) return false;
       this.expected.delete(name);

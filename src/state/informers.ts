@@ -1,10 +1,27 @@
 import type { CapacityBuffer, NodeClaim, NodeOverlay, NodePool } from '../api/index.js';
 import type { Clock } from '../clock/index.js';
-import { Informer, Resources, type Indexers, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType, type SharedInformers } from '../kube/index.js';
+import {
+  Informer,
+  Resources,
+  type Indexers,
+  type KubeClient,
+  type KubeObject,
+  type Node,
+  type Pod,
+  type ResourceType,
+  type SharedInformers,
+} from '../kube/index.js';
 
 /** A PodDisruptionBudget, as far as Tenon reads it. */
 export interface PodDisruptionBudget extends KubeObject {
-  spec?: { selector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }; minAvailable?: number | string; maxUnavailable?: number | string };
+  spec?: {
+    selector?: {
+      matchLabels?: Record<string, string>;
+      matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+    };
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+  };
   status?: { disruptionsAllowed?: number; currentHealthy?: number; desiredHealthy?: number; expectedPods?: number };
 }
 
@@ -16,7 +33,12 @@ export interface VolumeAttachment extends KubeObject {
 
 /** An apps/v1 DaemonSet, as far as Tenon reads it: its pod template lands on every new node it tolerates. */
 export interface DaemonSet extends KubeObject {
-  spec: { template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Pod['spec'] } };
+  spec: {
+    template: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: Pod['spec'];
+    };
+  };
 }
 
 /** A core/v1 PersistentVolumeClaim, as far as scheduling reads it. */
@@ -28,7 +50,11 @@ export interface PersistentVolumeClaim extends KubeObject {
 export interface PersistentVolume extends KubeObject {
   spec?: {
     csi?: { driver?: string };
-    nodeAffinity?: { required?: { nodeSelectorTerms?: Array<{ matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }> } };
+    nodeAffinity?: {
+      required?: {
+        nodeSelectorTerms?: Array<{ matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }>;
+      };
+    };
   };
 }
 
@@ -86,17 +112,25 @@ export const Indexes = { providerID: 'providerID', nodeName: 'nodeName' } as con
  */
 export function createInformers(client: KubeClient, clock: Clock, shared?: SharedInformers): ClusterInformers {
   const make = <T extends KubeObject>(resource: ResourceType<T>, indexers?: Indexers<T>): Informer<T> =>
-    shared ? shared.get(resource, indexers) : new Informer<T>({ client, clock, onError: () => undefined, resource, indexers });
+    shared
+      ? shared.get(resource, indexers)
+      : new Informer<T>({ client, clock, onError: () => undefined, resource, indexers });
   return {
-    nodeClaims: make<StoredNodeClaim>(Resources.nodeClaims, { [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []) }),
+    nodeClaims: make<StoredNodeClaim>(Resources.nodeClaims, {
+      [Indexes.providerID]: (nc) => (nc.status?.providerID ? [nc.status.providerID] : []),
+    }),
     nodePools: make<StoredNodePool>(Resources.nodePools),
     nodeOverlays: make<StoredNodeOverlay>(Resources.nodeOverlays),
     capacityBuffers: make<StoredCapacityBuffer>(Resources.capacityBuffers),
     deployments: make<Scalable>(Resources.deployments),
-    nodes: make<Node>(Resources.nodes, { [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []) }),
+    nodes: make<Node>(Resources.nodes, {
+      [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []),
+    }),
     pods: make<Pod>(Resources.pods, { [Indexes.nodeName]: (p) => (p.spec.nodeName ? [p.spec.nodeName] : []) }),
     pdbs: make<PodDisruptionBudget>(Resources.podDisruptionBudgets),
-    volumeAttachments: make<VolumeAttachment>(Resources.volumeAttachments, { [Indexes.nodeName]: (va) => [va.spec.nodeName] }),
+    volumeAttachments: make<VolumeAttachment>(Resources.volumeAttachments, {
+      [Indexes.nodeName]: (va) => [va.spec.nodeName],
+    }),
     daemonSets: make<DaemonSet>(Resources.daemonSets),
     persistentVolumeClaims: make<PersistentVolumeClaim>(Resources.persistentVolumeClaims),
     persistentVolumes: make<PersistentVolume>(Resources.persistentVolumes),

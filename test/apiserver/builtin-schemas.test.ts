@@ -21,7 +21,9 @@ for (const version of ['1.27', '1.33']) {
     it('rejects unknown fields of a built-in kind with the strict decoding message, storing nothing', async () => {
       const r = await k.run(['apply', '-f', '-'], misspelt);
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica", unknown field "spec.template.spec.containers[0].imagePullPolice"');
+      expect(r.stderr).toContain(
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica", unknown field "spec.template.spec.containers[0].imagePullPolice"',
+      );
       expect((await k.run(['get', 'deployment', 'typo'])).stderr).toContain('not found');
     });
   });

@@ -37,9 +37,14 @@ describe('embedded API server with @kubernetes/client-node', () => {
   });
 
   it('answers a stale resourceVersion with 409 Conflict', async () => {
-    const cm = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'occ' }, data: { a: '1' } } });
+    const cm = await h.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'occ' }, data: { a: '1' } },
+    });
     await h.core.replaceNamespacedConfigMap({ name: 'occ', namespace: 'default', body: { ...cm, data: { a: '2' } } });
-    const e = await failure(() => h.core.replaceNamespacedConfigMap({ name: 'occ', namespace: 'default', body: { ...cm, data: { a: '3' } } }));
+    const e = await failure(() =>
+      h.core.replaceNamespacedConfigMap({ name: 'occ', namespace: 'default', body: { ...cm, data: { a: '3' } } }),
+    );
     expect(statusOf(e)).toBe(409);
     expect(bodyOf(e).reason).toBe('Conflict');
     expect(bodyOf(e).message).toContain('the object has been modified');
@@ -55,13 +60,20 @@ describe('embedded API server with @kubernetes/client-node', () => {
   });
 
   it('names objects from generateName', async () => {
-    const p = await h.core.createNamespacedPod({ namespace: 'default', body: { ...pod(''), metadata: { generateName: 'web-' } } });
+    const p = await h.core.createNamespacedPod({
+      namespace: 'default',
+      body: { ...pod(''), metadata: { generateName: 'web-' } },
+    });
     expect(p.metadata?.name).toMatch(/^web-[a-z0-9]{5}$/);
   });
 
   it('filters by label and field selectors and pages with limit/continue', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'sel' } } });
-    for (let i = 0; i < 7; i++) await h.core.createNamespacedPod({ namespace: 'sel', body: pod(`p${i}`, { labels: { app: i % 2 ? 'odd' : 'even', i: String(i) } }) });
+    for (let i = 0; i < 7; i++)
+      await h.core.createNamespacedPod({
+        namespace: 'sel',
+        body: pod(`p${i}`, { labels: { app: i % 2 ? 'odd' : 'even', i: String(i) } }),
+      });
     const even = await h.core.listNamespacedPod({ namespace: 'sel', labelSelector: 'app=even' });
     expect(even.items.map((p) => p.metadata?.name)).toEqual(['p0', 'p2', 'p4', 'p6']);
     const set = await h.core.listNamespacedPod({ namespace: 'sel', labelSelector: 'i in (1,2),app!=odd' });
@@ -70,15 +82,30 @@ describe('embedded API server with @kubernetes/client-node', () => {
     expect(exists.items).toHaveLength(0);
     const byName = await h.core.listPodForAllNamespaces({ fieldSelector: 'metadata.name=p3,metadata.namespace=sel' });
     expect(byName.items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual(['sel/p3']);
-    const notP3 = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'metadata.name!=p3,status.podIP=' });
+    const notP3 = await h.core.listNamespacedPod({
+      namespace: 'sel',
+      fieldSelector: 'metadata.name!=p3,status.podIP=',
+    });
     expect(notP3.items.map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2', 'p4', 'p5', 'p6']);
     // Two pods on one node, told apart by IP (a field read from the stored pod, not kept beside it).
-    for (const [name, ip] of [['p1', '10.0.0.11'], ['p5', '10.0.0.15']] as const) {
-      await h.core.patchNamespacedPodStatus({ name, namespace: 'sel', body: { status: { phase: 'Running', podIP: ip } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    for (const [name, ip] of [
+      ['p1', '10.0.0.11'],
+      ['p5', '10.0.0.15'],
+    ] as const) {
+      await h.core.patchNamespacedPodStatus(
+        { name, namespace: 'sel', body: { status: { phase: 'Running', podIP: ip } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
     }
-    const byIp = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'status.podIP=10.0.0.15,status.phase=Running' });
+    const byIp = await h.core.listNamespacedPod({
+      namespace: 'sel',
+      fieldSelector: 'status.podIP=10.0.0.15,status.phase=Running',
+    });
     expect(byIp.items.map((p) => p.metadata?.name)).toEqual(['p5']);
-    const notIp = await h.core.listNamespacedPod({ namespace: 'sel', fieldSelector: 'status.podIP!=10.0.0.15,status.phase=Running' });
+    const notIp = await h.core.listNamespacedPod({
+      namespace: 'sel',
+      fieldSelector: 'status.podIP!=10.0.0.15,status.phase=Running',
+    });
     expect(notIp.items.map((p) => p.metadata?.name)).toEqual(['p1']);
     // A field the kind does not make selectable is refused, whether or not any object exists yet.
     for (const namespace of ['sel', 'nothing-here']) {
@@ -90,7 +117,15 @@ describe('embedded API server with @kubernetes/client-node', () => {
     expect(page1.metadata?.remainingItemCount).toBe(4);
     const page2 = await h.core.listNamespacedPod({ namespace: 'sel', limit: 3, _continue: page1.metadata?._continue });
     const page3 = await h.core.listNamespacedPod({ namespace: 'sel', limit: 3, _continue: page2.metadata?._continue });
-    expect([...page1.items, ...page2.items, ...page3.items].map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+    expect([...page1.items, ...page2.items, ...page3.items].map((p) => p.metadata?.name)).toEqual([
+      'p0',
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+      'p6',
+    ]);
     expect(page3.metadata?._continue).toBeFalsy();
   });
 
@@ -98,7 +133,14 @@ describe('embedded API server with @kubernetes/client-node', () => {
     await h.core.createNamespace({ body: { metadata: { name: 'ev' } } });
     const event = (name: string, about: string, reason: string, fieldPath?: string) => ({
       metadata: { name },
-      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: about, namespace: 'ev', uid: `uid-${about}`, ...(fieldPath ? { fieldPath } : {}) },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        name: about,
+        namespace: 'ev',
+        uid: `uid-${about}`,
+        ...(fieldPath ? { fieldPath } : {}),
+      },
       reason,
       type: reason === 'Failed' ? 'Warning' : 'Normal',
       source: { component: reason === 'Scheduled' ? 'default-scheduler' : 'kubelet' },
@@ -108,8 +150,12 @@ describe('embedded API server with @kubernetes/client-node', () => {
     await h.core.createNamespacedEvent({ namespace: 'ev', body: event('a2', 'a', 'Failed', 'spec.containers{app}') });
     await h.core.createNamespacedEvent({ namespace: 'ev', body: event('b1', 'b', 'Scheduled') });
     const names = async (fieldSelector: string): Promise<string[]> =>
-      (await h.core.listNamespacedEvent({ namespace: 'ev', fieldSelector })).items.map((e) => e.metadata?.name ?? '').sort();
-    expect(await names('involvedObject.name=a,involvedObject.namespace=ev,involvedObject.uid=uid-a,involvedObject.kind=Pod')).toEqual(['a1', 'a2']);
+      (await h.core.listNamespacedEvent({ namespace: 'ev', fieldSelector })).items
+        .map((e) => e.metadata?.name ?? '')
+        .sort();
+    expect(
+      await names('involvedObject.name=a,involvedObject.namespace=ev,involvedObject.uid=uid-a,involvedObject.kind=Pod'),
+    ).toEqual(['a1', 'a2']);
     expect(await names('type=Warning')).toEqual(['a2']);
     expect(await names('reason=Scheduled,involvedObject.name!=a')).toEqual(['b1']);
     expect(await names('source=kubelet')).toEqual(['a2']);
@@ -119,13 +165,28 @@ describe('embedded API server with @kubernetes/client-node', () => {
 
   it('binds a pod once and selects it by spec.nodeName', async () => {
     await h.core.createNamespacedPod({ namespace: 'default', body: pod('bindme') });
-    await h.core.createNamespacedBinding({ namespace: 'default', body: { metadata: { name: 'bindme' }, target: { kind: 'Node', name: 'n1' } } }).catch(async () => {
-      // client-node posts to /bindings; the pod subresource is what schedulers use.
-      await h.client.call('bind', { method: 'POST', path: '/api/v1/namespaces/default/pods/bindme/binding', body: { metadata: { name: 'bindme' }, target: { kind: 'Node', name: 'n1' } } });
-    });
+    await h.core
+      .createNamespacedBinding({
+        namespace: 'default',
+        body: { metadata: { name: 'bindme' }, target: { kind: 'Node', name: 'n1' } },
+      })
+      .catch(async () => {
+        // client-node posts to /bindings; the pod subresource is what schedulers use.
+        await h.client.call('bind', {
+          method: 'POST',
+          path: '/api/v1/namespaces/default/pods/bindme/binding',
+          body: { metadata: { name: 'bindme' }, target: { kind: 'Node', name: 'n1' } },
+        });
+      });
     const onNode = await h.core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=n1' });
     expect(onNode.items.map((p) => p.metadata?.name)).toEqual(['bindme']);
-    const again = await failure(() => h.client.call('bind', { method: 'POST', path: '/api/v1/namespaces/default/pods/bindme/binding', body: { target: { kind: 'Node', name: 'n2' } } }));
+    const again = await failure(() =>
+      h.client.call('bind', {
+        method: 'POST',
+        path: '/api/v1/namespaces/default/pods/bindme/binding',
+        body: { target: { kind: 'Node', name: 'n2' } },
+      }),
+    );
     expect(statusOf(again)).toBe(409);
   });
 });

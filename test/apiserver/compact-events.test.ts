@@ -25,7 +25,9 @@ function event(i: number): k8s.CoreV1Event {
     involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod, namespace: ns, uid: `uid-${pod}` },
     type: failed ? 'Warning' : 'Normal',
     reason: failed ? 'FailedScheduling' : 'Scheduled',
-    message: failed ? `0/${i} nodes are available: ${i % 7} Insufficient cpu.` : `Successfully assigned ${ns}/${pod} to node-${i % 11}`,
+    message: failed
+      ? `0/${i} nodes are available: ${i % 7} Insufficient cpu.`
+      : `Successfully assigned ${ns}/${pod} to node-${i % 11}`,
     count: 1,
     source: { component: 'default-scheduler' },
   };
@@ -41,11 +43,22 @@ describe('Events', () => {
     for (const i of [0, 1, 517, total - 1]) {
       const want = event(i);
       const got = await h.core.readNamespacedEvent({ name: want.metadata.name ?? '', namespace: ns });
-      expect([got.reason, got.message, got.type, got.involvedObject.name, got.source?.component]).toEqual([want.reason, want.message, want.type, want.involvedObject.name, 'default-scheduler']);
+      expect([got.reason, got.message, got.type, got.involvedObject.name, got.source?.component]).toEqual([
+        want.reason,
+        want.message,
+        want.type,
+        want.involvedObject.name,
+        'default-scheduler',
+      ]);
       expect(got.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     }
-    const about = await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-7,reason=FailedScheduling' });
-    const expected = Array.from({ length: total }, (_, i) => event(i)).filter((e) => e.involvedObject.name === 'web-7' && e.reason === 'FailedScheduling');
+    const about = await h.core.listNamespacedEvent({
+      namespace: ns,
+      fieldSelector: 'involvedObject.name=web-7,reason=FailedScheduling',
+    });
+    const expected = Array.from({ length: total }, (_, i) => event(i)).filter(
+      (e) => e.involvedObject.name === 'web-7' && e.reason === 'FailedScheduling',
+    );
     expect(about.items.map((e) => e.metadata.name).sort()).toEqual(expected.map((e) => e.metadata.name).sort());
   });
 
@@ -58,7 +71,10 @@ describe('Events', () => {
       seen.push(...page.items.map((e) => e.metadata.name ?? ''));
       token = page.metadata?._continue || undefined;
       // Written after the first page: a consistent list leaves them out.
-      await h.core.createNamespacedEvent({ namespace: ns, body: { ...event(extra), metadata: { name: `late-${extra++}`, namespace: ns } } });
+      await h.core.createNamespacedEvent({
+        namespace: ns,
+        body: { ...event(extra), metadata: { name: `late-${extra++}`, namespace: ns } },
+      });
     } while (token);
     expect(seen.length).toBe(new Set(seen).size);
     expect(seen.filter((n) => !n.startsWith('late-')).length).toBe(total);
@@ -80,14 +96,21 @@ describe('Events', () => {
   });
 
   it('go by field selector in one delete-collection, and with their namespace', async () => {
-    const aboutWeb4 = async (): Promise<number> => (await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-4' })).items.length;
+    const aboutWeb4 = async (): Promise<number> =>
+      (await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-4' })).items.length;
     const web4 = await aboutWeb4();
     expect(web4).toBeGreaterThanOrEqual(perPod);
     await h.core.deleteCollectionNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-3' });
-    expect((await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-3' })).items).toEqual([]);
+    expect(
+      (await h.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=web-3' })).items,
+    ).toEqual([]);
     expect(await aboutWeb4()).toBe(web4);
     await h.core.createNamespace({ body: { metadata: { name: 'short-lived' } } });
-    for (let i = 0; i < 20; i++) await h.core.createNamespacedEvent({ namespace: 'short-lived', body: { ...event(i), metadata: { name: `e-${i}`, namespace: 'short-lived' } } });
+    for (let i = 0; i < 20; i++)
+      await h.core.createNamespacedEvent({
+        namespace: 'short-lived',
+        body: { ...event(i), metadata: { name: `e-${i}`, namespace: 'short-lived' } },
+      });
     await h.core.deleteNamespace({ name: 'short-lived' });
     await eventually(async () => (await h.core.listNamespacedEvent({ namespace: 'short-lived' })).items.length === 0);
     expect(await aboutWeb4()).toBe(web4);
@@ -96,8 +119,13 @@ describe('Events', () => {
   it('with an owner are deleted with it', async () => {
     const owner = await h.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'owner' } } });
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid ?? '' };
-    await h.core.createNamespacedEvent({ namespace: ns, body: { ...event(1), metadata: { name: 'owned', namespace: ns, ownerReferences: [ref] } } });
+    await h.core.createNamespacedEvent({
+      namespace: ns,
+      body: { ...event(1), metadata: { name: 'owned', namespace: ns, ownerReferences: [ref] } },
+    });
     await h.core.deleteNamespacedConfigMap({ name: 'owner', namespace: ns });
-    await eventually(async () => statusOf(await failure(() => h.core.readNamespacedEvent({ name: 'owned', namespace: ns }))) === 404);
+    await eventually(
+      async () => statusOf(await failure(() => h.core.readNamespacedEvent({ name: 'owned', namespace: ns }))) === 404,
+    );
   });
 });

@@ -21,7 +21,11 @@ interface StoredEvent extends KubeObject {
 }
 
 const node = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, uid: `uid-${name}` } });
-const pod = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}` } });
+const pod = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', uid: `uid-${name}` },
+});
 
 async function eventsAbout(name: string): Promise<StoredEvent[]> {
   const list = await h.client.list<StoredEvent>(Resources.events, { namespace: 'default' });
@@ -31,7 +35,15 @@ async function eventsAbout(name: string): Promise<StoredEvent[]> {
 describe('EventRecorder', () => {
   it('counts a repeated event on the first one, and starts a new one once the window has passed', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', dedupeWindow: 60_000, onError: (e) => { throw e; } });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      dedupeWindow: 60_000,
+      onError: (e) => {
+        throw e;
+      },
+    });
     const spec = { type: 'Warning' as const, reason: 'Repeated', message: 'same thing again' };
     await rec.publish(node('n1'), spec);
     clock.advance(30_000);
@@ -46,7 +58,14 @@ describe('EventRecorder', () => {
 
   it('keeps de-duplicating the recent events while thousands of distinct ones go by', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      onError: (e) => {
+        throw e;
+      },
+    });
     const spec = { type: 'Normal' as const, reason: 'Busy', message: 'one of many' };
     for (let i = 0; i < 4200; i++) await rec.publish(node(`m${i}`), spec);
     // The newest is still remembered: publishing it again bumps its count rather than creating another.
@@ -59,8 +78,16 @@ describe('EventRecorder', () => {
 
   it('lets a component record 25 events about one object, then one every 5 minutes, as client-go does', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 2));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
-    for (let i = 0; i < 30; i++) await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: `state ${i}` });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      onError: (e) => {
+        throw e;
+      },
+    });
+    for (let i = 0; i < 30; i++)
+      await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: `state ${i}` });
     expect((await eventsAbout('spammy')).length).toBe(25);
     clock.advance(300_000);
     await rec.publish(node('spammy'), { type: 'Warning', reason: 'Flapping', message: 'state 30' });
@@ -69,22 +96,46 @@ describe('EventRecorder', () => {
     expect((await eventsAbout('spammy')).length).toBe(26);
   });
 
-  it("drops an event Karpenter de-duplicates (same reason and values) within its timeout, whatever the message", async () => {
+  it('drops an event Karpenter de-duplicates (same reason and values) within its timeout, whatever the message', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 3));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
-    const nominated = (target: string): { type: 'Normal'; reason: string; message: string; dedupe: { values: string[] } } => ({ type: 'Normal', reason: 'Nominated', message: `Pod should schedule on: ${target}`, dedupe: { values: ['uid-moving'] } });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      onError: (e) => {
+        throw e;
+      },
+    });
+    const nominated = (
+      target: string,
+    ): { type: 'Normal'; reason: string; message: string; dedupe: { values: string[] } } => ({
+      type: 'Normal',
+      reason: 'Nominated',
+      message: `Pod should schedule on: ${target}`,
+      dedupe: { values: ['uid-moving'] },
+    });
     await rec.publish(node('moving'), nominated('nodeclaim/a'));
     clock.advance(60_000);
     await rec.publish(node('moving'), nominated('nodeclaim/b'));
     expect((await eventsAbout('moving')).map((e) => e.message)).toEqual(['Pod should schedule on: nodeclaim/a']);
     clock.advance(61_000);
     await rec.publish(node('moving'), nominated('nodeclaim/c'));
-    expect((await eventsAbout('moving')).map((e) => e.message).sort()).toEqual(['Pod should schedule on: nodeclaim/a', 'Pod should schedule on: nodeclaim/c']);
+    expect((await eventsAbout('moving')).map((e) => e.message).sort()).toEqual([
+      'Pod should schedule on: nodeclaim/a',
+      'Pod should schedule on: nodeclaim/c',
+    ]);
   });
 
   it('drops events a shared limiter refuses: a burst of 10, then 5 a second', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 4));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      onError: (e) => {
+        throw e;
+      },
+    });
     const limiter = new TokenBucket(5, 10);
     const spec = { type: 'Normal' as const, reason: 'Limited', message: 'one of a crowd', limiter };
     for (let i = 0; i < 20; i++) await rec.publish(node(`crowd-${i}`), spec);
@@ -96,8 +147,21 @@ describe('EventRecorder', () => {
 });
 
 describe('EventRecorder in series mode (client-go events.k8s.io, as kube-scheduler records)', () => {
-  const failed = (nodes: number): { type: 'Warning'; reason: string; message: string } => ({ type: 'Warning', reason: 'FailedScheduling', message: `0/${nodes} nodes are available: ${nodes} Insufficient cpu.` });
-  const seriesRecorder = (clock: FakeClock): EventRecorder => new EventRecorder({ client: h.client, clock, component: 'default-scheduler', series: true, onError: (e) => { throw e; } });
+  const failed = (nodes: number): { type: 'Warning'; reason: string; message: string } => ({
+    type: 'Warning',
+    reason: 'FailedScheduling',
+    message: `0/${nodes} nodes are available: ${nodes} Insufficient cpu.`,
+  });
+  const seriesRecorder = (clock: FakeClock): EventRecorder =>
+    new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'default-scheduler',
+      series: true,
+      onError: (e) => {
+        throw e;
+      },
+    });
   /** What `kubectl get events` shows about the pod: message and count of each Event. */
   const shown = async (name: string): Promise<Array<{ message?: string; count?: number; series?: number }>> =>
     (await eventsAbout(name)).map((e) => ({ message: e.message, count: e.count, series: e.series?.count }));
@@ -106,18 +170,28 @@ describe('EventRecorder in series mode (client-go events.k8s.io, as kube-schedul
     const clock = new FakeClock(Date.UTC(2026, 1, 1));
     const rec = seriesRecorder(clock);
     await rec.publish(pod('pending'), failed(12));
-    expect(await shown('pending')).toEqual([{ message: '0/12 nodes are available: 12 Insufficient cpu.', count: 1, series: undefined }]);
+    expect(await shown('pending')).toEqual([
+      { message: '0/12 nodes are available: 12 Insufficient cpu.', count: 1, series: undefined },
+    ]);
     clock.advance(60_000);
     await rec.publish(pod('pending'), failed(15));
-    expect(await shown('pending')).toEqual([{ message: '0/12 nodes are available: 12 Insufficient cpu.', count: 2, series: 2 }]);
+    expect(await shown('pending')).toEqual([
+      { message: '0/12 nodes are available: 12 Insufficient cpu.', count: 2, series: 2 },
+    ]);
     // A retry every 5 minutes keeps the series going; repeats are counted but not written.
     for (let i = 1; i <= 5; i++) {
       clock.advance(5 * 60_000 - (i === 1 ? 60_000 : 0));
       await rec.publish(pod('pending'), failed(15 + i));
     }
-    expect(await shown('pending')).toEqual([{ message: '0/12 nodes are available: 12 Insufficient cpu.', count: 2, series: 2 }]);
+    expect(await shown('pending')).toEqual([
+      { message: '0/12 nodes are available: 12 Insufficient cpu.', count: 2, series: 2 },
+    ]);
     clock.advance(5 * 60_000);
-    await vi.waitFor(async () => expect(await shown('pending')).toEqual([{ message: '0/12 nodes are available: 12 Insufficient cpu.', count: 7, series: 7 }]));
+    await vi.waitFor(async () =>
+      expect(await shown('pending')).toEqual([
+        { message: '0/12 nodes are available: 12 Insufficient cpu.', count: 7, series: 7 },
+      ]),
+    );
     const [event] = await eventsAbout('pending');
     expect(event?.lastTimestamp).toBe('2026-02-01T00:25:00Z');
     expect(event?.series?.lastObservedTime).toBe('2026-02-01T00:25:00.000000Z');
@@ -137,7 +211,11 @@ describe('EventRecorder in series mode (client-go events.k8s.io, as kube-schedul
     await rec.publish(pod('waiting'), failed(9));
     const events = await shown('waiting');
     expect(events).toHaveLength(2);
-    expect(events).toContainEqual({ message: '0/9 nodes are available: 9 Insufficient cpu.', count: 1, series: undefined });
+    expect(events).toContainEqual({
+      message: '0/9 nodes are available: 9 Insufficient cpu.',
+      count: 1,
+      series: undefined,
+    });
     rec.stop();
   });
 
@@ -177,13 +255,22 @@ describe('EventRecorder in series mode (client-go events.k8s.io, as kube-schedul
     }
     clock.advance(13 * 60_000);
     // The heartbeat writes asynchronously; a loaded machine (the suite runs files in parallel) can take over a second.
-    await vi.waitFor(async () => expect((await shown('flapping')).map((e) => e.count)).toEqual([25]), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await shown('flapping')).map((e) => e.count)).toEqual([25]), {
+      timeout: 10_000,
+    });
     rec.stop();
   });
 
   it('leaves the default mode alone: a changed message is another Event', async () => {
     const clock = new FakeClock(Date.UTC(2026, 1, 4));
-    const rec = new EventRecorder({ client: h.client, clock, component: 'test', onError: (e) => { throw e; } });
+    const rec = new EventRecorder({
+      client: h.client,
+      clock,
+      component: 'test',
+      onError: (e) => {
+        throw e;
+      },
+    });
     await rec.publish(pod('plain'), failed(1));
     clock.advance(1000);
     await rec.publish(pod('plain'), failed(2));

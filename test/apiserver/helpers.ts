@@ -28,9 +28,15 @@ export function statusOf(e: unknown): number | undefined {
 }
 
 /** The parsed Status body of a client-node ApiException. */
-export function bodyOf(e: unknown): { reason?: string; message?: string; details?: { causes?: Array<{ field?: string; message?: string }> } } {
+export function bodyOf(e: unknown): {
+  reason?: string;
+  message?: string;
+  details?: { causes?: Array<{ field?: string; message?: string }> };
+} {
   const body = (e as { body?: unknown }).body;
-  return typeof body === 'string' ? (JSON.parse(body) as ReturnType<typeof bodyOf>) : ((body ?? {}) as ReturnType<typeof bodyOf>);
+  return typeof body === 'string'
+    ? (JSON.parse(body) as ReturnType<typeof bodyOf>)
+    : ((body ?? {}) as ReturnType<typeof bodyOf>);
 }
 
 /** Runs `fn` expecting a failure; returns it. */
@@ -47,7 +53,10 @@ export async function failure(fn: () => Promise<unknown>): Promise<unknown> {
 export function pod(name: string, extra: { labels?: Record<string, string>; nodeName?: string } = {}): k8s.V1Pod {
   return {
     metadata: { name, labels: extra.labels },
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...(extra.nodeName ? { nodeName: extra.nodeName } : {}) },
+    spec: {
+      containers: [{ name: 'app', image: 'nginx:1.27' }],
+      ...(extra.nodeName ? { nodeName: extra.nodeName } : {}),
+    },
   };
 }
 

@@ -55,7 +55,11 @@ export function kubectlFor(server: ApiServer, version: string): Kubectl {
  * A kubectl of `version` against a server started for the enclosing describe block (before its tests, closed after
  * them); `setup` runs once both are up.
  */
-export function kubectlOnServer(version: string, opts: ApiServerOptions = {}, setup?: (k: Kubectl) => Promise<unknown>): Kubectl {
+export function kubectlOnServer(
+  version: string,
+  opts: ApiServerOptions = {},
+  setup?: (k: Kubectl) => Promise<unknown>,
+): Kubectl {
   let server: ApiServer | undefined;
   let k: Kubectl | undefined;
   beforeAll(async () => {
@@ -71,5 +75,9 @@ export function kubectlOnServer(version: string, opts: ApiServerOptions = {}, se
     if (!k) throw new Error('kubectl used outside its describe block');
     return k;
   };
-  return { run: (args, stdin) => current().run(args, stdin), start: (args) => current().start(args), dispose: () => undefined };
+  return {
+    run: (args, stdin) => current().run(args, stdin),
+    start: (args) => current().start(args),
+    dispose: () => undefined,
+  };
 }

@@ -59,8 +59,12 @@ for (const version of ['1.27', '1.32', '1.33']) {
       expect((await k.run(['apply', '-f', '-'], deployment(2))).stdout).toContain('deployment.apps/web created');
       expect((await k.run(['apply', '-f', '-'], deployment(2))).stdout).toContain('deployment.apps/web unchanged');
       expect((await k.run(['apply', '-f', '-'], deployment(3))).stdout).toContain('deployment.apps/web configured');
-      expect((await k.run(['apply', '-f', '-'], nodePool(1))).stdout).toContain('nodepool.karpenter.sh/general created');
-      expect((await k.run(['apply', '-f', '-'], nodePool(2))).stdout).toContain('nodepool.karpenter.sh/general configured');
+      expect((await k.run(['apply', '-f', '-'], nodePool(1))).stdout).toContain(
+        'nodepool.karpenter.sh/general created',
+      );
+      expect((await k.run(['apply', '-f', '-'], nodePool(2))).stdout).toContain(
+        'nodepool.karpenter.sh/general configured',
+      );
       expect((await k.run(['apply', '--server-side', '-f', '-'], nodePool(4))).stdout).toContain('serverside-applied');
       const weight = await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.spec.weight}']);
       expect(weight.stdout).toBe('4');
@@ -86,7 +90,9 @@ for (const version of ['1.27', '1.32', '1.33']) {
       const bad = nodePool(1).replace('operator: In', 'operator: Equals');
       const r = await k.run(['apply', '-f', '-'], bad);
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('The NodePool "general" is invalid: spec.template.spec.requirements[0].operator: Unsupported value: "Equals"');
+      expect(r.stderr).toContain(
+        'The NodePool "general" is invalid: spec.template.spec.requirements[0].operator: Unsupported value: "Equals"',
+      );
       expect(r.stderr).toContain('Unsupported value: "Equals"');
     });
 
@@ -101,7 +107,9 @@ for (const version of ['1.27', '1.32', '1.33']) {
 }
 
 describe.runIf(hasKubectl('1.33'))('kubectl 1.33 node and workload commands', () => {
-  const k = kubectlOnServer('1.33', { kubernetesVersion: 'v1.33.1', podGrace: 'immediate' }, (kubectl) => kubectl.run(['apply', '-f', '-'], node));
+  const k = kubectlOnServer('1.33', { kubernetesVersion: 'v1.33.1', podGrace: 'immediate' }, (kubectl) =>
+    kubectl.run(['apply', '-f', '-'], node),
+  );
 
   it('labels, annotates, taints and patches with the three patch types', async () => {
     expect((await k.run(['label', 'node', 'n1', 'tier=web'])).stdout).toContain('labeled');
@@ -129,7 +137,9 @@ describe.runIf(hasKubectl('1.33'))('kubectl 1.33 node and workload commands', ()
     await k.run(['apply', '-f', '-'], deployment(1));
     expect((await k.run(['scale', 'deploy', 'web', '--replicas=4'])).stdout).toContain('scaled');
     expect((await k.run(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('4');
-    expect((await k.run(['wait', '--for=condition=Ready', 'node/n1', '--timeout=5s'])).stdout).toContain('condition met');
+    expect((await k.run(['wait', '--for=condition=Ready', 'node/n1', '--timeout=5s'])).stdout).toContain(
+      'condition met',
+    );
     await k.run(['run', 'worker', '--image=nginx', '--overrides={"spec":{"nodeName":"n1"}}']);
     const described = await k.run(['describe', 'node', 'n1']);
     expect(described.stdout).toContain('Non-terminated Pods:          (1 in total)');

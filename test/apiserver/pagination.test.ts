@@ -12,10 +12,18 @@ describe('snapshot-consistent continue', () => {
   });
 
   it('serves later pages as of the first page, then a fresh list sees the writes', async () => {
-    for (const n of ['a', 'b', 'c', 'd', 'e']) await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `cm-${n}` }, data: { v: '1' } } });
+    for (const n of ['a', 'b', 'c', 'd', 'e'])
+      await h.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: `cm-${n}` }, data: { v: '1' } },
+      });
     const first = await h.core.listNamespacedConfigMap({ namespace: 'default', limit: 2 });
     expect(first.items.map((c) => c.metadata?.name)).toEqual(['cm-a', 'cm-b']);
-    await h.core.patchNamespacedConfigMap({ name: 'cm-c', namespace: 'default', body: [{ op: 'replace', path: '/data/v', value: '2' }] });
+    await h.core.patchNamespacedConfigMap({
+      name: 'cm-c',
+      namespace: 'default',
+      body: [{ op: 'replace', path: '/data/v', value: '2' }],
+    });
     await h.core.deleteNamespacedConfigMap({ name: 'cm-d', namespace: 'default' });
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cm-cc' } } });
     const names: string[] = [];

@@ -31,8 +31,17 @@ function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
   return Buffer.concat([Buffer.from('k8s\0', 'latin1'), bytesField(1, typeMeta), bytesField(2, raw)]);
 }
 
-async function post(h: Harness, path: string, body: Buffer): Promise<{ status: number; body: { reason?: string; message?: string } }> {
-  const res = await h.client.transport.request({ method: 'POST', path, body: body.toString('latin1'), contentType: 'application/vnd.kubernetes.protobuf' });
+async function post(
+  h: Harness,
+  path: string,
+  body: Buffer,
+): Promise<{ status: number; body: { reason?: string; message?: string } }> {
+  const res = await h.client.transport.request({
+    method: 'POST',
+    path,
+    body: body.toString('latin1'),
+    contentType: 'application/vnd.kubernetes.protobuf',
+  });
   return { status: res.status, body: JSON.parse(res.body) as { reason?: string; message?: string } };
 }
 
@@ -55,7 +64,25 @@ function withoutEmpty(v: unknown): unknown {
 // A throwaway certificate and key for `create secret tls` (openssl, as kubectl users make them).
 function selfSigned(): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tenon-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k'), '-out', join(dir, 'c'), '-days', '1', '-subj', '/CN=test'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'k'),
+      '-out',
+      join(dir, 'c'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=test',
+    ],
+    { stdio: 'ignore' },
+  );
   const out = { cert: readFileSync(join(dir, 'c'), 'utf8'), key: readFileSync(join(dir, 'k'), 'utf8') };
   rmSync(dir, { recursive: true, force: true });
   return out;
@@ -81,7 +108,19 @@ for (const version of ['1.32', '1.33']) {
         ['create', 'namespace', 'shop'],
         ['-n', 'shop', 'create', 'configmap', 'settings', '--from-literal=mode=fast', '--from-literal=level=3'],
         ['-n', 'shop', 'create', 'secret', 'generic', 'token', '--from-literal=key=s3cret'],
-        ['-n', 'shop', 'create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=8080', '--', 'sleep', 'inf'],
+        [
+          '-n',
+          'shop',
+          'create',
+          'deployment',
+          'web',
+          '--image=nginx:1.27',
+          '--replicas=3',
+          '--port=8080',
+          '--',
+          'sleep',
+          'inf',
+        ],
         ['-n', 'shop', 'create', 'service', 'clusterip', 'web', '--tcp=80:8080'],
         ['-n', 'shop', 'create', 'serviceaccount', 'robot'],
         ['create', 'priorityclass', 'high', '--value=1000', '--description=important'],
@@ -94,26 +133,54 @@ for (const version of ['1.32', '1.33']) {
       }
       const ns = await h.core.readNamespace({ name: 'shop' });
       expect(ns.spec?.finalizers).toEqual(['kubernetes']);
-      expect((await h.core.readNamespacedConfigMap({ name: 'settings', namespace: 'shop' })).data).toEqual({ mode: 'fast', level: '3' });
+      expect((await h.core.readNamespacedConfigMap({ name: 'settings', namespace: 'shop' })).data).toEqual({
+        mode: 'fast',
+        level: '3',
+      });
       const secret = await h.core.readNamespacedSecret({ name: 'token', namespace: 'shop' });
       expect(secret.type).toBe('Opaque');
       expect(Buffer.from(secret.data?.key ?? '', 'base64').toString()).toBe('s3cret');
-      const web = (await h.client.transport.request({ method: 'GET', path: '/apis/apps/v1/namespaces/shop/deployments/web' })).body;
+      const web = (
+        await h.client.transport.request({ method: 'GET', path: '/apis/apps/v1/namespaces/shop/deployments/web' })
+      ).body;
       expect(JSON.parse(web)).toMatchObject({
         metadata: { labels: { app: 'web' } },
         spec: {
           replicas: 3,
           selector: { matchLabels: { app: 'web' } },
           strategy: { type: 'RollingUpdate' },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', command: ['sleep', 'inf'], ports: [{ containerPort: 8080 }] }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              containers: [
+                { name: 'nginx', image: 'nginx:1.27', command: ['sleep', 'inf'], ports: [{ containerPort: 8080 }] },
+              ],
+            },
+          },
         },
       });
       const svc = await h.core.readNamespacedService({ name: 'web', namespace: 'shop' });
-      expect(svc.spec).toMatchObject({ type: 'ClusterIP', selector: { app: 'web' }, ports: [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }] });
-      expect((await h.core.readNamespacedServiceAccount({ name: 'robot', namespace: 'shop' })).metadata?.name).toBe('robot');
-      const pc = JSON.parse((await h.client.transport.request({ method: 'GET', path: '/apis/scheduling.k8s.io/v1/priorityclasses/high' })).body) as Record<string, unknown>;
+      expect(svc.spec).toMatchObject({
+        type: 'ClusterIP',
+        selector: { app: 'web' },
+        ports: [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }],
+      });
+      expect((await h.core.readNamespacedServiceAccount({ name: 'robot', namespace: 'shop' })).metadata?.name).toBe(
+        'robot',
+      );
+      const pc = JSON.parse(
+        (await h.client.transport.request({ method: 'GET', path: '/apis/scheduling.k8s.io/v1/priorityclasses/high' }))
+          .body,
+      ) as Record<string, unknown>;
       expect(pc).toMatchObject({ value: 1000, description: 'important', preemptionPolicy: 'PreemptLowerPriority' });
-      const pdb = JSON.parse((await h.client.transport.request({ method: 'GET', path: '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/web' })).body) as Record<string, unknown>;
+      const pdb = JSON.parse(
+        (
+          await h.client.transport.request({
+            method: 'GET',
+            path: '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/web',
+          })
+        ).body,
+      ) as Record<string, unknown>;
       expect(pdb).toMatchObject({ spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } } });
     });
 
@@ -126,10 +193,24 @@ for (const version of ['1.32', '1.33']) {
       writeFileSync(join(dir, 'tls.crt'), pem.cert);
       writeFileSync(join(dir, 'tls.key'), pem.key);
       const commands = [
-        ['create', 'configmap', 'files', `--from-file=${join(dir, 'motd.txt')}`, `--from-file=blob=${join(dir, 'blob.bin')}`],
+        [
+          'create',
+          'configmap',
+          'files',
+          `--from-file=${join(dir, 'motd.txt')}`,
+          `--from-file=blob=${join(dir, 'blob.bin')}`,
+        ],
         ['create', 'configmap', 'envs', `--from-env-file=${join(dir, 'app.env')}`],
         ['create', 'secret', 'tls', 'cert', `--cert=${join(dir, 'tls.crt')}`, `--key=${join(dir, 'tls.key')}`],
-        ['create', 'secret', 'docker-registry', 'pull', '--docker-username=u', '--docker-password=p', '--docker-server=r.example.com'],
+        [
+          'create',
+          'secret',
+          'docker-registry',
+          'pull',
+          '--docker-username=u',
+          '--docker-password=p',
+          '--docker-server=r.example.com',
+        ],
         ['create', 'secret', 'generic', 'typed', '--type=example.com/kind', `--from-file=${join(dir, 'motd.txt')}`],
         ['create', 'deployment', 'idle', '--image=nginx', '--image=busybox', '--replicas=0', '--port=80'],
         ['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'],
@@ -144,31 +225,75 @@ for (const version of ['1.32', '1.33']) {
       const files = await h.core.readNamespacedConfigMap({ name: 'files', namespace: 'default' });
       expect(files.data).toEqual({ 'motd.txt': 'hello\n' });
       expect(files.binaryData).toEqual({ blob: Buffer.from([0, 255, 1, 254]).toString('base64') });
-      expect((await h.core.readNamespacedConfigMap({ name: 'envs', namespace: 'default' })).data).toEqual({ A: '1', B: 'two' });
+      expect((await h.core.readNamespacedConfigMap({ name: 'envs', namespace: 'default' })).data).toEqual({
+        A: '1',
+        B: 'two',
+      });
       const cert = await h.core.readNamespacedSecret({ name: 'cert', namespace: 'default' });
       expect(cert.type).toBe('kubernetes.io/tls');
       expect(Object.keys(cert.data ?? {}).sort()).toEqual(['tls.crt', 'tls.key']);
-      expect((await h.core.readNamespacedSecret({ name: 'pull', namespace: 'default' })).type).toBe('kubernetes.io/dockerconfigjson');
-      expect((await h.core.readNamespacedSecret({ name: 'typed', namespace: 'default' })).type).toBe('example.com/kind');
+      expect((await h.core.readNamespacedSecret({ name: 'pull', namespace: 'default' })).type).toBe(
+        'kubernetes.io/dockerconfigjson',
+      );
+      expect((await h.core.readNamespacedSecret({ name: 'typed', namespace: 'default' })).type).toBe(
+        'example.com/kind',
+      );
       const idle = await get(h, '/apis/apps/v1/namespaces/default/deployments/idle');
-      expect(idle).toMatchObject({ spec: { replicas: 0, template: { spec: { containers: [{ name: 'nginx', ports: [{ containerPort: 80 }] }, { name: 'busybox' }] } } } });
-      expect(await get(h, '/apis/batch/v1/namespaces/default/jobs/once')).toMatchObject({ spec: { template: { spec: { restartPolicy: 'Never', containers: [{ command: ['echo', 'hi'] }] } } } });
-      expect((await h.core.readNamespacedService({ name: 'np', namespace: 'default' })).spec).toMatchObject({ type: 'NodePort', ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }] });
-      expect((await h.core.readNamespacedService({ name: 'ext', namespace: 'default' })).spec).toMatchObject({ type: 'ExternalName', externalName: 'db.example.com' });
-      expect((await h.core.readNamespacedService({ name: 'headless', namespace: 'default' })).spec).toMatchObject({ clusterIP: 'None' });
-      expect(await get(h, '/apis/scheduling.k8s.io/v1/priorityclasses/never')).toMatchObject({ value: 0, globalDefault: true, preemptionPolicy: 'Never' });
+      expect(idle).toMatchObject({
+        spec: {
+          replicas: 0,
+          template: { spec: { containers: [{ name: 'nginx', ports: [{ containerPort: 80 }] }, { name: 'busybox' }] } },
+        },
+      });
+      expect(await get(h, '/apis/batch/v1/namespaces/default/jobs/once')).toMatchObject({
+        spec: { template: { spec: { restartPolicy: 'Never', containers: [{ command: ['echo', 'hi'] }] } } },
+      });
+      expect((await h.core.readNamespacedService({ name: 'np', namespace: 'default' })).spec).toMatchObject({
+        type: 'NodePort',
+        ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }],
+      });
+      expect((await h.core.readNamespacedService({ name: 'ext', namespace: 'default' })).spec).toMatchObject({
+        type: 'ExternalName',
+        externalName: 'db.example.com',
+      });
+      expect((await h.core.readNamespacedService({ name: 'headless', namespace: 'default' })).spec).toMatchObject({
+        clusterIP: 'None',
+      });
+      expect(await get(h, '/apis/scheduling.k8s.io/v1/priorityclasses/never')).toMatchObject({
+        value: 0,
+        globalDefault: true,
+        preemptionPolicy: 'Never',
+      });
       expect(await get(h, '/apis/policy/v1/namespaces/default/poddisruptionbudgets/spread')).toMatchObject({
-        spec: { maxUnavailable: 1, selector: { matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }] } },
+        spec: {
+          maxUnavailable: 1,
+          selector: {
+            matchLabels: { tier: 'web' },
+            matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }],
+          },
+        },
       });
     });
 
     it('creates the pods kubectl debug sends, keeping every PodSpec field of a copied pod', async () => {
       expect((await k.run(['apply', '-f', '-'], 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n')).code).toBe(0);
       expect((await k.run(['apply', '-f', '-'], richPodYaml)).stderr).toBe('');
-      const copy = await k.run(['debug', 'rich', '--image=busybox', '--container=dbg', '--copy-to=rich-copy', '--same-node', '--keep-liveness', '--keep-readiness', '--keep-startup']);
+      const copy = await k.run([
+        'debug',
+        'rich',
+        '--image=busybox',
+        '--container=dbg',
+        '--copy-to=rich-copy',
+        '--same-node',
+        '--keep-liveness',
+        '--keep-readiness',
+        '--keep-startup',
+      ]);
       expect(copy.stderr).not.toContain('rror');
       const original = (await get(h, '/api/v1/namespaces/default/pods/rich')).spec as { containers: unknown[] };
-      const copied = (await get(h, '/api/v1/namespaces/default/pods/rich-copy')).spec as { containers: Array<{ name: string }> };
+      const copied = (await get(h, '/api/v1/namespaces/default/pods/rich-copy')).spec as {
+        containers: Array<{ name: string }>;
+      };
       expect(copied.containers.map((c) => c.name)).toEqual(['app', 'dbg']);
       // Go's JSON writes struct fields even when empty (resources: {}); they carry nothing to compare.
       expect(withoutEmpty({ ...copied, containers: copied.containers.slice(0, 1) })).toEqual(withoutEmpty(original));
@@ -177,15 +302,28 @@ for (const version of ['1.32', '1.33']) {
       expect(node.stderr).not.toContain('rror');
       const pods = await h.core.listNamespacedPod({ namespace: 'default' });
       const debugger_ = pods.items.find((p) => p.metadata?.name?.startsWith('node-debugger-n1-'));
-      expect(debugger_?.spec).toMatchObject({ nodeName: 'n1', hostNetwork: true, hostPID: true, hostIPC: true, restartPolicy: 'Never', volumes: [{ name: 'host-root', hostPath: { path: '/' } }] });
+      expect(debugger_?.spec).toMatchObject({
+        nodeName: 'n1',
+        hostNetwork: true,
+        hostPID: true,
+        hostIPC: true,
+        restartPolicy: 'Never',
+        volumes: [{ name: 'host-root', hostPath: { path: '/' } }],
+      });
     });
 
     it('answers NotFound naming the resource for kinds this server does not serve', async () => {
       const cases: Array<[string[], string]> = [
-        [['create', 'role', 'reader', '--verb=get', '--resource=pods'], 'roles.rbac.authorization.k8s.io/v1 is not served by this API server'],
+        [
+          ['create', 'role', 'reader', '--verb=get', '--resource=pods'],
+          'roles.rbac.authorization.k8s.io/v1 is not served by this API server',
+        ],
         [['create', 'quota', 'small', '--hard=pods=3'], 'resourcequotas/v1 is not served by this API server'],
         [['create', 'token', 'default'], 'serviceaccounts/token is not served by this API server'],
-        [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/5 * * * *'], 'cronjobs.batch/v1 is not served by this API server'],
+        [
+          ['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/5 * * * *'],
+          'cronjobs.batch/v1 is not served by this API server',
+        ],
       ];
       for (const [args, message] of cases) {
         const r = await k.run(args);
@@ -207,7 +345,11 @@ describe('protobuf bodies this server does not decode', () => {
 
   it('answers 415 naming the kinds it decodes for any other kind', async () => {
     const meta = bytesField(1, bytesField(1, 'reader'));
-    const r = await post(h, '/api/v1/namespaces/default/configmaps', envelope('rbac.authorization.k8s.io/v1', 'Role', meta));
+    const r = await post(
+      h,
+      '/api/v1/namespaces/default/configmaps',
+      envelope('rbac.authorization.k8s.io/v1', 'Role', meta),
+    );
     expect(r.status).toBe(415);
     expect(r.body.reason).toBe('UnsupportedMediaType');
     expect(r.body.message).toContain('send rbac.authorization.k8s.io/v1 Role as JSON instead');
@@ -216,7 +358,11 @@ describe('protobuf bodies this server does not decode', () => {
 
   it('answers 415 for a field it does not know rather than dropping it', async () => {
     const meta = bytesField(1, bytesField(1, 'odd'));
-    const r = await post(h, '/api/v1/namespaces/default/configmaps', envelope('v1', 'ConfigMap', Buffer.concat([meta, bytesField(9, 'x')])));
+    const r = await post(
+      h,
+      '/api/v1/namespaces/default/configmaps',
+      envelope('v1', 'ConfigMap', Buffer.concat([meta, bytesField(9, 'x')])),
+    );
     expect(r.status).toBe(415);
     expect(r.body.message).toContain('cannot decode field 9 of ConfigMap');
     const list = await h.core.listNamespacedConfigMap({ namespace: 'default' });

@@ -16,7 +16,12 @@ const nodePool = (name: string, spec: Record<string, unknown> = {}): Record<stri
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodePool',
   metadata: { name },
-  spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } }, ...spec },
+  spec: {
+    template: {
+      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] },
+    },
+    ...spec,
+  },
 });
 
 describe('watch', () => {
@@ -25,34 +30,63 @@ describe('watch', () => {
     const events: string[] = [];
     const w = new k8s.Watch(h.kc);
     let ended: unknown = 'open';
-    const req = await w.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: list.metadata?.resourceVersion }, (type, obj: k8s.V1ConfigMap) => events.push(`${type} ${obj.metadata?.name ?? ''}`), (err) => (ended = err));
+    const req = await w.watch(
+      '/api/v1/namespaces/default/configmaps',
+      { resourceVersion: list.metadata?.resourceVersion },
+      (type, obj: k8s.V1ConfigMap) => events.push(`${type} ${obj.metadata?.name ?? ''}`),
+      (err) => (ended = err),
+    );
     await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w1' } } });
-    await h.core.patchNamespacedConfigMap({ name: 'w1', namespace: 'default', body: { data: { a: 'b' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await h.core.patchNamespacedConfigMap(
+      { name: 'w1', namespace: 'default', body: { data: { a: 'b' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await h.core.deleteNamespacedConfigMap({ name: 'w1', namespace: 'default' });
     await eventually(() => events.length >= 3);
     expect(events).toEqual(['ADDED w1', 'MODIFIED w1', 'DELETED w1']);
     req.abort();
     expect(ended).toBeDefined();
     // Push the configmap history past its 50-event window, then watch from the old resourceVersion.
-    for (let i = 0; i < 60; i++) await h.client.call('create', { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: `fill${i}` } } });
-    const res = await h.client.transport.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: { watch: true, resourceVersion: list.metadata?.resourceVersion } });
-    const first = JSON.parse(res.body.split('\n')[0] ?? '{}') as { type: string; object: { code: number; reason: string } };
+    for (let i = 0; i < 60; i++)
+      await h.client.call('create', {
+        method: 'POST',
+        path: '/api/v1/namespaces/default/configmaps',
+        body: { metadata: { name: `fill${i}` } },
+      });
+    const res = await h.client.transport.request({
+      method: 'GET',
+      path: '/api/v1/namespaces/default/configmaps',
+      query: { watch: true, resourceVersion: list.metadata?.resourceVersion },
+    });
+    const first = JSON.parse(res.body.split('\n')[0] ?? '{}') as {
+      type: string;
+      object: { code: number; reason: string };
+    };
     expect(first.type).toBe('ERROR');
     expect(first.object.code).toBe(410);
   });
 
   it('keeps an informer in sync across dropped watches and a 410', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'inf' } } });
-    const inf = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'inf', backoff: { base: 10, max: 50 } });
+    const inf = new Informer({
+      client: h.client,
+      resource: Resources.configMaps,
+      clock: systemClock,
+      namespace: 'inf',
+      backoff: { base: 10, max: 50 },
+    });
     inf.start();
     await inf.waitForSync();
     await h.core.createNamespacedConfigMap({ namespace: 'inf', body: { metadata: { name: 'a' } } });
     await eventually(() => inf.cache.list().length === 1);
     h.server.closeWatches();
-    for (let i = 0; i < 60; i++) await h.core.createNamespacedConfigMap({ namespace: 'inf', body: { metadata: { name: `b${i}` } } });
+    for (let i = 0; i < 60; i++)
+      await h.core.createNamespacedConfigMap({ namespace: 'inf', body: { metadata: { name: `b${i}` } } });
     h.server.closeWatches();
     await h.core.deleteNamespacedConfigMap({ name: 'a', namespace: 'inf' });
-    await eventually(() => inf.cache.list().length === 60 && !inf.cache.list().some((o: KubeObject) => o.metadata.name === 'a'));
+    await eventually(
+      () => inf.cache.list().length === 60 && !inf.cache.list().some((o: KubeObject) => o.metadata.name === 'a'),
+    );
     inf.stop();
   });
 
@@ -60,7 +94,13 @@ describe('watch', () => {
     await h.core.createNamespace({ body: { metadata: { name: 'resync' } } });
     await h.core.createNamespacedConfigMap({ namespace: 'resync', body: { metadata: { name: 'r' } } });
     const clock = new FakeClock();
-    const inf = new Informer({ client: h.client, resource: Resources.configMaps, clock, namespace: 'resync', resyncPeriod: 1_000 });
+    const inf = new Informer({
+      client: h.client,
+      resource: Resources.configMaps,
+      clock,
+      namespace: 'resync',
+      resyncPeriod: 1_000,
+    });
     let resyncs = 0;
     inf.on({ update: (before, after) => void (before === after && resyncs++) });
     const warnings: string[] = [];
@@ -86,14 +126,35 @@ describe('watch', () => {
 
   it('caches objects without managedFields unless asked to keep them', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'mf' } } });
-    const stored = await h.core.createNamespacedConfigMap({ namespace: 'mf', body: { metadata: { name: 'm' }, data: { a: 'b' } } });
+    const stored = await h.core.createNamespacedConfigMap({
+      namespace: 'mf',
+      body: { metadata: { name: 'm' }, data: { a: 'b' } },
+    });
     expect(stored.metadata?.managedFields?.length).toBeGreaterThan(0);
-    const lean = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'mf' });
-    const full = new Informer({ client: h.client, resource: Resources.configMaps, clock: systemClock, namespace: 'mf', keepManagedFields: true });
+    const lean = new Informer({
+      client: h.client,
+      resource: Resources.configMaps,
+      clock: systemClock,
+      namespace: 'mf',
+    });
+    const full = new Informer({
+      client: h.client,
+      resource: Resources.configMaps,
+      clock: systemClock,
+      namespace: 'mf',
+      keepManagedFields: true,
+    });
     for (const i of [lean, full]) i.start();
     await Promise.all([lean.waitForSync(), full.waitForSync()]);
-    await h.core.patchNamespacedConfigMap({ name: 'm', namespace: 'mf', body: { data: { a: 'c' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
-    await eventually(() => lean.cache.get('mf/m')?.metadata.resourceVersion === full.cache.get('mf/m')?.metadata.resourceVersion && full.cache.get('mf/m')?.metadata.resourceVersion !== stored.metadata?.resourceVersion);
+    await h.core.patchNamespacedConfigMap(
+      { name: 'm', namespace: 'mf', body: { data: { a: 'c' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    await eventually(
+      () =>
+        lean.cache.get('mf/m')?.metadata.resourceVersion === full.cache.get('mf/m')?.metadata.resourceVersion &&
+        full.cache.get('mf/m')?.metadata.resourceVersion !== stored.metadata?.resourceVersion,
+    );
     expect(lean.cache.get('mf/m')?.metadata.managedFields).toBeUndefined();
     expect(full.cache.get('mf/m')?.metadata.managedFields?.length).toBeGreaterThan(0);
     for (const i of [lean, full]) i.stop();
@@ -110,16 +171,26 @@ describe('deletion', () => {
     await h.core.createNamespace({ body: { metadata: { name: 'gone' } } });
     expect((await h.core.listNamespacedConfigMap({ namespace: 'gone' })).items).toEqual([]);
     expect((await h.core.listNamespacedPod({ namespace: 'gone' })).items).toEqual([]);
-    expect((await h.core.readNamespacedConfigMap({ name: 'stays-in-default', namespace: 'default' })).metadata?.name).toBe('stays-in-default');
+    expect(
+      (await h.core.readNamespacedConfigMap({ name: 'stays-in-default', namespace: 'default' })).metadata?.name,
+    ).toBe('stays-in-default');
   });
 
   it('waits for finalizers: deletionTimestamp first, removal when the last one goes', async () => {
-    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'fin', finalizers: ['tenon.sh/hold'] } } });
+    await h.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'fin', finalizers: ['tenon.sh/hold'] } },
+    });
     await h.core.deleteNamespacedConfigMap({ name: 'fin', namespace: 'default' });
     const held = await h.core.readNamespacedConfigMap({ name: 'fin', namespace: 'default' });
     expect(held.metadata?.deletionTimestamp).toBeTruthy();
-    await h.core.patchNamespacedConfigMap({ name: 'fin', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch));
-    expect(statusOf(await failure(() => h.core.readNamespacedConfigMap({ name: 'fin', namespace: 'default' })))).toBe(404);
+    await h.core.patchNamespacedConfigMap(
+      { name: 'fin', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
+    );
+    expect(statusOf(await failure(() => h.core.readNamespacedConfigMap({ name: 'fin', namespace: 'default' })))).toBe(
+      404,
+    );
   });
 
   it('keeps a bound pod Terminating until the kubelet deletes it with grace 0', async () => {
@@ -128,25 +199,60 @@ describe('deletion', () => {
     const p = await h.core.readNamespacedPod({ name: 'graceful', namespace: 'default' });
     expect(p.metadata?.deletionGracePeriodSeconds).toBe(30);
     await h.core.deleteNamespacedPod({ name: 'graceful', namespace: 'default', gracePeriodSeconds: 0 });
-    expect(statusOf(await failure(() => h.core.readNamespacedPod({ name: 'graceful', namespace: 'default' })))).toBe(404);
+    expect(statusOf(await failure(() => h.core.readNamespacedPod({ name: 'graceful', namespace: 'default' })))).toBe(
+      404,
+    );
   });
 
   it('garbage-collects dependents in the background and in the foreground', async () => {
-    const owner = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner' } } });
-    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid ?? '', blockOwnerDeletion: true };
-    await h.core.createNamespacedPod({ namespace: 'default', body: { ...pod('dep1'), metadata: { name: 'dep1', ownerReferences: [ref] } } });
+    const owner = await h.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'owner' } },
+    });
+    const ref = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: 'owner',
+      uid: owner.metadata?.uid ?? '',
+      blockOwnerDeletion: true,
+    };
+    await h.core.createNamespacedPod({
+      namespace: 'default',
+      body: { ...pod('dep1'), metadata: { name: 'dep1', ownerReferences: [ref] } },
+    });
     await h.core.deleteNamespacedConfigMap({ name: 'owner', namespace: 'default' });
-    await eventually(async () => (await h.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=dep1' })).items.length === 0);
+    await eventually(
+      async () =>
+        (await h.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=dep1' })).items.length ===
+        0,
+    );
 
-    const owner2 = await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner2' } } });
+    const owner2 = await h.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'owner2' } },
+    });
     const ref2 = { ...ref, name: 'owner2', uid: owner2.metadata?.uid ?? '' };
-    await h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'dep2', ownerReferences: [ref2], finalizers: ['hold'] } } });
+    await h.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'dep2', ownerReferences: [ref2], finalizers: ['hold'] } },
+    });
     await h.core.deleteNamespacedConfigMap({ name: 'owner2', namespace: 'default', propagationPolicy: 'Foreground' });
     const waiting = await h.core.readNamespacedConfigMap({ name: 'owner2', namespace: 'default' });
     expect(waiting.metadata?.finalizers).toContain('foregroundDeletion');
-    await eventually(async () => Boolean((await h.core.readNamespacedConfigMap({ name: 'dep2', namespace: 'default' })).metadata?.deletionTimestamp));
-    await h.core.patchNamespacedConfigMap({ name: 'dep2', namespace: 'default', body: { metadata: { finalizers: null } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
-    await eventually(async () => (await h.core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owner2' })).items.length === 0);
+    await eventually(async () =>
+      Boolean(
+        (await h.core.readNamespacedConfigMap({ name: 'dep2', namespace: 'default' })).metadata?.deletionTimestamp,
+      ),
+    );
+    await h.core.patchNamespacedConfigMap(
+      { name: 'dep2', namespace: 'default', body: { metadata: { finalizers: null } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    await eventually(
+      async () =>
+        (await h.core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owner2' })).items
+          .length === 0,
+    );
   });
 });
 
@@ -154,38 +260,87 @@ describe('eviction', () => {
   it('honours a PodDisruptionBudget with 429 and the budget named', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'evict' } } });
     const policy = h.kc.makeApiClient(k8s.PolicyV1Api);
-    await policy.createNamespacedPodDisruptionBudget({ namespace: 'evict', body: { metadata: { name: 'web-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } });
+    await policy.createNamespacedPodDisruptionBudget({
+      namespace: 'evict',
+      body: { metadata: { name: 'web-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } },
+    });
     for (const name of ['w1', 'w2']) {
-      await h.core.createNamespacedPod({ namespace: 'evict', body: pod(name, { labels: { app: 'web' }, nodeName: 'n1' }) });
-      await h.core.patchNamespacedPodStatus({ name, namespace: 'evict', body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+      await h.core.createNamespacedPod({
+        namespace: 'evict',
+        body: pod(name, { labels: { app: 'web' }, nodeName: 'n1' }),
+      });
+      await h.core.patchNamespacedPodStatus(
+        {
+          name,
+          namespace: 'evict',
+          body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
+        },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
     }
-    const evict = (name: string): Promise<unknown> => h.client.evict({ name, namespace: 'evict' }, { gracePeriodSeconds: 0 });
+    const evict = (name: string): Promise<unknown> =>
+      h.client.evict({ name, namespace: 'evict' }, { gracePeriodSeconds: 0 });
     await evict('w1');
     const e = await failure(() => evict('w2'));
     expect(statusOf(e)).toBe(429);
     const status = (e as { status: { message: string; details: { causes: Array<{ message: string }> } } }).status;
     expect(status.message).toBe("Cannot evict pod as it would violate the pod's disruption budget.");
-    expect(status.details.causes[0]?.message).toBe('The disruption budget web-pdb needs 1 healthy pods and has 1 currently');
+    expect(status.details.causes[0]?.message).toBe(
+      'The disruption budget web-pdb needs 1 healthy pods and has 1 currently',
+    );
   });
 });
 
 describe('custom resources', () => {
   it('validates NodePools against the CRD schema with 422 and stores nothing', async () => {
     const bad = nodePool('bad', { disruption: { consolidationPolicy: 'Sometimes', consolidateAfter: '30s' } });
-    const e = await failure(() => h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: bad }));
+    const e = await failure(() =>
+      h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: bad }),
+    );
     expect(statusOf(e)).toBe(422);
-    expect(bodyOf(e).message).toContain('NodePool.karpenter.sh "bad" is invalid: spec.disruption.consolidationPolicy: Unsupported value: "Sometimes"');
-    expect(statusOf(await failure(() => h.custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'bad' })))).toBe(404);
+    expect(bodyOf(e).message).toContain(
+      'NodePool.karpenter.sh "bad" is invalid: spec.disruption.consolidationPolicy: Unsupported value: "Sometimes"',
+    );
+    expect(
+      statusOf(
+        await failure(() =>
+          h.custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'bad' }),
+        ),
+      ),
+    ).toBe(404);
   });
 
   it('defaults, bumps generation on spec changes only and keeps status to the status subresource', async () => {
-    const created = (await h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('gen') })) as { metadata: { generation: number }; spec: { disruption?: { consolidateAfter?: string } } };
+    const created = (await h.custom.createClusterCustomObject({
+      group: 'karpenter.sh',
+      version: 'v1',
+      plural: 'nodepools',
+      body: nodePool('gen'),
+    })) as { metadata: { generation: number }; spec: { disruption?: { consolidateAfter?: string } } };
     expect(created.metadata.generation).toBe(1);
     expect(created.spec.disruption?.consolidateAfter).toBeDefined();
     const opts = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-    const st = (await h.custom.patchClusterCustomObjectStatus({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'gen', body: { status: { resources: { nodes: '3' } } } }, opts)) as { metadata: { generation: number } };
+    const st = (await h.custom.patchClusterCustomObjectStatus(
+      {
+        group: 'karpenter.sh',
+        version: 'v1',
+        plural: 'nodepools',
+        name: 'gen',
+        body: { status: { resources: { nodes: '3' } } },
+      },
+      opts,
+    )) as { metadata: { generation: number } };
     expect(st.metadata.generation).toBe(1);
-    const sp = (await h.custom.patchClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'gen', body: { spec: { weight: 5 }, status: { resources: { nodes: '9' } } } }, opts)) as { metadata: { generation: number }; status: { resources: { nodes: string } } };
+    const sp = (await h.custom.patchClusterCustomObject(
+      {
+        group: 'karpenter.sh',
+        version: 'v1',
+        plural: 'nodepools',
+        name: 'gen',
+        body: { spec: { weight: 5 }, status: { resources: { nodes: '9' } } },
+      },
+      opts,
+    )) as { metadata: { generation: number }; status: { resources: { nodes: string } } };
     expect(sp.metadata.generation).toBe(2);
     expect(sp.status.resources.nodes).toBe('3');
   });
@@ -195,12 +350,25 @@ describe('budget status, dry-run, tables, discovery and faults', () => {
   it('keeps PodDisruptionBudget status current from the pods it selects', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'pdbs' } } });
     const policy = h.kc.makeApiClient(k8s.PolicyV1Api);
-    await policy.createNamespacedPodDisruptionBudget({ namespace: 'pdbs', body: { metadata: { name: 'b' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } } });
+    await policy.createNamespacedPodDisruptionBudget({
+      namespace: 'pdbs',
+      body: { metadata: { name: 'b' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } },
+    });
     for (const name of ['d1', 'd2', 'd3']) {
-      await h.core.createNamespacedPod({ namespace: 'pdbs', body: pod(name, { labels: { app: 'db' }, nodeName: 'n1' }) });
-      await h.core.patchNamespacedPodStatus({ name, namespace: 'pdbs', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+      await h.core.createNamespacedPod({
+        namespace: 'pdbs',
+        body: pod(name, { labels: { app: 'db' }, nodeName: 'n1' }),
+      });
+      await h.core.patchNamespacedPodStatus(
+        { name, namespace: 'pdbs', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
     }
-    await eventually(async () => (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status?.disruptionsAllowed === 1);
+    await eventually(
+      async () =>
+        (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status
+          ?.disruptionsAllowed === 1,
+    );
     const s = (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status;
     expect(s).toMatchObject({ expectedPods: 3, currentHealthy: 3, desiredHealthy: 2 });
   });
@@ -212,20 +380,50 @@ describe('budget status, dry-run, tables, discovery and faults', () => {
   });
 
   it('serves Tables with CRD printer columns and aggregated discovery by Accept', async () => {
-    await h.custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('table') });
-    const res = await fetchWithAccept(h, '/apis/karpenter.sh/v1/nodepools', 'application/json;as=Table;v=v1;g=meta.k8s.io');
-    const table = JSON.parse(res) as { kind: string; columnDefinitions: Array<{ name: string }>; rows: Array<{ cells: unknown[]; object: { metadata: { name: string } } }> };
+    await h.custom.createClusterCustomObject({
+      group: 'karpenter.sh',
+      version: 'v1',
+      plural: 'nodepools',
+      body: nodePool('table'),
+    });
+    const res = await fetchWithAccept(
+      h,
+      '/apis/karpenter.sh/v1/nodepools',
+      'application/json;as=Table;v=v1;g=meta.k8s.io',
+    );
+    const table = JSON.parse(res) as {
+      kind: string;
+      columnDefinitions: Array<{ name: string }>;
+      rows: Array<{ cells: unknown[]; object: { metadata: { name: string } } }>;
+    };
     expect(table.kind).toBe('Table');
-    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'NodeClass', 'Nodes', 'Ready', 'Age', 'Weight', 'CPU', 'Memory']);
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual([
+      'Name',
+      'NodeClass',
+      'Nodes',
+      'Ready',
+      'Age',
+      'Weight',
+      'CPU',
+      'Memory',
+    ]);
     expect(table.rows.some((r) => r.object.metadata.name === 'table' && r.cells[1] === 'default')).toBe(true);
-    const agg = JSON.parse(await fetchWithAccept(h, '/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json')) as { kind: string; items: Array<{ metadata: { name: string } }> };
+    const agg = JSON.parse(
+      await fetchWithAccept(
+        h,
+        '/apis',
+        'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+      ),
+    ) as { kind: string; items: Array<{ metadata: { name: string } }> };
     expect(agg.kind).toBe('APIGroupDiscoveryList');
     expect(agg.items.map((i) => i.metadata.name)).toContain('karpenter.sh');
   });
 
   it('injects errors by verb and resource, and latency', async () => {
     const remove = h.server.faults.addError({ verb: 'create', resource: 'configmaps', code: 500, rate: 1 });
-    const e = await failure(() => h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'faulty' } } }));
+    const e = await failure(() =>
+      h.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'faulty' } } }),
+    );
     expect(statusOf(e)).toBe(500);
     await h.core.listNamespacedConfigMap({ namespace: 'default' });
     remove();
@@ -243,11 +441,20 @@ async function fetchWithAccept(harness: Harness, path: string, acceptHeader: str
   const u = new URL(harness.server.url);
   return new Promise((resolve, reject) => {
     https
-      .get({ hostname: u.hostname, port: u.port, path, ca: harness.server.caPem, headers: { accept: acceptHeader, authorization: `Bearer ${harness.server.token}` } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve(body));
-      })
+      .get(
+        {
+          hostname: u.hostname,
+          port: u.port,
+          path,
+          ca: harness.server.caPem,
+          headers: { accept: acceptHeader, authorization: `Bearer ${harness.server.token}` },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve(body));
+        },
+      )
       .on('error', reject);
   });
 }
@@ -256,9 +463,12 @@ describe('large lists', () => {
   it('returns every item of a list larger than one streamed chunk', async () => {
     await h.core.createNamespace({ body: { metadata: { name: 'big' } } });
     let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next < 2300) await h.client.create(Resources.configMaps, { metadata: { name: `cm-${next++}`, namespace: 'big' } });
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < 2300)
+          await h.client.create(Resources.configMaps, { metadata: { name: `cm-${next++}`, namespace: 'big' } });
+      }),
+    );
     const list = await h.client.list(Resources.configMaps, { namespace: 'big' });
     expect(list.items).toHaveLength(2300);
     expect(new Set(list.items.map((o) => o.metadata.name)).size).toBe(2300);

@@ -5,7 +5,13 @@ import { startHarness, type Harness } from './helpers.js';
 
 interface Reply {
   status: number;
-  body: { message?: string; reason?: string; details?: { causes?: Array<{ reason?: string; message?: string; field?: string }> }; spec?: Record<string, unknown>; metadata?: { managedFields?: Array<{ manager: string; operation: string; fieldsV1: unknown }> } };
+  body: {
+    message?: string;
+    reason?: string;
+    details?: { causes?: Array<{ reason?: string; message?: string; field?: string }> };
+    spec?: Record<string, unknown>;
+    metadata?: { managedFields?: Array<{ manager: string; operation: string; fieldsV1: unknown }> };
+  };
 }
 
 async function apply(h: Harness, manager: string, body: unknown, force = false): Promise<Reply> {
@@ -24,7 +30,11 @@ function deployment(spec: { replicas?: number; containers: Array<{ name: string;
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web' },
-    spec: { ...(spec.replicas === undefined ? {} : { replicas: spec.replicas }), selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: spec.containers } } },
+    spec: {
+      ...(spec.replicas === undefined ? {} : { replicas: spec.replicas }),
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: spec.containers } },
+    },
   };
 }
 
@@ -38,15 +48,34 @@ describe('server-side apply field ownership', () => {
   });
 
   it('refuses to change a field another manager owns, naming it, until forced', async () => {
-    expect((await apply(h, 'team-a', deployment({ replicas: 2, containers: [{ name: 'app', image: 'nginx:1' }] }))).status).toBe(201);
-    const refused = await apply(h, 'team-b', deployment({ replicas: 3, containers: [{ name: 'app', image: 'nginx:2' }] }));
+    expect(
+      (await apply(h, 'team-a', deployment({ replicas: 2, containers: [{ name: 'app', image: 'nginx:1' }] }))).status,
+    ).toBe(201);
+    const refused = await apply(
+      h,
+      'team-b',
+      deployment({ replicas: 3, containers: [{ name: 'app', image: 'nginx:2' }] }),
+    );
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('Conflict');
-    expect(refused.body.message).toBe('Apply failed with 2 conflicts: conflicts with "team-a":\n- .spec.replicas\n- .spec.template.spec.containers[name="app"].image');
-    expect(refused.body.details?.causes).toContainEqual({ reason: 'FieldManagerConflict', message: 'conflict with "team-a"', field: '.spec.replicas' });
+    expect(refused.body.message).toBe(
+      'Apply failed with 2 conflicts: conflicts with "team-a":\n- .spec.replicas\n- .spec.template.spec.containers[name="app"].image',
+    );
+    expect(refused.body.details?.causes).toContainEqual({
+      reason: 'FieldManagerConflict',
+      message: 'conflict with "team-a"',
+      field: '.spec.replicas',
+    });
     // The same values are co-owned without a conflict.
-    expect((await apply(h, 'team-c', deployment({ replicas: 2, containers: [{ name: 'app', image: 'nginx:1' }] }))).status).toBe(200);
-    const forced = await apply(h, 'team-b', deployment({ replicas: 3, containers: [{ name: 'app', image: 'nginx:2' }] }), true);
+    expect(
+      (await apply(h, 'team-c', deployment({ replicas: 2, containers: [{ name: 'app', image: 'nginx:1' }] }))).status,
+    ).toBe(200);
+    const forced = await apply(
+      h,
+      'team-b',
+      deployment({ replicas: 3, containers: [{ name: 'app', image: 'nginx:2' }] }),
+      true,
+    );
     expect(forced.status).toBe(200);
     expect(forced.body.spec).toMatchObject({ replicas: 3 });
     const teamA = forced.body.metadata?.managedFields?.find((m) => m.manager === 'team-a');
@@ -54,7 +83,10 @@ describe('server-side apply field ownership', () => {
   });
 
   it('removes the fields and list items a manager stops applying, unless someone else owns them', async () => {
-    const two = [{ name: 'app', image: 'nginx:2' }, { name: 'sidecar', image: 'envoy:1' }];
+    const two = [
+      { name: 'app', image: 'nginx:2' },
+      { name: 'sidecar', image: 'envoy:1' },
+    ];
     expect((await apply(h, 'team-b', deployment({ replicas: 3, containers: two }), true)).status).toBe(200);
     const one = await apply(h, 'team-b', deployment({ containers: [{ name: 'app', image: 'nginx:2' }] }));
     expect(one.status).toBe(200);
@@ -96,7 +128,9 @@ ${weight === undefined ? '' : `  weight: ${weight}\n`}  template:
     expect(ssa.stderr).toBe('');
     expect(ssa.stdout).toContain('serverside-applied');
     expect((await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.spec.weight}'])).stdout).toBe('4');
-    const managers = (await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.metadata.managedFields[*].manager}'])).stdout.split(' ');
+    const managers = (
+      await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.metadata.managedFields[*].manager}'])
+    ).stdout.split(' ');
     expect(managers).toContain('kubectl');
     expect(managers).not.toContain('kubectl-client-side-apply');
 
@@ -106,7 +140,9 @@ ${weight === undefined ? '' : `  weight: ${weight}\n`}  template:
     expect((await k.run(['patch', 'nodepool', 'general', '--type=merge', '-p', '{"spec":{"weight":7}}'])).code).toBe(0);
     const refused = await k.run(['apply', '--server-side', '-f', '-'], nodePool(8));
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl-patch" using karpenter.sh/v1: .spec.weight');
+    expect(refused.stderr).toContain(
+      'error: Apply failed with 1 conflict: conflict with "kubectl-patch" using karpenter.sh/v1: .spec.weight',
+    );
     expect((await k.run(['apply', '--server-side', '--force-conflicts', '-f', '-'], nodePool(8))).code).toBe(0);
     expect((await k.run(['get', 'nodepool', 'general', '-o', 'jsonpath={.spec.weight}'])).stdout).toBe('8');
   });

@@ -57,15 +57,33 @@ describe('tenon apiserver --state', () => {
     expect(first.run.output()).toContain('(new;');
     const core = first.kc.makeApiClient(k8s.CoreV1Api);
     const custom = first.kc.makeApiClient(k8s.CustomObjectsApi);
-    const cm = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept' }, data: { a: 'b' } } });
+    const cm = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'kept' }, data: { a: 'b' } },
+    });
     const pool = (await custom.createClusterCustomObject({
       group: 'karpenter.sh',
       version: 'v1',
       plural: 'nodepools',
-      body: { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'general' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } },
+      body: {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodePool',
+        metadata: { name: 'general' },
+        spec: {
+          template: {
+            spec: {
+              nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+              requirements: [],
+            },
+          },
+        },
+      },
     })) as { metadata: { uid: string; resourceVersion: string } };
     await core.deleteNamespacedConfigMap({ name: 'kept', namespace: 'default' }).catch(() => undefined);
-    const kept = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept' }, data: { a: 'c' } } });
+    const kept = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'kept' }, data: { a: 'c' } },
+    });
     expect(await stop(first.run)).toBe(0);
 
     const second = await startCli(dir);
@@ -77,13 +95,25 @@ describe('tenon apiserver --state', () => {
     expect(again.metadata?.uid).not.toBe(cm.metadata?.uid);
     expect(again.metadata?.resourceVersion).toBe(kept.metadata?.resourceVersion);
     expect(again.data).toEqual({ a: 'c' });
-    const poolAgain = (await custom2.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'general' })) as typeof pool;
-    expect(poolAgain.metadata).toMatchObject({ uid: pool.metadata.uid, resourceVersion: pool.metadata.resourceVersion });
+    const poolAgain = (await custom2.getClusterCustomObject({
+      group: 'karpenter.sh',
+      version: 'v1',
+      plural: 'nodepools',
+      name: 'general',
+    })) as typeof pool;
+    expect(poolAgain.metadata).toMatchObject({
+      uid: pool.metadata.uid,
+      resourceVersion: pool.metadata.resourceVersion,
+    });
     const next = await core2.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'later' } } });
     expect(Number(next.metadata?.resourceVersion)).toBeGreaterThan(Number(kept.metadata?.resourceVersion));
     // A watch from before the restart cannot be resumed: 410 Gone, so informers list again.
     const transport = await transportFromKubeConfig(second.kc);
-    const watch = await transport.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: { watch: 'true', resourceVersion: cm.metadata?.resourceVersion } });
+    const watch = await transport.request({
+      method: 'GET',
+      path: '/api/v1/namespaces/default/configmaps',
+      query: { watch: 'true', resourceVersion: cm.metadata?.resourceVersion },
+    });
     expect(JSON.parse(watch.body)).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
     expect(await stop(second.run)).toBe(0);
   }, 90_000);
@@ -91,7 +121,10 @@ describe('tenon apiserver --state', () => {
   it('refuses a corrupt state file, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenon-state-'));
     const file = join(dir, 'state.jsonl');
-    writeFileSync(file, '{"kind":"TenonApiServerState","version":1,"resourceVersion":"9","savedAtMs":0}\n{"resource":"/v1/configmaps","obj');
+    writeFileSync(
+      file,
+      '{"kind":"TenonApiServerState","version":1,"resourceVersion":"9","savedAtMs":0}\n{"resource":"/v1/configmaps","obj',
+    );
     const run = launch(['--kubeconfig', join(dir, 'kubeconfig'), '--state', file]);
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain(`cannot load API server state from ${file}: line 2 is not JSON`);

@@ -7,7 +7,9 @@ const loaded = (entry: string): string[] => [...staticClosure(join(srcRoot, entr
 
 describe('CLI entry points', () => {
   it('load no command before one is chosen (`tenon --version` loads the CLI shell only)', () => {
-    expect(loaded('cli/main.ts').filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.ts')).toEqual([]);
+    expect(loaded('cli/main.ts').filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.ts')).toEqual(
+      [],
+    );
     const heavy = ['sim/', 'scheduling/', 'apiserver/', 'controllers/', 'providers/', 'kube/', 'operator/', 'api/'];
     expect(loaded('cli/main.ts').filter((f) => heavy.some((h) => f.startsWith(h)))).toEqual([]);
   });

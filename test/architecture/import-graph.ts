@@ -15,7 +15,8 @@ export interface LayerViolation {
   rule: string;
 }
 
-const importPattern = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 
 /** Every module specifier a TypeScript source text imports or re-exports. */
 export function importsOf(text: string): string[] {
@@ -54,9 +55,7 @@ export function checkFile(srcRoot: string, file: string, text: string): LayerVio
   if (!rule) return [];
   const out: LayerViolation[] = [];
   for (const spec of importsOf(text)) {
-    const target = spec.startsWith('.')
-      ? { layer: layerOf(srcRoot, resolve(dirname(file), spec)) }
-      : { module: spec };
+    const target = spec.startsWith('.') ? { layer: layerOf(srcRoot, resolve(dirname(file), spec)) } : { module: spec };
     if (violationFor(rule, target)) out.push({ file: relative(srcRoot, file), specifier: spec, rule: rule.why });
   }
   return out;
@@ -78,7 +77,8 @@ export function checkTree(srcRoot: string): LayerViolation[] {
   return sourceFiles(srcRoot).flatMap((f) => checkFile(srcRoot, f, readFileSync(f, 'utf8')));
 }
 
-const staticPattern = /(?:^|[\s;])(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
+const staticPattern =
+  /(?:^|[\s;])(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
 
 /** The relative modules a file loads when it loads (static imports and re-exports; not `import type`, not `import()`). */
 export function staticClosure(entry: string): Set<string> {

@@ -18,7 +18,8 @@ describe('layer rules of DESIGN.md', () => {
 
   it('catch scheduling doing I/O or reaching the cluster', () => {
     const file = join(srcRoot, 'scheduling/solver.ts');
-    const text = "import { readFileSync } from 'node:fs';\nimport type { Informer } from '../kube/informer.js';\nimport { Labels } from '../api/index.js';\n";
+    const text =
+      "import { readFileSync } from 'node:fs';\nimport type { Informer } from '../kube/informer.js';\nimport { Labels } from '../api/index.js';\n";
     expect(checkFile(srcRoot, file, text).map((x) => x.specifier)).toEqual(['node:fs', '../kube/informer.js']);
   });
 

@@ -17,7 +17,9 @@ describe('module-level mutable state', () => {
     const found = productionLayers
       .flatMap((layer) => sourceFiles(join(srcRoot, layer)))
       .filter((f) => !isFixture(f))
-      .flatMap((f) => moduleStateOf(f, readFileSync(f, 'utf8')).map((s) => `${relative(srcRoot, f)}:${s.line} ${s.name} (${s.why})`));
+      .flatMap((f) =>
+        moduleStateOf(f, readFileSync(f, 'utf8')).map((s) => `${relative(srcRoot, f)}:${s.line} ${s.name} (${s.why})`),
+      );
     expect(found).toEqual([]);
   });
 
@@ -33,7 +35,15 @@ describe('module-level mutable state', () => {
       'export function raise(): void { config.limit = 2; }',
       'export class Registry { static instances = new Set<string>(); static readonly name2 = "x"; }',
     ].join('\n');
-    expect(moduleStateOf('x.ts', text).map((s) => s.name)).toEqual(['count', 'cache', 'seen', 'table', 'ring', 'config', 'Registry.instances']);
+    expect(moduleStateOf('x.ts', text).map((s) => s.name)).toEqual([
+      'count',
+      'cache',
+      'seen',
+      'table',
+      'ring',
+      'config',
+      'Registry.instances',
+    ]);
   });
 
   it('leaves constants alone: read-only collections, frozen or unchanged literals, state inside functions', () => {

@@ -14,7 +14,19 @@ export interface ModuleState {
 /** Constructors whose instances hold no state that changes. */
 const statelessConstructors: ReadonlySet<string> = new Set(['TextEncoder', 'TextDecoder', 'RegExp', 'Error', 'URL']);
 const mutatingMethods: ReadonlySet<string> = new Set([
-  'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'add', 'delete', 'clear',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'set',
+  'add',
+  'delete',
+  'clear',
 ]);
 
 function constructedMutable(init: ts.Expression): string | undefined {
@@ -33,14 +45,16 @@ function constructedMutable(init: ts.Expression): string | undefined {
 function declaredReadonly(type: ts.TypeNode | undefined): boolean {
   if (!type) return false;
   if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return true;
-  if (ts.isTypeReferenceNode(type)) return /^(ReadonlySet|ReadonlyMap|ReadonlyArray|Readonly)$/.test(type.typeName.getText());
+  if (ts.isTypeReferenceNode(type))
+    return /^(ReadonlySet|ReadonlyMap|ReadonlyArray|Readonly)$/.test(type.typeName.getText());
   return false;
 }
 
 /** The root identifier of `a.b[c].d`, if the expression is such a chain. */
 function rootName(e: ts.Expression): string | undefined {
   let x = e;
-  while (ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x) || ts.isNonNullExpression(x)) x = x.expression;
+  while (ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x) || ts.isNonNullExpression(x))
+    x = x.expression;
   return ts.isIdentifier(x) ? x.text : undefined;
 }
 
@@ -48,8 +62,11 @@ function rootName(e: ts.Expression): string | undefined {
 function mutatedNames(source: ts.SourceFile): Set<string> {
   const out = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
-      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+    ) {
       const l = node.left;
       if (ts.isPropertyAccessExpression(l) || ts.isElementAccessExpression(l)) {
         const n = rootName(l);
@@ -58,8 +75,11 @@ function mutatedNames(source: ts.SourceFile): Set<string> {
     } else if (ts.isDeleteExpression(node)) {
       const n = rootName(node.expression);
       if (n) out.add(n);
-    } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
-      mutatingMethods.has(node.expression.name.text)) {
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      mutatingMethods.has(node.expression.name.text)
+    ) {
       const n = rootName(node.expression.expression);
       if (n) out.add(n);
     }
@@ -93,12 +113,17 @@ export function moduleStateOf(fileName: string, text: string): ModuleState[] {
       }
     } else if (ts.isClassDeclaration(stmt)) {
       for (const m of stmt.members) {
-        const isStatic = ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword);
+        const isStatic =
+          ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword);
         if (!isStatic || !ts.isPropertyDeclaration(m)) continue;
         const readonly = ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.ReadonlyKeyword);
         const kind = m.initializer ? constructedMutable(m.initializer) : undefined;
         if (!readonly || kind?.startsWith('new ')) {
-          out.push({ name: `${stmt.name?.text ?? 'class'}.${m.name.getText(source)}`, line: lineOf(m), why: 'static mutable field' });
+          out.push({
+            name: `${stmt.name?.text ?? 'class'}.${m.name.getText(source)}`,
+            line: lineOf(m),
+            why: 'static mutable field',
+          });
         }
       }
     }

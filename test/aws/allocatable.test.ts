@@ -14,7 +14,9 @@ describe('instance types against the published catalog (AL2023 defaults)', () =>
     const mismatches = infos.flatMap((info) => {
       const published = catalog.find((e) => e.name === info.instanceType)?.allocatable;
       const computed = toResourceList(computeResources(info, al2023).allocatable);
-      return JSON.stringify(computed) === JSON.stringify(published) ? [] : [{ type: info.instanceType, computed, published }];
+      return JSON.stringify(computed) === JSON.stringify(published)
+        ? []
+        : [{ type: info.instanceType, computed, published }];
     });
     expect(mismatches).toEqual([]);
   });
@@ -23,7 +25,8 @@ describe('instance types against the published catalog (AL2023 defaults)', () =>
     const { sim } = world();
     const mismatches = (await sim.describeInstanceTypes()).filter((info) => {
       const published = catalog.find((e) => e.name === info.instanceType)?.labels;
-      const sorted = (l: Record<string, string>): string => JSON.stringify(Object.entries(l).sort(([a], [b]) => a.localeCompare(b)));
+      const sorted = (l: Record<string, string>): string =>
+        JSON.stringify(Object.entries(l).sort(([a], [b]) => a.localeCompare(b)));
       return sorted(instanceTypeLabels(info, 'linux')) !== sorted(published ?? {});
     });
     expect(mismatches.map((m) => m.instanceType)).toEqual([]);
@@ -35,19 +38,34 @@ describe('instance types against the published catalog (AL2023 defaults)', () =>
     const types = await w.provider.getInstanceTypes(nodePool());
     expect(types).toHaveLength(catalog.filter((e) => e.onDemandPriceUSD !== null).length);
     const m5 = types.find((t) => t.name === 'm5.large');
-    expect(m5?.allocatable).toEqual({ cpu: '1930m', 'ephemeral-storage': '17Gi', memory: '6903Mi', pods: '29', 'vpc.amazonaws.com/pod-eni': '9' });
+    expect(m5?.allocatable).toEqual({
+      cpu: '1930m',
+      'ephemeral-storage': '17Gi',
+      memory: '6903Mi',
+      pods: '29',
+      'vpc.amazonaws.com/pod-eni': '9',
+    });
     expect(m5?.capacity).toMatchObject({ cpu: '2', memory: '7577Mi', pods: '29', 'ephemeral-storage': '20Gi' });
     expect(m5?.overhead.kubeReserved).toEqual({ cpu: '70m', 'ephemeral-storage': '1Gi', memory: '574Mi' });
-    const bad = types.filter((t) => JSON.stringify(t.allocatable) !== JSON.stringify(catalog.find((e) => e.name === t.name)?.allocatable));
+    const bad = types.filter(
+      (t) => JSON.stringify(t.allocatable) !== JSON.stringify(catalog.find((e) => e.name === t.name)?.allocatable),
+    );
     expect(bad.map((t) => t.name)).toEqual([]);
     expect(m5?.offerings.map((o) => `${o.zone}/${o.capacityType}`).sort()).toContain('us-east-1a/spot');
   });
 
   it('applies the EC2NodeClass kubelet overrides', async () => {
     const w = world();
-    await w.apply(nodeClass('tuned', {
-      kubelet: { maxPods: 20, systemReserved: { cpu: '100m', memory: '100Mi' }, kubeReserved: { cpu: '200m' }, evictionHard: { 'memory.available': '5%' } },
-    }));
+    await w.apply(
+      nodeClass('tuned', {
+        kubelet: {
+          maxPods: 20,
+          systemReserved: { cpu: '100m', memory: '100Mi' },
+          kubeReserved: { cpu: '200m' },
+          evictionHard: { 'memory.available': '5%' },
+        },
+      }),
+    );
     const m5 = (await w.provider.getInstanceTypes(nodePool('tuned'))).find((t) => t.name === 'm5.large');
     // memory: 7577Mi − (11×20+255)Mi − 100Mi system − 5% of 7577Mi (378.85 → 379Mi, rounded up in bytes)
     expect(m5?.capacity.pods).toBe('20');

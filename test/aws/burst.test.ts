@@ -5,7 +5,9 @@ describe('a burst of NodeClaims against the simulated EC2', () => {
   it('launches 1,000 concurrent creates within the API rate limits', async () => {
     const w = world();
     await w.apply(nodeClass());
-    const requirements = [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In' as const, values: ['m5', 'c5', 'r5', 'm6i', 'c6i'] }];
+    const requirements = [
+      { key: 'karpenter.k8s.aws/instance-family', operator: 'In' as const, values: ['m5', 'c5', 'r5', 'm6i', 'c6i'] },
+    ];
     const claims = Array.from({ length: 1000 }, () => nodeClaim(requirements, { cpu: '1', memory: '2Gi' }));
     const created = await Promise.all(claims.map((c) => w.provider.create(c)));
     expect(new Set(created.map((c) => c.status?.providerID)).size).toBe(1000);
@@ -27,7 +29,9 @@ describe('a burst of NodeClaims against the simulated EC2', () => {
     const w = world();
     await w.apply(nodeClass());
     w.sim.throttleNext('CreateFleet');
-    const err: unknown = await w.provider.create(nodeClaim([{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] }])).catch((e: unknown) => e);
+    const err: unknown = await w.provider
+      .create(nodeClaim([{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] }]))
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'CreateError', reason: 'Throttled' });
     expect(w.sim.listInstances()).toEqual([]);
   });

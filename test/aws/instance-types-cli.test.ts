@@ -6,7 +6,14 @@ describe('tenon instance-types', () => {
     const result = await listInstanceTypes({
       nodePool: {
         metadata: { name: 'general' },
-        spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: ['m5'] }] } } },
+        spec: {
+          template: {
+            spec: {
+              nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+              requirements: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: ['m5'] }],
+            },
+          },
+        },
       },
     });
     if (!result.ok) throw new Error(result.message);
@@ -23,10 +30,17 @@ describe('tenon instance-types', () => {
     const result = await listInstanceTypes({
       nodeClass: {
         metadata: { name: 'x' },
-        spec: { role: 'KarpenterNodeRole-tenon', amiSelectorTerms: [{ alias: 'al2023@latest' }], subnetSelectorTerms: [{ id: 'subnet-123' }], securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'tenon' } }] },
+        spec: {
+          role: 'KarpenterNodeRole-tenon',
+          amiSelectorTerms: [{ alias: 'al2023@latest' }],
+          subnetSelectorTerms: [{ id: 'subnet-123' }],
+          securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'tenon' } }],
+        },
       },
     });
     expect(result).toMatchObject({ ok: false });
-    expect(!result.ok && result.message).toContain('SubnetSelector did not match any Subnets: no subnet matched [id subnet-123]');
+    expect(!result.ok && result.message).toContain(
+      'SubnetSelector did not match any Subnets: no subnet matched [id subnet-123]',
+    );
   });
 });

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { InsufficientCapacityError, NodeClaimNotFoundError, NodeClassNotReadyError } from '../../src/cloudprovider/index.js';
+import {
+  InsufficientCapacityError,
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+} from '../../src/cloudprovider/index.js';
 import { UnavailableOfferingTtlMs } from '../../src/providers/aws/index.js';
 import { cluster, nodeClaim, nodeClass, world } from './setup.js';
 
-const onlyTypes = (...types: string[]) => [{ key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: types }];
+const onlyTypes = (...types: string[]) => [
+  { key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: types },
+];
 const onDemand = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] };
 const zoneA = { key: 'topology.kubernetes.io/zone', operator: 'In' as const, values: ['us-east-1a'] };
 
@@ -41,21 +47,54 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
   it('falls back to the next offering when the cheapest has no capacity, and avoids it for 3 minutes', async () => {
     const w = world();
     await w.apply(nodeClass());
-    for (const zone of w.sim.account.zones) w.sim.setCapacity({ instanceType: 'c5.large', zone, capacityType: 'on-demand' }, 0);
+    for (const zone of w.sim.account.zones)
+      w.sim.setCapacity({ instanceType: 'c5.large', zone, capacityType: 'on-demand' }, 0);
     const created = await w.provider.create(nodeClaim([...onlyTypes('c5.large', 'm5.large'), onDemand]));
     expect(created.metadata.labels?.['node.kubernetes.io/instance-type']).toBe('m5.large');
-    const types = await w.provider.getInstanceTypes({ metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } });
+    const types = await w.provider.getInstanceTypes({
+      metadata: { name: 'default' },
+      spec: {
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+            requirements: [],
+          },
+        },
+      },
+    });
     const c5 = types.find((t) => t.name === 'c5.large');
     expect(c5?.offerings.filter((o) => o.capacityType === 'on-demand').every((o) => !o.available)).toBe(true);
     w.clock.advance(UnavailableOfferingTtlMs + 61_000);
-    const later = (await w.provider.getInstanceTypes({ metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } })).find((t) => t.name === 'c5.large');
+    const later = (
+      await w.provider.getInstanceTypes({
+        metadata: { name: 'default' },
+        spec: {
+          template: {
+            spec: {
+              nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+              requirements: [],
+            },
+          },
+        },
+      })
+    ).find((t) => t.name === 'c5.large');
     expect(later?.offerings.some((o) => o.capacityType === 'on-demand' && o.available)).toBe(true);
   });
 
   it('keeps one computed instance-type list per class however many capacity errors change the unavailable offerings', async () => {
     const w = world();
     await w.apply(nodeClass());
-    const pool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } } };
+    const pool = {
+      metadata: { name: 'default' },
+      spec: {
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+            requirements: [],
+          },
+        },
+      },
+    };
     const zones = w.sim.account.zones;
     for (let i = 0; i < 40; i++) {
       w.provider.unavailableOfferings.mark('m5.large', zones[i % zones.length] ?? '', i % 2 ? 'spot' : 'on-demand');
@@ -63,7 +102,11 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
       const types = await w.provider.getInstanceTypes(pool);
       // Each list reflects the latest mark: recomputed in place, not under a new key.
       const m5 = types.find((t) => t.name === 'm5.large');
-      expect(m5?.offerings.some((o) => o.zone === zones[i % zones.length] && o.capacityType === (i % 2 ? 'spot' : 'on-demand') && o.available)).toBe(false);
+      expect(
+        m5?.offerings.some(
+          (o) => o.zone === zones[i % zones.length] && o.capacityType === (i % 2 ? 'spot' : 'on-demand') && o.available,
+        ),
+      ).toBe(false);
       expect(m5).toBeDefined();
     }
     expect(w.provider.instanceTypes.cachedLists).toBe(1);
@@ -73,9 +116,13 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
     const w = world();
     await w.apply(nodeClass());
     w.sim.setCapacity({ instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand' }, 0);
-    const err: unknown = await w.provider.create(nodeClaim([...onlyTypes('m5.large'), onDemand, zoneA])).catch((e: unknown) => e);
+    const err: unknown = await w.provider
+      .create(nodeClaim([...onlyTypes('m5.large'), onDemand, zoneA]))
+      .catch((e: unknown) => e);
     expect(InsufficientCapacityError.is(err)).toBe(true);
-    expect((err as InsufficientCapacityError).offeringsTried).toEqual([{ instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand' }]);
+    expect((err as InsufficientCapacityError).offeringsTried).toEqual([
+      { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand' },
+    ]);
     expect(w.sim.listInstances()).toHaveLength(0);
   });
 
@@ -106,8 +153,15 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
     await w.provider.create(nodeClaim([...onlyTypes('m5.large'), onDemand]));
     expect(w.sim.launchTemplateNames()).toHaveLength(1);
     const lt = w.sim.account.launchTemplates.get(w.sim.launchTemplateNames()[0] ?? '');
-    expect(lt?.metadataOptions).toEqual({ httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 1, httpProtocolIpv6: 'disabled' });
-    expect(lt?.blockDeviceMappings).toEqual([{ deviceName: '/dev/xvda', volumeSizeGiB: 20, volumeType: 'gp3', encrypted: true, deleteOnTermination: true }]);
+    expect(lt?.metadataOptions).toEqual({
+      httpEndpoint: 'enabled',
+      httpTokens: 'required',
+      httpPutResponseHopLimit: 1,
+      httpProtocolIpv6: 'disabled',
+    });
+    expect(lt?.blockDeviceMappings).toEqual([
+      { deviceName: '/dev/xvda', volumeSizeGiB: 20, volumeType: 'gp3', encrypted: true, deleteOnTermination: true },
+    ]);
     expect(lt?.instanceProfileName).toMatch(new RegExp(`^${cluster}_\\d+$`));
   });
 });
@@ -121,7 +175,9 @@ describe('AwsCloudProvider get, list, delete', () => {
     const got = await w.provider.get(a.status?.providerID ?? '');
     expect(got.metadata.name).toBe(a.metadata.name);
     expect(got.status?.allocatable).toEqual(a.status?.allocatable);
-    expect((await w.provider.list()).map((n) => n.status?.providerID).sort()).toEqual([a.status?.providerID, b.status?.providerID].sort());
+    expect((await w.provider.list()).map((n) => n.status?.providerID).sort()).toEqual(
+      [a.status?.providerID, b.status?.providerID].sort(),
+    );
 
     await w.provider.delete(a);
     await w.provider.delete(b);
@@ -149,7 +205,17 @@ describe('AwsCloudProvider get, list, delete', () => {
   it('lists the node monitoring agent repair policies besides the defaults', () => {
     const w = world();
     const types = w.provider.repairPolicies().map((p) => `${p.conditionType}=${p.conditionStatus}`);
-    expect(types).toEqual(expect.arrayContaining(['Ready=False', 'Ready=Unknown', 'AcceleratedHardwareReady=False', 'StorageReady=False', 'NetworkingReady=False', 'KernelReady=False', 'ContainerRuntimeReady=False']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'Ready=False',
+        'Ready=Unknown',
+        'AcceleratedHardwareReady=False',
+        'StorageReady=False',
+        'NetworkingReady=False',
+        'KernelReady=False',
+        'ContainerRuntimeReady=False',
+      ]),
+    );
   });
 });
 

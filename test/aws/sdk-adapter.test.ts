@@ -1,4 +1,10 @@
-import { CreateFleetCommand, DescribeInstanceTypesCommand, DescribeInstancesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  CreateFleetCommand,
+  DescribeInstanceTypesCommand,
+  DescribeInstancesCommand,
+  EC2Client,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AwsApiError } from '../../src/providers/aws/index.js';
@@ -17,32 +23,59 @@ describe('SDK adapter: what the provider relies on', () => {
       allocationStrategy: 'lowest-price',
       targetCapacity: 12,
       overrides: [
-        { launchTemplateName: 'karpenter.k8s.aws/1', instanceType: 'm5.large', subnetId: 'subnet-a', zone: 'us-east-1a' },
-        { launchTemplateName: 'karpenter.k8s.aws/1', instanceType: 'm5.large', subnetId: 'subnet-b', zone: 'us-east-1b' },
-        { launchTemplateName: 'karpenter.k8s.aws/2', instanceType: 'm6g.large', subnetId: 'subnet-a', zone: 'us-east-1a' },
+        {
+          launchTemplateName: 'karpenter.k8s.aws/1',
+          instanceType: 'm5.large',
+          subnetId: 'subnet-a',
+          zone: 'us-east-1a',
+        },
+        {
+          launchTemplateName: 'karpenter.k8s.aws/1',
+          instanceType: 'm5.large',
+          subnetId: 'subnet-b',
+          zone: 'us-east-1b',
+        },
+        {
+          launchTemplateName: 'karpenter.k8s.aws/2',
+          instanceType: 'm6g.large',
+          subnetId: 'subnet-a',
+          zone: 'us-east-1a',
+        },
       ],
       tags: { 'karpenter.sh/nodepool': 'default' },
     });
     const input = ec2.commandCalls(CreateFleetCommand)[0]?.args[0].input;
-    expect(input?.TargetCapacitySpecification).toEqual({ TotalTargetCapacity: 12, DefaultTargetCapacityType: 'on-demand' });
+    expect(input?.TargetCapacitySpecification).toEqual({
+      TotalTargetCapacity: 12,
+      DefaultTargetCapacityType: 'on-demand',
+    });
     expect(input?.OnDemandOptions?.AllocationStrategy).toBe('lowest-price');
     expect(input?.LaunchTemplateConfigs?.map((c) => c.Overrides?.length)).toEqual([2, 1]);
-    expect(input?.TagSpecifications?.find((t) => t.ResourceType === 'instance')?.Tags).toEqual([{ Key: 'karpenter.sh/nodepool', Value: 'default' }]);
+    expect(input?.TagSpecifications?.find((t) => t.ResourceType === 'instance')?.Tags).toEqual([
+      { Key: 'karpenter.sh/nodepool', Value: 'default' },
+    ]);
   });
 
   it('counts the default network card interfaces and Neuron cores', async () => {
     ec2.on(DescribeInstanceTypesCommand).resolves({
-      InstanceTypes: [{
-        InstanceType: 'trn1.32xlarge',
-        VCpuInfo: { DefaultVCpus: 128 },
-        MemoryInfo: { SizeInMiB: 524288 },
-        ProcessorInfo: { SupportedArchitectures: ['x86_64'] },
-        NetworkInfo: {
-          MaximumNetworkInterfaces: 40, Ipv4AddressesPerInterface: 50, DefaultNetworkCardIndex: 0,
-          NetworkCards: [{ NetworkCardIndex: 0, MaximumNetworkInterfaces: 5 }, { NetworkCardIndex: 1, MaximumNetworkInterfaces: 5 }],
+      InstanceTypes: [
+        {
+          InstanceType: 'trn1.32xlarge',
+          VCpuInfo: { DefaultVCpus: 128 },
+          MemoryInfo: { SizeInMiB: 524288 },
+          ProcessorInfo: { SupportedArchitectures: ['x86_64'] },
+          NetworkInfo: {
+            MaximumNetworkInterfaces: 40,
+            Ipv4AddressesPerInterface: 50,
+            DefaultNetworkCardIndex: 0,
+            NetworkCards: [
+              { NetworkCardIndex: 0, MaximumNetworkInterfaces: 5 },
+              { NetworkCardIndex: 1, MaximumNetworkInterfaces: 5 },
+            ],
+          },
+          NeuronInfo: { NeuronDevices: [{ Name: 'Trainium', Count: 16, CoreInfo: { Count: 2 } }] },
         },
-        NeuronInfo: { NeuronDevices: [{ Name: 'Trainium', Count: 16, CoreInfo: { Count: 2 } }] },
-      }],
+      ],
     });
     const [t] = await port().describeInstanceTypes();
     expect(t?.maxNetworkInterfaces).toBe(5);
@@ -52,19 +85,42 @@ describe('SDK adapter: what the provider relies on', () => {
   it('pages through DescribeInstances reservations', async () => {
     ec2
       .on(DescribeInstancesCommand, { NextToken: undefined })
-      .resolves({ Reservations: [{ Instances: [{ InstanceId: 'i-1', State: { Name: 'running' }, Placement: { AvailabilityZone: 'us-east-1a' } }] }], NextToken: 'n' })
+      .resolves({
+        Reservations: [
+          {
+            Instances: [
+              { InstanceId: 'i-1', State: { Name: 'running' }, Placement: { AvailabilityZone: 'us-east-1a' } },
+            ],
+          },
+        ],
+        NextToken: 'n',
+      })
       .on(DescribeInstancesCommand, { NextToken: 'n' })
-      .resolves({ Reservations: [{ Instances: [{ InstanceId: 'i-2', State: { Name: 'pending' }, InstanceLifecycle: 'spot' }] }] });
-    const found = await port().describeInstances({ filters: [{ name: 'tag:kubernetes.io/cluster/demo', values: ['owned'] }] });
-    expect(found.map((i) => [i.instanceId, i.state, i.capacityType])).toEqual([['i-1', 'running', 'on-demand'], ['i-2', 'pending', 'spot']]);
+      .resolves({
+        Reservations: [{ Instances: [{ InstanceId: 'i-2', State: { Name: 'pending' }, InstanceLifecycle: 'spot' }] }],
+      });
+    const found = await port().describeInstances({
+      filters: [{ name: 'tag:kubernetes.io/cluster/demo', values: ['owned'] }],
+    });
+    expect(found.map((i) => [i.instanceId, i.state, i.capacityType])).toEqual([
+      ['i-1', 'running', 'on-demand'],
+      ['i-2', 'pending', 'spot'],
+    ]);
   });
 
   it('classifies not-found and throttling on mutating calls', async () => {
     const notFound = Object.assign(new Error('gone'), { name: 'InvalidInstanceID.NotFound' });
-    ec2.on(TerminateInstancesCommand).rejectsOnce(notFound).rejectsOnce(Object.assign(new Error('slow down'), { name: 'RequestLimitExceeded' }));
-    const first: unknown = await port().terminateInstances(['i-1']).catch((e: unknown) => e);
+    ec2
+      .on(TerminateInstancesCommand)
+      .rejectsOnce(notFound)
+      .rejectsOnce(Object.assign(new Error('slow down'), { name: 'RequestLimitExceeded' }));
+    const first: unknown = await port()
+      .terminateInstances(['i-1'])
+      .catch((e: unknown) => e);
     expect(AwsApiError.isKind(first, 'NotFound')).toBe(true);
-    const second: unknown = await port().terminateInstances(['i-1']).catch((e: unknown) => e);
+    const second: unknown = await port()
+      .terminateInstances(['i-1'])
+      .catch((e: unknown) => e);
     expect(AwsApiError.isKind(second, 'Throttled')).toBe(true);
   });
 });

@@ -34,7 +34,11 @@ export function world(options: Partial<SimEc2Options> = {}): World {
   const resolver = new NodeClassResolver({ port: sim, clock, clusterName: cluster, kubernetesVersion: '1.32' });
   const apply = async (nc: EC2NodeClass): Promise<EC2NodeClass> => {
     const r = await resolver.resolve(nc);
-    const stored = { ...nc, metadata: { ...nc.metadata, annotations: { ...nc.metadata?.annotations, ...r.annotations } }, status: r.status };
+    const stored = {
+      ...nc,
+      metadata: { ...nc.metadata, annotations: { ...nc.metadata?.annotations, ...r.annotations } },
+      status: r.status,
+    };
     nodeClasses.set(nc.metadata?.name ?? '', stored);
     return stored;
   };
@@ -82,6 +86,13 @@ export function nodeClaim(
 export function nodePool(nodeClassName = 'default'): NodePool {
   return {
     metadata: { name: 'default' },
-    spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName }, requirements: [] } } },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName },
+          requirements: [],
+        },
+      },
+    },
   };
 }

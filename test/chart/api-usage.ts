@@ -13,7 +13,14 @@ export interface ApiUse {
 }
 
 /** Production folders whose calls the chart's roles must allow. */
-const productionRoots = ['src/controllers', 'src/providers', 'src/state', 'src/kube', 'src/operator', 'src/cli/commands'];
+const productionRoots = [
+  'src/controllers',
+  'src/providers',
+  'src/state',
+  'src/kube',
+  'src/operator',
+  'src/cli/commands',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -44,8 +51,11 @@ export function apiUses(root: string): ApiUse[] {
   };
   for (const file of productionRoots.flatMap((r) => sources(join(root, r)))) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/\.(get|list|create|update|patch|delete)(?:<[^>(]*>)?\(\s*Resources\.(\w+)/g)) add(m[2], m[1] ?? '');
-    for (const m of text.matchAll(/make<\w+>\(Resources\.(\w+)|new Informer<\w+>\(\{[^}]*resource: Resources\.(\w+)/g)) {
+    for (const m of text.matchAll(/\.(get|list|create|update|patch|delete)(?:<[^>(]*>)?\(\s*Resources\.(\w+)/g))
+      add(m[2], m[1] ?? '');
+    for (const m of text.matchAll(
+      /make<\w+>\(Resources\.(\w+)|new Informer<\w+>\(\{[^}]*resource: Resources\.(\w+)/g,
+    )) {
       add(m[1] ?? m[2], 'list');
       add(m[1] ?? m[2], 'watch');
     }

@@ -16,18 +16,26 @@ interface Rule {
 
 /** `group/resource verb` for every grant of the rules. */
 function grants(rules: Rule[]): string[] {
-  return rules.flatMap((r) => (r.apiGroups ?? []).flatMap((g) => (r.resources ?? []).flatMap((res) => (r.verbs ?? []).map((v) => `${g}/${res} ${v}`))));
+  return rules.flatMap((r) =>
+    (r.apiGroups ?? []).flatMap((g) =>
+      (r.resources ?? []).flatMap((res) => (r.verbs ?? []).map((v) => `${g}/${res} ${v}`)),
+    ),
+  );
 }
 
 /** The rules of a template, its `{{ }}` actions replaced by a placeholder so the YAML parses. */
 function templateRules(file: string): Rule[] {
-  const text = readFileSync(join(chart, 'templates', file), 'utf8').replace(/^\s*\{\{-.*\}\}\s*$/gm, '').replace(/\{\{[^}]*\}\}/g, 'x');
-  return parseAllDocuments(text).flatMap((d) => ((d.toJS() as { rules?: Rule[] } | null)?.rules ?? []));
+  const text = readFileSync(join(chart, 'templates', file), 'utf8')
+    .replace(/^\s*\{\{-.*\}\}\s*$/gm, '')
+    .replace(/\{\{[^}]*\}\}/g, 'x');
+  return parseAllDocuments(text).flatMap((d) => (d.toJS() as { rules?: Rule[] } | null)?.rules ?? []);
 }
 
 describe("the chart's RBAC", () => {
   const used = apiUses(root).map((u) => `${u.resource} ${u.verb}`);
-  const clusterRules = parseAllDocuments(readFileSync(join(chart, 'rbac/cluster-rules.yaml'), 'utf8'))[0]?.toJS() as Rule[];
+  const clusterRules = parseAllDocuments(
+    readFileSync(join(chart, 'rbac/cluster-rules.yaml'), 'utf8'),
+  )[0]?.toJS() as Rule[];
   const granted = [...grants(clusterRules), ...grants(templateRules('role.yaml'))];
 
   it('grants every call the controllers make', () => {

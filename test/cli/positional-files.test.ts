@@ -74,13 +74,18 @@ describe('tenon instance-types', () => {
     const two = `${example}---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: other}\nspec: {template: {spec: {requirements: [], nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu}}}}\n`;
     const run = await runCli(['instance-types', file('two.yaml', two)]);
     expect(run).toMatchObject({ exitCode: 2, stdout: '' });
-    expect(run.stderr).toBe('tenon instance-types: the files hold 2 NodePools (gpu, other): choose one with --name NAME\n');
+    expect(run.stderr).toBe(
+      'tenon instance-types: the files hold 2 NodePools (gpu, other): choose one with --name NAME\n',
+    );
     expect((await runCli(['instance-types', file('two.yaml', two), '--name', 'gpu'])).exitCode).toBe(0);
   });
 
   it('stops quietly when piped to head', () => {
     const tenon = join(import.meta.dirname, '../../bin/tenon.js');
-    const run = spawnSync('sh', ['-c', `"${process.execPath}" "${tenon}" instance-types | head -n 2`], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync('sh', ['-c', `"${process.execPath}" "${tenon}" instance-types | head -n 2`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim().split('\n')).toHaveLength(2);
   });

@@ -16,8 +16,12 @@ export async function runCli(args: string[]): Promise<CliRun> {
   await registerCommands(program, args[0]);
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const out = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
   const before = process.exitCode;
   process.exitCode = 0;
   try {

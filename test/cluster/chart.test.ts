@@ -23,26 +23,61 @@ describe('charts/tenon', () => {
   });
 
   it('renders a Deployment as Karpenter users expect it', async () => {
-    const { objects } = await renderChart(ns, { 'settings.clusterName': 'test', 'settings.interruptionQueue': 'test-queue', 'serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn': 'arn:aws:iam::111122223333:role/tenon' });
-    expect(objects.map((o) => o.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'PodDisruptionBudget', 'Role', 'RoleBinding', 'Service', 'ServiceAccount']);
+    const { objects } = await renderChart(ns, {
+      'settings.clusterName': 'test',
+      'settings.interruptionQueue': 'test-queue',
+      'serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn': 'arn:aws:iam::111122223333:role/tenon',
+    });
+    expect(objects.map((o) => o.kind).sort()).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Deployment',
+      'PodDisruptionBudget',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'ServiceAccount',
+    ]);
     const deployment = objects.find((o) => o.kind === 'Deployment') as Rendered & { spec: DeploymentSpec };
     const pod = deployment.spec.template.spec;
     const container = pod.containers[0];
     expect(deployment.spec.replicas).toBe(2);
     expect(pod.priorityClassName).toBe('system-cluster-critical');
-    expect(container?.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container?.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
     expect(container?.readinessProbe?.httpGet.path).toBe('/readyz');
     expect(container?.livenessProbe?.httpGet.path).toBe('/healthz');
-    const env = Object.fromEntries((container?.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ CLUSTER_NAME: 'test', INTERRUPTION_QUEUE: 'test-queue', METRICS_PORT: '8080', HEALTH_PROBE_PORT: '8081', BIND_ADDRESS: '0.0.0.0', LEADER_ELECTION_NAME: 'tenon-leader-election' });
-    const sa = objects.find((o) => o.kind === 'ServiceAccount') as Rendered & { metadata: { annotations?: Record<string, string> } };
+    const env = Object.fromEntries(
+      (container?.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value]),
+    );
+    expect(env).toMatchObject({
+      CLUSTER_NAME: 'test',
+      INTERRUPTION_QUEUE: 'test-queue',
+      METRICS_PORT: '8080',
+      HEALTH_PROBE_PORT: '8081',
+      BIND_ADDRESS: '0.0.0.0',
+      LEADER_ELECTION_NAME: 'tenon-leader-election',
+    });
+    const sa = objects.find((o) => o.kind === 'ServiceAccount') as Rendered & {
+      metadata: { annotations?: Record<string, string> };
+    };
     expect(sa.metadata.annotations?.['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::111122223333:role/tenon');
   });
 
   it('renders objects the API server accepts (dry-run=server)', async () => {
     const { yaml } = await renderChart(ns, { 'settings.clusterName': 'test', 'serviceMonitor.enabled': 'false' });
     const out = await kubectl(['apply', '--dry-run=server', '-f', '-'], yaml);
-    expect(out.trim().split('\n').every((l) => /\(server dry run\)$/.test(l))).toBe(true);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .every((l) => /\(server dry run\)$/.test(l)),
+    ).toBe(true);
     expect(out.trim().split('\n')).toHaveLength(8);
   });
 });

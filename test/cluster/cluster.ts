@@ -25,7 +25,11 @@ export async function clusterClient(): Promise<{ client: KubeClient; discovery: 
 }
 
 /** Polls `probe` until it returns a value other than undefined; throws naming `what` after `timeoutMs`. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -35,7 +39,10 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -64,7 +71,9 @@ export interface TenonProcess {
 
 /** Starts `tenon ARGS` (the CLI as users run it) with extra environment. */
 export function startTenon(args: string[], env: Record<string, string> = {}): TenonProcess {
-  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'tenon.js'), ...args], { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'tenon.js'), ...args], {
+    env: { ...process.env, ...env },
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

@@ -58,14 +58,24 @@ spec:
 
 const nodes = Resources.nodes as ResourceType<Node>;
 const pods = Resources.pods as ResourceType<Pod>;
-const nodeClaims: ResourceType<KubeObject> = { group: 'karpenter.sh', version: 'v1', kind: 'NodeClaim', plural: 'nodeclaims', namespaced: false };
+const nodeClaims: ResourceType<KubeObject> = {
+  group: 'karpenter.sh',
+  version: 'v1',
+  kind: 'NodeClaim',
+  plural: 'nodeclaims',
+  namespaced: false,
+};
 
 describe('tenon controller --cloud-provider fake on a real control plane', () => {
   let tenon: TenonProcess;
   let cluster: Awaited<ReturnType<typeof clusterClient>>;
 
-  const poolNodes = async (): Promise<Node[]> => (await cluster.client.list(nodes, { labelSelector: `karpenter.sh/nodepool=${pool}` })).items;
-  const webPods = async (): Promise<Pod[]> => (await cluster.client.list(pods, { namespace: ns, labelSelector: 'app=web' })).items.filter((p) => !p.metadata.deletionTimestamp);
+  const poolNodes = async (): Promise<Node[]> =>
+    (await cluster.client.list(nodes, { labelSelector: `karpenter.sh/nodepool=${pool}` })).items;
+  const webPods = async (): Promise<Pod[]> =>
+    (await cluster.client.list(pods, { namespace: ns, labelSelector: 'app=web' })).items.filter(
+      (p) => !p.metadata.deletionTimestamp,
+    );
 
   beforeAll(async () => {
     cluster = await clusterClient();
@@ -75,14 +85,22 @@ describe('tenon controller --cloud-provider fake on a real control plane', () =>
       CLUSTER_NAME: 'test',
       LOG_LEVEL: 'info',
     });
-    await eventually('tenon controller to report its controllers running', async () => (/controllers running/.test(tenon.output()) ? true : undefined), 60_000);
+    await eventually(
+      'tenon controller to report its controllers running',
+      async () => (/controllers running/.test(tenon.output()) ? true : undefined),
+      60_000,
+    );
   });
 
   afterAll(async () => {
     if (!cluster) return;
     await cluster.client.delete(Resources.namespaces, { name: ns }).catch(() => undefined);
     await deleteObject(cluster.client, cluster.discovery, { kind: 'NodePool', name: pool }).catch(() => undefined);
-    await eventually('the pool\'s nodes to be gone', async () => ((await poolNodes()).length === 0 ? true : undefined), 120_000).catch(() => undefined);
+    await eventually(
+      "the pool's nodes to be gone",
+      async () => ((await poolNodes()).length === 0 ? true : undefined),
+      120_000,
+    ).catch(() => undefined);
     await deleteObject(cluster.client, cluster.discovery, { kind: 'EC2NodeClass', name: pool }).catch(() => undefined);
     await tenon?.stop();
   });
@@ -90,10 +108,12 @@ describe('tenon controller --cloud-provider fake on a real control plane', () =>
   it('launches nodes that register and run the pods the real kube-scheduler binds to them', async () => {
     await applyObjects(cluster.client, cluster.discovery, parseManifests(manifests));
     const running = await eventually(
-      'all 6 pods Running on the pool\'s nodes',
+      "all 6 pods Running on the pool's nodes",
       async () => {
         const list = await webPods();
-        return list.length === 6 && list.every((p) => p.status?.phase === 'Running' && p.spec?.nodeName) ? list : undefined;
+        return list.length === 6 && list.every((p) => p.status?.phase === 'Running' && p.spec?.nodeName)
+          ? list
+          : undefined;
       },
       180_000,
     ).catch((e: unknown) => {
@@ -104,10 +124,16 @@ describe('tenon controller --cloud-provider fake on a real control plane', () =>
     for (const p of running) {
       const node = byName.get(p.spec?.nodeName ?? '');
       expect(node?.spec?.providerID, `node of ${p.metadata.name}`).toMatch(/^fake:\/\/\/us-east-1[abc]\//);
-      expect(['m5.large', 'm5.xlarge', 'm5.2xlarge']).toContain(node?.metadata.labels?.['node.kubernetes.io/instance-type']);
-      expect(node?.spec?.taints ?? []).not.toContainEqual(expect.objectContaining({ key: 'karpenter.sh/unregistered' }));
+      expect(['m5.large', 'm5.xlarge', 'm5.2xlarge']).toContain(
+        node?.metadata.labels?.['node.kubernetes.io/instance-type'],
+      );
+      expect(node?.spec?.taints ?? []).not.toContainEqual(
+        expect.objectContaining({ key: 'karpenter.sh/unregistered' }),
+      );
     }
-    const claims = (await cluster.client.list(nodeClaims)).items.filter((c) => c.metadata.labels?.['karpenter.sh/nodepool'] === pool);
+    const claims = (await cluster.client.list(nodeClaims)).items.filter(
+      (c) => c.metadata.labels?.['karpenter.sh/nodepool'] === pool,
+    );
     expect(claims.length).toBe(registered.length);
   });
 
@@ -115,7 +141,12 @@ describe('tenon controller --cloud-provider fake on a real control plane', () =>
     const before = (await poolNodes()).length;
     expect(before).toBeGreaterThan(1);
     // Two pods of 900m fit one m5.large: whichever nodes the scheduler left them on, one node must remain.
-    await scaleObject(cluster.client, cluster.discovery, { kind: 'Deployment', namespace: ns, name: 'web', replicas: 2 });
+    await scaleObject(cluster.client, cluster.discovery, {
+      kind: 'Deployment',
+      namespace: ns,
+      name: 'web',
+      replicas: 2,
+    });
     const after = await eventually(
       'the pool to shrink to one node with both remaining pods Running on it',
       async () => {

@@ -31,9 +31,24 @@ interface Replica {
 
 /** A token for the chart's ServiceAccount, bound to a Secret so deleting the Secret revokes it. */
 async function mintToken(secret: string): Promise<string> {
-  const created = await admin.call<{ metadata: { uid: string } }>('create secret', { method: 'POST', path: `/api/v1/namespaces/${ns}/secrets`, body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: secret } } });
-  const req = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: secret, uid: created.metadata.uid } } };
-  const res = await admin.call<{ status: { token: string } }>('request token', { method: 'POST', path: `/api/v1/namespaces/${ns}/serviceaccounts/tenon/token`, body: req });
+  const created = await admin.call<{ metadata: { uid: string } }>('create secret', {
+    method: 'POST',
+    path: `/api/v1/namespaces/${ns}/secrets`,
+    body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: secret } },
+  });
+  const req = {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: {
+      expirationSeconds: 3600,
+      boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: secret, uid: created.metadata.uid },
+    },
+  };
+  const res = await admin.call<{ status: { token: string } }>('request token', {
+    method: 'POST',
+    path: `/api/v1/namespaces/${ns}/serviceaccounts/tenon/token`,
+    body: req,
+  });
   return res.status.token;
 }
 
@@ -49,9 +64,34 @@ async function startReplica(secret: string): Promise<Replica> {
   writeFileSync(join(dir, 'ca.crt'), caPem);
   writeFileSync(join(dir, 'namespace'), ns);
   const port = await freePort();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...chartEnv, KUBERNETES_SERVICE_HOST: server.hostname, KUBERNETES_SERVICE_PORT: server.port, HEALTH_PROBE_PORT: String(port), METRICS_PORT: String(await freePort()), BIND_ADDRESS: '127.0.0.1' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    ...chartEnv,
+    KUBERNETES_SERVICE_HOST: server.hostname,
+    KUBERNETES_SERVICE_PORT: server.port,
+    HEALTH_PROBE_PORT: String(port),
+    METRICS_PORT: String(await freePort()),
+    BIND_ADDRESS: '127.0.0.1',
+  };
   const script = `mkdir -p ${saMount} && mount --bind "$0" ${saMount} && exec "$@"`;
-  const child = spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, dir, process.execPath, join(process.cwd(), 'bin/tenon.js'), 'controller', '--cloud-provider', 'fake'], { env });
+  const child = spawn(
+    'unshare',
+    [
+      '-m',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      script,
+      dir,
+      process.execPath,
+      join(process.cwd(), 'bin/tenon.js'),
+      'controller',
+      '--cloud-provider',
+      'fake',
+    ],
+    { env },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,13 +106,26 @@ function identity(r: Replica): string | undefined {
 }
 
 async function ready(r: Replica): Promise<void> {
-  await eventually('the replica to be Ready', async () => ((await fetch(`http://127.0.0.1:${r.port}/readyz`).then((x) => x.ok, () => false)) ? true : undefined), 120_000).catch((e: unknown) => {
+  await eventually(
+    'the replica to be Ready',
+    async () =>
+      (await fetch(`http://127.0.0.1:${r.port}/readyz`).then(
+        (x) => x.ok,
+        () => false,
+      ))
+        ? true
+        : undefined,
+    120_000,
+  ).catch((e: unknown) => {
     throw new Error(`${String(e)}\n${r.output()}`);
   });
 }
 
 async function lease(): Promise<Lease> {
-  return admin.get<Lease>({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }, { name: 'tenon-leader-election', namespace: ns });
+  return admin.get<Lease>(
+    { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true },
+    { name: 'tenon-leader-election', namespace: ns },
+  );
 }
 
 async function holderIs(id: string | undefined): Promise<true | undefined> {
@@ -86,11 +139,20 @@ beforeAll(async () => {
   server = new URL(cluster?.server ?? '');
   caPem = cluster?.caData ? Buffer.from(cluster.caData, 'base64').toString() : '';
   await kubectl(['create', 'namespace', ns]);
-  const { objects } = await renderChart(ns, { 'controller.cloudProvider': 'fake', 'settings.clusterName': 'in-cluster' });
-  const rbac = objects.filter((o) => ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(o.kind));
+  const { objects } = await renderChart(ns, {
+    'controller.cloudProvider': 'fake',
+    'settings.clusterName': 'in-cluster',
+  });
+  const rbac = objects.filter((o) =>
+    ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(o.kind),
+  );
   await kubectl(['apply', '-f', '-'], rbac.map((o) => JSON.stringify(o)).join('\n'));
-  const deployment = objects.find((o) => o.kind === 'Deployment') as Rendered & { spec: { template: { spec: { containers: Array<{ env: Array<{ name: string; value?: string }> }> } } } };
-  chartEnv = Object.fromEntries((deployment.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value ?? ns]));
+  const deployment = objects.find((o) => o.kind === 'Deployment') as Rendered & {
+    spec: { template: { spec: { containers: Array<{ env: Array<{ name: string; value?: string }> }> } } };
+  };
+  chartEnv = Object.fromEntries(
+    (deployment.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value ?? ns]),
+  );
 }, 1_800_000);
 
 afterAll(async () => {
@@ -109,10 +171,14 @@ describe('tenon controller in-cluster, as the chart runs it', () => {
     await admin.call('delete secret', { method: 'DELETE', path: `/api/v1/namespaces/${ns}/secrets/token-a1` });
     const revokedAt = Date.now();
     // Renewals carry on with the new token: the Lease is renewed well after the old token stopped working.
-    await eventually('a renewal with the rotated token', async () => {
-      const renewed = Date.parse((await lease()).spec?.renewTime ?? '');
-      return renewed > revokedAt + 6_000 ? true : undefined;
-    }, 60_000);
+    await eventually(
+      'a renewal with the rotated token',
+      async () => {
+        const renewed = Date.parse((await lease()).spec?.renewTime ?? '');
+        return renewed > revokedAt + 6_000 ? true : undefined;
+      },
+      60_000,
+    );
     expect(a.child.exitCode).toBeNull();
     expect(a.output()).not.toMatch(/leader election lost/);
     await holderIs(identity(a)).then((held) => expect(held).toBe(true));

@@ -43,9 +43,18 @@ describe('scenarios against the real control plane', () => {
       expect(parsed.errors).toEqual([]);
       if (!parsed.scenario) throw new Error(`${name}: no scenario`);
       restartControlPlane();
-      const report = await runScenario(parsed.scenario, { baseDir: dir, cluster: { kubeconfig: clusterKubeconfig(), startMs: Date.now() } });
-      const failed = report.expectations.filter((e) => !e.passed).map((e) => `step ${e.step}: ${e.description}: ${e.observed}`);
-      expect({ passed: report.passed, error: report.error, failed }).toEqual({ passed: true, error: undefined, failed: [] });
+      const report = await runScenario(parsed.scenario, {
+        baseDir: dir,
+        cluster: { kubeconfig: clusterKubeconfig(), startMs: Date.now() },
+      });
+      const failed = report.expectations
+        .filter((e) => !e.passed)
+        .map((e) => `step ${e.step}: ${e.description}: ${e.observed}`);
+      expect({ passed: report.passed, error: report.error, failed }).toEqual({
+        passed: true,
+        error: undefined,
+        failed: [],
+      });
     });
   }
 });

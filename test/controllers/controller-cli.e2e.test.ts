@@ -21,8 +21,13 @@ function freePort(): Promise<number> {
 }
 
 /** Runs `tenon controller` with the given environment; collects its output. */
-function startController(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [tenon, 'controller', ...args], { env: { ...process.env, METRICS_PORT: '0', ...env } });
+function startController(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [tenon, 'controller', ...args], {
+    env: { ...process.env, METRICS_PORT: '0', ...env },
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -34,7 +39,10 @@ async function waitReady(port: number, exited: Promise<number | null>): Promise<
   let gone = false;
   void exited.then(() => (gone = true));
   for (let i = 0; i < 300 && !gone; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -92,7 +100,11 @@ describe('tenon controller', () => {
       const replicas: Array<ReturnType<typeof startController> & { port: number }> = [];
       for (const _ of [1, 2]) {
         const port = await freePort();
-        const run = startController(['--cloud-provider', 'fake', '--kubeconfig', kubeconfig], { HEALTH_PROBE_PORT: String(port), METRICS_PORT: String(await freePort()), LEADER_ELECTION_NAMESPACE: 'default' });
+        const run = startController(['--cloud-provider', 'fake', '--kubeconfig', kubeconfig], {
+          HEALTH_PROBE_PORT: String(port),
+          METRICS_PORT: String(await freePort()),
+          LEADER_ELECTION_NAMESPACE: 'default',
+        });
         running.push(run.child);
         replicas.push({ ...run, port });
       }

@@ -9,7 +9,14 @@ import { startApiServer } from '../../src/apiserver/index.js';
 import { FakeCloudProvider, fakeInstanceType } from '../../src/cloudprovider/fake/index.js';
 import type { InstanceType } from '../../src/cloudprovider/index.js';
 import { FakeClock } from '../../src/clock/index.js';
-import { KubeClient, Resources, transportFromKubeConfig, type KubeObject, type Node, type Pod } from '../../src/kube/index.js';
+import {
+  KubeClient,
+  Resources,
+  transportFromKubeConfig,
+  type KubeObject,
+  type Node,
+  type Pod,
+} from '../../src/kube/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { startOperator, type RunningOperator } from '../../src/operator/operator.js';
 import { defaultOptions, type Options } from '../../src/settings/options.js';
@@ -42,7 +49,9 @@ export function testInstanceTypes(): InstanceType[] {
 }
 
 /** Starts the API server and the operator. */
-export async function startHarness(o: { options?: Partial<Options>; instanceTypes?: InstanceType[] } = {}): Promise<Harness> {
+export async function startHarness(
+  o: { options?: Partial<Options>; instanceTypes?: InstanceType[] } = {},
+): Promise<Harness> {
   const clock = new FakeClock(Date.now());
   // Pods go at once when deleted (no kubelet here); timestamps follow the test's clock.
   const server = await startApiServer({ clock, podGrace: 'immediate' });
@@ -57,8 +66,20 @@ export async function startHarness(o: { options?: Partial<Options>; instanceType
       cb();
     },
   });
-  const options: Options = { ...defaultOptions, clusterName: 'test', batchIdleDuration: 50, batchMaxDuration: 500, ...o.options };
-  const operator = await startOperator({ client, cloudProvider: cloud, clock, options, log: createLogger({ level: 'debug', destination }) });
+  const options: Options = {
+    ...defaultOptions,
+    clusterName: 'test',
+    batchIdleDuration: 50,
+    batchMaxDuration: 500,
+    ...o.options,
+  };
+  const operator = await startOperator({
+    client,
+    cloudProvider: cloud,
+    clock,
+    options,
+    log: createLogger({ level: 'debug', destination }),
+  });
   return {
     client,
     clock,
@@ -77,7 +98,12 @@ export async function startHarness(o: { options?: Partial<Options>; instanceType
  * Polls `probe` until it returns a value (not undefined/false), advancing the fake clock by `advanceMs` between
  * polls so timers (batch windows, requeues, timeouts) fire. Throws with `what` after `timeoutMs` of real time.
  */
-export async function eventually<T>(h: Harness, what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, o: { advanceMs?: number; timeoutMs?: number } = {}): Promise<T> {
+export async function eventually<T>(
+  h: Harness,
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  o: { advanceMs?: number; timeoutMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + (o.timeoutMs ?? 15_000);
   for (;;) {
     const v = await probe();
@@ -89,11 +115,22 @@ export async function eventually<T>(h: Harness, what: string, probe: () => T | u
 }
 
 /** A NodePool named `name` using the EC2NodeClass `default`. */
-export async function createNodePool(h: Harness, name = 'default', spec: Partial<StoredNodePool['spec']> = {}, template: Partial<StoredNodePool['spec']['template']['spec']> = {}): Promise<StoredNodePool> {
+export async function createNodePool(
+  h: Harness,
+  name = 'default',
+  spec: Partial<StoredNodePool['spec']> = {},
+  template: Partial<StoredNodePool['spec']['template']['spec']> = {},
+): Promise<StoredNodePool> {
   const np: StoredNodePool = {
     metadata: { name },
     spec: {
-      template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [], ...template } },
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+          requirements: [],
+          ...template,
+        },
+      },
       ...spec,
     } as StoredNodePool['spec'],
   };
@@ -101,13 +138,26 @@ export async function createNodePool(h: Harness, name = 'default', spec: Partial
 }
 
 /** A pod the kube-scheduler found no node for: Pending with PodScheduled=False/Unschedulable. */
-export async function createUnschedulablePod(h: Harness, name: string, requests: Record<string, string> = { cpu: '1', memory: '1Gi' }, extra: Partial<Pod['spec']> = {}, meta: Partial<Pod['metadata']> = {}): Promise<Pod> {
+export async function createUnschedulablePod(
+  h: Harness,
+  name: string,
+  requests: Record<string, string> = { cpu: '1', memory: '1Gi' },
+  extra: Partial<Pod['spec']> = {},
+  meta: Partial<Pod['metadata']> = {},
+): Promise<Pod> {
   const created = await h.client.create<Pod>(Resources.pods, {
     metadata: { name, namespace: 'default', ...meta },
     spec: { containers: [{ name: 'app', image: 'app', resources: { requests } }], ...extra },
   });
-  const status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/0 nodes are available' }] };
-  return h.client.patch<Pod>(Resources.pods, { name, namespace: 'default' }, { status }, { subresource: 'status' }).catch(() => created);
+  const status = {
+    phase: 'Pending',
+    conditions: [
+      { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/0 nodes are available' },
+    ],
+  };
+  return h.client
+    .patch<Pod>(Resources.pods, { name, namespace: 'default' }, { status }, { subresource: 'status' })
+    .catch(() => created);
 }
 
 /** Every NodeClaim. */
@@ -116,20 +166,46 @@ export async function nodeClaims(h: Harness): Promise<StoredNodeClaim[]> {
 }
 
 /** Registers a Node for a launched NodeClaim, as a kubelet launched with Karpenter's userData would. */
-export async function registerNodeFor(h: Harness, nc: StoredNodeClaim, o: { taints?: Array<{ key: string; effect: string; value?: string }>; ready?: boolean; name?: string } = {}): Promise<Node> {
+export async function registerNodeFor(
+  h: Harness,
+  nc: StoredNodeClaim,
+  o: { taints?: Array<{ key: string; effect: string; value?: string }>; ready?: boolean; name?: string } = {},
+): Promise<Node> {
   const name = o.name ?? `node-${nc.metadata.name ?? ''}`;
   const labels = { ...nc.metadata.labels, 'kubernetes.io/hostname': name };
-  const taints = o.taints ?? [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }, ...(nc.spec.taints ?? []), ...(nc.spec.startupTaints ?? [])];
-  const node = await h.client.create<Node>(Resources.nodes, { metadata: { name, labels }, spec: { providerID: nc.status?.providerID, taints } } as Node);
+  const taints = o.taints ?? [
+    { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+    ...(nc.spec.taints ?? []),
+    ...(nc.spec.startupTaints ?? []),
+  ];
+  const node = await h.client.create<Node>(Resources.nodes, {
+    metadata: { name, labels },
+    spec: { providerID: nc.status?.providerID, taints },
+  } as Node);
   await setNodeReady(h, name, o.ready ?? true, nc.status?.allocatable);
   return node;
 }
 
 /** Writes the Node's Ready condition (and capacity) through the status subresource, as the kubelet does. */
-export async function setNodeReady(h: Harness, name: string, ready: boolean | 'Unknown', allocatable?: Record<string, string | number>): Promise<void> {
+export async function setNodeReady(
+  h: Harness,
+  name: string,
+  ready: boolean | 'Unknown',
+  allocatable?: Record<string, string | number>,
+): Promise<void> {
   const now = new Date(h.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
   const status = ready === 'Unknown' ? 'Unknown' : ready ? 'True' : 'False';
-  const patch: Record<string, unknown> = { conditions: [{ type: 'Ready', status, reason: ready === true ? 'KubeletReady' : 'NodeStatusUnknown', lastTransitionTime: now, lastHeartbeatTime: now }] };
+  const patch: Record<string, unknown> = {
+    conditions: [
+      {
+        type: 'Ready',
+        status,
+        reason: ready === true ? 'KubeletReady' : 'NodeStatusUnknown',
+        lastTransitionTime: now,
+        lastHeartbeatTime: now,
+      },
+    ],
+  };
   if (allocatable) {
     patch.allocatable = allocatable;
     patch.capacity = allocatable;
@@ -138,7 +214,12 @@ export async function setNodeReady(h: Harness, name: string, ready: boolean | 'U
 }
 
 /** The object's condition of `type`. */
-export function conditionOf(obj: KubeObject & { status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } }, type: string): { type: string; status: string; reason?: string; message?: string } | undefined {
+export function conditionOf(
+  obj: KubeObject & {
+    status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
+  },
+  type: string,
+): { type: string; status: string; reason?: string; message?: string } | undefined {
   return obj.status?.conditions?.find((c) => c.type === type);
 }
 

@@ -8,7 +8,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resources, updateWithRetry, watchResource, type Node } from '../../src/kube/index.js';
-import { conditionOf, createNodePool, createUnschedulablePod, eventually, nodeClaims, registerNodeFor, startHarness, type Harness } from './harness.js';
+import {
+  conditionOf,
+  createNodePool,
+  createUnschedulablePod,
+  eventually,
+  nodeClaims,
+  registerNodeFor,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 const uninitialized = 'node.cloudprovider.kubernetes.io/uninitialized';
 
@@ -40,11 +49,18 @@ describe('S1: the CCM races Tenon on the uninitialized taint', () => {
     h = await startHarness({ options: { batchIdleDuration: 10, batchMaxDuration: 100 } });
     await createNodePool(h);
     const count = 100;
-    await Promise.all(Array.from({ length: count }, (_, i) => createUnschedulablePod(h, `s1-${i}`, { cpu: '7', memory: '1Gi' })));
-    const claims = await eventually(h, `${count} launched NodeClaims`, async () => {
-      const all = (await nodeClaims(h)).filter((x) => x.status?.providerID);
-      return all.length === count && all;
-    }, { timeoutMs: 60_000 });
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => createUnschedulablePod(h, `s1-${i}`, { cpu: '7', memory: '1Gi' })),
+    );
+    const claims = await eventually(
+      h,
+      `${count} launched NodeClaims`,
+      async () => {
+        const all = (await nodeClaims(h)).filter((x) => x.status?.providerID);
+        return all.length === count && all;
+      },
+      { timeoutMs: 60_000 },
+    );
 
     const histories = new Map<string, History>();
     const abort = new AbortController();
@@ -55,7 +71,11 @@ describe('S1: the CCM races Tenon on the uninitialized taint', () => {
       const name = e.object.metadata.name ?? '';
       const hist = histories.get(name) ?? { versions: [] };
       const taints = e.object.spec?.taints ?? [];
-      hist.versions.push({ rv: Number(e.object.metadata.resourceVersion), tainted: taints.some((t) => t.key === uninitialized), unregistered: taints.some((t) => t.key === 'karpenter.sh/unregistered') });
+      hist.versions.push({
+        rv: Number(e.object.metadata.resourceVersion),
+        tainted: taints.some((t) => t.key === uninitialized),
+        unregistered: taints.some((t) => t.key === 'karpenter.sh/unregistered'),
+      });
       histories.set(name, hist);
       for (const w of waiters.get(name) ?? []) w();
     }).catch(() => undefined);
@@ -102,12 +122,23 @@ describe('S1: the CCM races Tenon on the uninitialized taint', () => {
       claims.map(async (nc, seed) => {
         const name = `node-${nc.metadata.name}`;
         const race = ccm(name, seed);
-        await registerNodeFor(h, nc, { taints: [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }, { key: uninitialized, effect: 'NoSchedule', value: 'true' }] });
+        await registerNodeFor(h, nc, {
+          taints: [
+            { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+            { key: uninitialized, effect: 'NoSchedule', value: 'true' },
+          ],
+        });
         await race;
       }),
     );
 
-    await eventually(h, 'every NodeClaim Initialized', async () => (await nodeClaims(h)).filter((x) => conditionOf(x, 'Initialized')?.status === 'True').length === count, { timeoutMs: 60_000 });
+    await eventually(
+      h,
+      'every NodeClaim Initialized',
+      async () =>
+        (await nodeClaims(h)).filter((x) => conditionOf(x, 'Initialized')?.status === 'True').length === count,
+      { timeoutMs: 60_000 },
+    );
     await new Promise((r) => setTimeout(r, 200));
     abort.abort();
 
@@ -126,6 +157,10 @@ describe('S1: the CCM races Tenon on the uninitialized taint', () => {
     // How often the CCM wins depends on the machine's load, so the bound only demands a few.
     expect(raced).toBeGreaterThanOrEqual(5);
     const nodes = (await h.client.list<Node>(Resources.nodes)).items;
-    expect(nodes.filter((n) => n.spec?.taints?.some((t) => t.key === uninitialized || t.key === 'karpenter.sh/unregistered'))).toEqual([]);
+    expect(
+      nodes.filter((n) =>
+        n.spec?.taints?.some((t) => t.key === uninitialized || t.key === 'karpenter.sh/unregistered'),
+      ),
+    ).toEqual([]);
   }, 120_000);
 });

@@ -17,7 +17,14 @@ function cluster(policy: ConsolidationPolicy, annotations?: Record<string, strin
   const fullNodes = Array.from({ length: 9 }, (_, i) =>
     node({ name: `full-${i}`, type: 'c.32x', pods: Array.from({ length: 32 }, () => pod({ cpu: 1 })) }, types),
   );
-  const small = node({ name: 'small', type: 'c.8x', pods: Array.from({ length: 3 }, () => pod({ cpu: 1, ...(annotations ? { annotations } : {}) })) }, types);
+  const small = node(
+    {
+      name: 'small',
+      type: 'c.8x',
+      pods: Array.from({ length: 3 }, () => pod({ cpu: 1, ...(annotations ? { annotations } : {}) })),
+    },
+    types,
+  );
   return view({ types, pools: [pool({ policy })], nodes: [...fullNodes, small] });
 }
 
@@ -33,11 +40,15 @@ describe('Balanced consolidation', () => {
   it('keeps it when its pods carry the highest deletion cost (disruption 31 of 328, score 0.14), and says why', () => {
     const d = decide(cluster('Balanced', expensiveToMove));
     expect(d.command).toBeUndefined();
-    expect(d.blocked.find((b) => b.node.name === 'small')?.message).toMatch(/^Balanced consolidation: saving 1\.4% of the NodePool's cost does not justify disrupting 9\.5% of it \(score 0\.14 < 0\.5\)$/);
+    expect(d.blocked.find((b) => b.node.name === 'small')?.message).toMatch(
+      /^Balanced consolidation: saving 1\.4% of the NodePool's cost does not justify disrupting 9\.5% of it \(score 0\.14 < 0\.5\)$/,
+    );
   });
 
   it('WhenEmptyOrUnderutilized takes the same move whatever the pods cost to move', () => {
-    expect(decide(cluster('WhenEmptyOrUnderutilized', expensiveToMove)).command?.candidates.map((c) => c.node.name)).toEqual(['small']);
+    expect(
+      decide(cluster('WhenEmptyOrUnderutilized', expensiveToMove)).command?.candidates.map((c) => c.node.name),
+    ).toEqual(['small']);
   });
 
   it('WhenEmpty leaves a node with pods alone', () => {
@@ -46,12 +57,23 @@ describe('Balanced consolidation', () => {
 });
 
 describe('Balanced score', () => {
-  const v = view({ types, pools: [pool({ policy: 'Balanced' })], nodes: [node({ name: 'only', type: 'c.4x', pods: [pod({ cpu: 1 }), pod({ cpu: 1 })] }, types)] });
+  const v = view({
+    types,
+    pools: [pool({ policy: 'Balanced' })],
+    nodes: [node({ name: 'only', type: 'c.4x', pods: [pod({ cpu: 1 }), pod({ cpu: 1 })] }, types)],
+  });
   const command = (costAfter: number): Command => ({
     reason: 'Underutilized',
     consolidationType: 'single',
     method: 'test',
-    candidates: [{ node: v.nodes[0] as Command['candidates'][number]['node'], nodePool: pool({ policy: 'Balanced' }), reschedulable: v.nodes[0]?.pods ?? [], disruptionCost: 2 }],
+    candidates: [
+      {
+        node: v.nodes[0] as Command['candidates'][number]['node'],
+        nodePool: pool({ policy: 'Balanced' }),
+        reschedulable: v.nodes[0]?.pods ?? [],
+        disruptionCost: 2,
+      },
+    ],
     replacements: [],
     costBefore: 0.2,
     costAfter,
@@ -59,7 +81,12 @@ describe('Balanced score', () => {
   });
 
   it('deleting the only node of a pool scores exactly 1 (all the cost, all the disruption)', () => {
-    expect(scoreMove(command(0), v)).toMatchObject({ savingsFraction: 1, disruptionFraction: 1, score: 1, approved: true });
+    expect(scoreMove(command(0), v)).toMatchObject({
+      savingsFraction: 1,
+      disruptionFraction: 1,
+      score: 1,
+      approved: true,
+    });
   });
 
   it('a move that saves nothing is refused whatever its disruption', () => {

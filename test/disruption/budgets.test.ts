@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Budget } from '../../src/api/index.js';
-import { allowances, allowedByBudgets, budgetActive, budgetNodes, countNodes, Unlimited } from '../../src/controllers/disruption/budgets/budgets.js';
+import {
+  allowances,
+  allowedByBudgets,
+  budgetActive,
+  budgetNodes,
+  countNodes,
+  Unlimited,
+} from '../../src/controllers/disruption/budgets/budgets.js';
 import { catalog, node, pool } from '../../src/controllers/disruption/testing/cluster.js';
 
 const monday10 = Date.parse('2026-11-23T10:00:00Z');
@@ -50,7 +57,13 @@ describe('budget activity and reasons', () => {
 
   it('no budgets means the API default of 10%; no active budget means unlimited', () => {
     expect(allowedByBudgets(pool({ budgets: [] }), { reason: 'Empty', numNodes: 30, now: monday10 })).toBe(3);
-    expect(allowedByBudgets(pool({ budgets: [{ nodes: '0', reasons: ['Drifted'] }] }), { reason: 'Empty', numNodes: 30, now: monday10 })).toBe(Unlimited);
+    expect(
+      allowedByBudgets(pool({ budgets: [{ nodes: '0', reasons: ['Drifted'] }] }), {
+        reason: 'Empty',
+        numNodes: 30,
+        now: monday10,
+      }),
+    ).toBe(Unlimited);
   });
 });
 

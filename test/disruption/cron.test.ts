@@ -29,10 +29,13 @@ describe('cron schedules (UTC)', () => {
     expect(cronMatches(parsed(expr), at(when))).toBe(fires);
   });
 
-  it.each(['* * * *', '61 * * * *', '* 24 * * *', '*/0 * * * *', 'a b c d e', '5-1 * * * *'])('rejects %s with the field named', (expr) => {
-    const r = parseCron(expr);
-    expect(r.ok).toBe(false);
-  });
+  it.each(['* * * *', '61 * * * *', '* 24 * * *', '*/0 * * * *', 'a b c d e', '5-1 * * * *'])(
+    'rejects %s with the field named',
+    (expr) => {
+      const r = parseCron(expr);
+      expect(r.ok).toBe(false);
+    },
+  );
 
   it.each([
     // business hours window: 09:00 + 8h
@@ -53,21 +56,35 @@ describe('lastFiring (property)', () => {
     const fc = (await import('fast-check')).default;
     const field = (values: string[]) => fc.constantFrom(...values);
     const exprArb = fc
-      .tuple(field(['0', '*/20', '5,35', '*']), field(['*', '3', '9-17', '*/6']), field(['*', '1', '13', '1-7']), field(['*', 'jan-jun', '11', '2']), field(['*', 'mon-fri', 'sun', '5']))
+      .tuple(
+        field(['0', '*/20', '5,35', '*']),
+        field(['*', '3', '9-17', '*/6']),
+        field(['*', '1', '13', '1-7']),
+        field(['*', 'jan-jun', '11', '2']),
+        field(['*', 'mon-fri', 'sun', '5']),
+      )
       .map((f) => f.join(' '));
     fc.assert(
-      fc.property(exprArb, fc.integer({ min: 0, max: 3 * 24 * 60 }), fc.integer({ min: Date.parse('2026-01-01T00:00:00Z') / 60_000, max: Date.parse('2027-01-01T00:00:00Z') / 60_000 }), (expr, windowMin, nowMin) => {
-        const s = parsed(expr);
-        const now = nowMin * 60_000 + 17_000;
-        let expected: number | undefined;
-        for (let t = nowMin * 60_000; t > now - windowMin * 60_000; t -= 60_000) {
-          if (cronMatches(s, t)) {
-            expected = t;
-            break;
+      fc.property(
+        exprArb,
+        fc.integer({ min: 0, max: 3 * 24 * 60 }),
+        fc.integer({
+          min: Date.parse('2026-01-01T00:00:00Z') / 60_000,
+          max: Date.parse('2027-01-01T00:00:00Z') / 60_000,
+        }),
+        (expr, windowMin, nowMin) => {
+          const s = parsed(expr);
+          const now = nowMin * 60_000 + 17_000;
+          let expected: number | undefined;
+          for (let t = nowMin * 60_000; t > now - windowMin * 60_000; t -= 60_000) {
+            if (cronMatches(s, t)) {
+              expected = t;
+              break;
+            }
           }
-        }
-        expect(lastFiring(s, now, windowMin * 60_000)).toBe(expected);
-      }),
+          expect(lastFiring(s, now, windowMin * 60_000)).toBe(expected);
+        },
+      ),
       { numRuns: 300, seed: 3 },
     );
   });

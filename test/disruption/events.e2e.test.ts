@@ -18,26 +18,40 @@ afterEach(async () => {
   await c.stop();
 });
 
-
 /** A NodePool that consolidates at once, and one initialized node of `type` running a pod of `cpu` cores. */
 async function managedNode(name: string, type: string, cpu: number): Promise<void> {
   const pool = minimalNodePool() as unknown as StoredNodePool;
-  pool.spec.disruption = { consolidateAfter: '0s', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ nodes: '100%' }] };
+  pool.spec.disruption = {
+    consolidateAfter: '0s',
+    consolidationPolicy: 'WhenEmptyOrUnderutilized',
+    budgets: [{ nodes: '100%' }],
+  };
   await c.client.create(Resources.nodePools, pool);
   await c.client.create<StoredNodeClaim>(Resources.nodeClaims, {
     metadata: { name, labels: { 'karpenter.sh/nodepool': 'default' } },
-    spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type] }] },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type] }],
+    },
   } as StoredNodeClaim);
   const launched = await launchedClaim(c, name);
   await runPod(c, `${name}-web`, `node-${name}`, cpu);
   await bringUp(c, launched, `node-${name}`);
-  await eventually(c, async () => isInitialized(await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name })) || undefined, { stepMs: 200 });
+  await eventually(
+    c,
+    async () => isInitialized(await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name })) || undefined,
+    { stepMs: 200 },
+  );
 }
 
 /** `reason: message` of the events about the object named `obj` of `kind`. */
 async function events(kind: string, obj: string): Promise<string[]> {
-  const list = await c.client.list<KubeObject & { reason?: string; message?: string; involvedObject?: { kind?: string; name?: string } }>(Resources.events, { namespace: 'default' });
-  return list.items.filter((e) => e.involvedObject?.name === obj && e.involvedObject.kind === kind).map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`);
+  const list = await c.client.list<
+    KubeObject & { reason?: string; message?: string; involvedObject?: { kind?: string; name?: string } }
+  >(Resources.events, { namespace: 'default' });
+  return list.items
+    .filter((e) => e.involvedObject?.name === obj && e.involvedObject.kind === kind)
+    .map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`);
 }
 
 function disruptionController(): DisruptionController {
@@ -50,7 +64,11 @@ describe('disruption events (e2e)', () => {
   it('a node nothing cheaper can replace says so on the Node and the NodeClaim', async () => {
     await managedNode('small', 'c.2x', 1);
     const said = /^Unconsolidatable: Can't replace with a cheaper node$/;
-    await eventually(c, async () => ((await events('Node', 'node-small')).some((e) => said.test(e)) ? true : undefined), { stepMs: 1_000 });
+    await eventually(
+      c,
+      async () => ((await events('Node', 'node-small')).some((e) => said.test(e)) ? true : undefined),
+      { stepMs: 1_000 },
+    );
     expect((await events('NodeClaim', 'small')).some((e) => said.test(e))).toBe(true);
   });
 
@@ -63,8 +81,11 @@ describe('disruption events (e2e)', () => {
     await eventually(c, () => (decided ? true : undefined), { stepMs: 500 });
     // Within the consolidation TTL the node fills up: the smaller replacement no longer holds its pods.
     await runPod(c, 'big-batch', 'node-big', 10);
-    const said = /^Unconsolidatable: Abandoned single-node consolidation: delete 1 node \(node-big\) and replace with c\.2x.* after re-validation: not all pods would schedule, default\/big-batch => /;
-    await eventually(c, async () => ((await events('Node', 'node-big')).some((e) => said.test(e)) ? true : undefined), { stepMs: 1_000 }).catch(async (e: unknown) => {
+    const said =
+      /^Unconsolidatable: Abandoned single-node consolidation: delete 1 node \(node-big\) and replace with c\.2x.* after re-validation: not all pods would schedule, default\/big-batch => /;
+    await eventually(c, async () => ((await events('Node', 'node-big')).some((e) => said.test(e)) ? true : undefined), {
+      stepMs: 1_000,
+    }).catch(async (e: unknown) => {
       throw new Error(`${String(e)}: ${(await events('Node', 'node-big')).join(' | ')}`);
     });
     expect((await events('NodeClaim', 'big')).some((e) => said.test(e))).toBe(true);

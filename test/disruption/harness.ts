@@ -31,7 +31,14 @@ export function isInitialized(nc: StoredNodeClaim | undefined): boolean {
 
 /** Sizes 2..16 cores on-demand in one zone, $0.05 per core. */
 export function e2eTypes(): ReturnType<typeof fakeInstanceType>[] {
-  return [2, 4, 8, 16].map((cpu) => fakeInstanceType({ name: `c.${cpu}x`, cpu, memoryGi: cpu * 4, offerings: [{ zone: 'zone-a', capacityType: 'on-demand', price: cpu * 0.05 }] }));
+  return [2, 4, 8, 16].map((cpu) =>
+    fakeInstanceType({
+      name: `c.${cpu}x`,
+      cpu,
+      memoryGi: cpu * 4,
+      offerings: [{ zone: 'zone-a', capacityType: 'on-demand', price: cpu * 0.05 }],
+    }),
+  );
 }
 
 /** Starts the API server and the operator. */
@@ -42,7 +49,13 @@ export async function startCluster(): Promise<Cluster> {
   const client = new KubeClient(await transportFromKubeConfig(kc));
   const clock = new FakeClock(Date.now());
   const cloud = new FakeCloudProvider({ instanceTypes: e2eTypes() });
-  const operator = await startOperator({ client, cloudProvider: cloud, clock, options: { ...defaultOptions, disableLeaderElection: true }, log: createLogger({ level: 'error' }) });
+  const operator = await startOperator({
+    client,
+    cloudProvider: cloud,
+    clock,
+    options: { ...defaultOptions, disableLeaderElection: true },
+    log: createLogger({ level: 'error' }),
+  });
   return {
     server,
     client,
@@ -57,7 +70,11 @@ export async function startCluster(): Promise<Cluster> {
 }
 
 /** Waits for `check`, moving the fake clock `stepMs` between real-time polls. */
-export async function eventually<T>(c: Cluster, check: () => Promise<T | undefined> | T | undefined, opts: { stepMs?: number; timeoutMs?: number } = {}): Promise<T> {
+export async function eventually<T>(
+  c: Cluster,
+  check: () => Promise<T | undefined> | T | undefined,
+  opts: { stepMs?: number; timeoutMs?: number } = {},
+): Promise<T> {
   const end = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const v = await check();
@@ -78,19 +95,53 @@ export async function bringUp(c: Cluster, nc: StoredNodeClaim, name: string): Pr
   const labels = { ...nc.metadata.labels, [Labels.hostname]: name };
   const node = await c.client.create<Node>(Resources.nodes, {
     metadata: { name, labels },
-    spec: { providerID: nc.status?.providerID ?? '', taints: [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }] },
+    spec: {
+      providerID: nc.status?.providerID ?? '',
+      taints: [{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }],
+    },
   } as Node);
-  const status = { capacity: nc.status?.capacity, allocatable: nc.status?.allocatable, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }] };
-  return c.client.patch<Node>(Resources.nodes, { name: node.metadata.name ?? name }, { status }, { subresource: 'status' });
+  const status = {
+    capacity: nc.status?.capacity,
+    allocatable: nc.status?.allocatable,
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        lastHeartbeatTime: new Date().toISOString(),
+        lastTransitionTime: new Date().toISOString(),
+      },
+    ],
+  };
+  return c.client.patch<Node>(
+    Resources.nodes,
+    { name: node.metadata.name ?? name },
+    { status },
+    { subresource: 'status' },
+  );
 }
 
 /** A running pod bound to `node`, requesting `cpu` cores. */
-export async function runPod(c: Cluster, name: string, node: string, cpu: number, annotations?: Record<string, string>): Promise<Pod> {
+export async function runPod(
+  c: Cluster,
+  name: string,
+  node: string,
+  cpu: number,
+  annotations?: Record<string, string>,
+): Promise<Pod> {
   await c.client.create<Pod>(Resources.pods, {
     metadata: { name, namespace: 'default', labels: { app: 'web' }, annotations },
-    spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: String(cpu), memory: '1Gi' } } }] },
+    spec: {
+      nodeName: node,
+      containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: String(cpu), memory: '1Gi' } } }],
+    },
   } as Pod);
-  return c.client.patch<Pod>(Resources.pods, { name, namespace: 'default' }, { status: { phase: 'Running' } }, { subresource: 'status' });
+  return c.client.patch<Pod>(
+    Resources.pods,
+    { name, namespace: 'default' },
+    { status: { phase: 'Running' } },
+    { subresource: 'status' },
+  );
 }
 
 /**

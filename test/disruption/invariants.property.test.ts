@@ -25,11 +25,19 @@ const budgetsArb: fc.Arbitrary<Budget[]> = fc.constantFrom<Budget[]>(
   [{ nodes: '0', reasons: ['Underutilized'] }, { nodes: '100%' }],
   [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h' }, { nodes: '100%' }], // blocked window is active
   [{ nodes: '0', schedule: '0 20 * * *', duration: '2h' }, { nodes: '3' }], // blocked window is not active
-  [{ nodes: '1', reasons: ['Drifted'] }, { nodes: '50%', reasons: ['Empty', 'Underutilized'] }],
+  [
+    { nodes: '1', reasons: ['Drifted'] },
+    { nodes: '50%', reasons: ['Empty', 'Underutilized'] },
+  ],
 );
 
 // Memory per core varies so that multi-node consolidation's orders by memory per CPU differ from Karpenter's.
-const podArb = fc.record({ cpu: fc.constantFrom(0.25, 0.5, 1, 2, 3), memPerCpu: fc.constantFrom(1, 1, 2, 4), app: fc.constantFrom(...apps), dnd: fc.integer({ min: 0, max: 9 }).map((n) => n === 0) });
+const podArb = fc.record({
+  cpu: fc.constantFrom(0.25, 0.5, 1, 2, 3),
+  memPerCpu: fc.constantFrom(1, 1, 2, 4),
+  app: fc.constantFrom(...apps),
+  dnd: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+});
 const nodeArb = fc.record({
   size: fc.constantFrom(1, 2, 4, 8, 16),
   pool: fc.constantFrom('p1', 'p2'),
@@ -42,7 +50,10 @@ const nodeArb = fc.record({
 const clusterArb = fc.record({
   nodes: fc.array(nodeArb, { minLength: 1, maxLength: 10 }),
   budgets: fc.tuple(budgetsArb, budgetsArb),
-  policies: fc.tuple(fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const), fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const)),
+  policies: fc.tuple(
+    fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const),
+    fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const),
+  ),
   pdbAllowed: fc.array(fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }), { minLength: 3, maxLength: 3 }),
   spotToSpot: fc.boolean(),
   withSpot: fc.boolean(),
@@ -68,7 +79,9 @@ function typesOf(withSpot: boolean, mixed: boolean): sched.InstanceType[] {
   const base = catalog(withSpot);
   if (!mixed) return base;
   const spot = (cpu: number, perCpu: number) => (withSpot ? { spotPrice: cpu * perCpu } : {});
-  const hc = [4, 8, 16].map((cpu) => instanceType({ name: `hc.${cpu}x`, cpu, memGi: cpu, price: cpu * 0.035, ...spot(cpu, 0.015) }));
+  const hc = [4, 8, 16].map((cpu) =>
+    instanceType({ name: `hc.${cpu}x`, cpu, memGi: cpu, price: cpu * 0.035, ...spot(cpu, 0.015) }),
+  );
   return [...base, ...hc, instanceType({ name: 'c.64x', cpu: 64, price: 64 * 0.07, ...spot(64, 0.03) })];
 }
 
@@ -78,13 +91,38 @@ function build(c: Cluster): DisruptionView {
     let used = 0;
     const pods = n.pods
       .filter((p) => (used + p.cpu <= n.size ? ((used += p.cpu), true) : false))
-      .map((p) => withMemory(pod({ cpu: p.cpu, labels: { app: p.app }, annotations: p.dnd ? { 'karpenter.sh/do-not-disrupt': 'true' } : undefined }), p.cpu * p.memPerCpu));
-    return node({ name: `n${i}`, type: `c.${n.size}x`, pool: c.onePool ? 'p1' : n.pool, zone: n.zone, capacityType: c.withSpot && n.spot ? 'spot' : 'on-demand', pods, extra: { doNotDisrupt: n.dnd, drifted: n.drifted ? 'AMIDrift' : undefined } }, types);
+      .map((p) =>
+        withMemory(
+          pod({
+            cpu: p.cpu,
+            labels: { app: p.app },
+            annotations: p.dnd ? { 'karpenter.sh/do-not-disrupt': 'true' } : undefined,
+          }),
+          p.cpu * p.memPerCpu,
+        ),
+      );
+    return node(
+      {
+        name: `n${i}`,
+        type: `c.${n.size}x`,
+        pool: c.onePool ? 'p1' : n.pool,
+        zone: n.zone,
+        capacityType: c.withSpot && n.spot ? 'spot' : 'on-demand',
+        pods,
+        extra: { doNotDisrupt: n.dnd, drifted: n.drifted ? 'AMIDrift' : undefined },
+      },
+      types,
+    );
   });
-  const pools = [pool({ name: 'p1', budgets: c.budgets[0], policy: c.policies[0] }), pool({ name: 'p2', budgets: c.budgets[1], policy: c.policies[1] })].slice(0, c.onePool ? 1 : 2);
+  const pools = [
+    pool({ name: 'p1', budgets: c.budgets[0], policy: c.policies[0] }),
+    pool({ name: 'p2', budgets: c.budgets[1], policy: c.policies[1] }),
+  ].slice(0, c.onePool ? 1 : 2);
   const pdbs = apps.flatMap((app, i) => {
     const allowed = c.pdbAllowed[i];
-    return allowed === undefined ? [] : [{ name: `pdb-${app}`, namespace: 'default', selector: { matchLabels: { app } }, disruptionsAllowed: allowed }];
+    return allowed === undefined
+      ? []
+      : [{ name: `pdb-${app}`, namespace: 'default', selector: { matchLabels: { app } }, disruptionsAllowed: allowed }];
   });
   return view({ types, nodes, pools, pdbs, now, spotToSpot: c.spotToSpot });
 }
@@ -126,7 +164,9 @@ function checkCommand(v: DisruptionView, cmd: Command): void {
     const after = cmd.replacements.reduce((s, r) => {
       const it = v.instanceTypesByNodePool[r.nodePool]?.find((t) => t.name === r.cheapest.instanceType);
       const allowedCt = r.requirements.find((x) => x.key === Labels.capacityType)?.values;
-      const prices = (it?.offerings ?? []).filter((o) => !allowedCt || allowedCt.includes(o.capacityType)).map((o) => o.price);
+      const prices = (it?.offerings ?? [])
+        .filter((o) => !allowedCt || allowedCt.includes(o.capacityType))
+        .map((o) => o.price);
       return s + Math.min(...prices);
     }, 0);
     expect(after).toBeLessThan(before);
@@ -143,7 +183,9 @@ describe('disruption invariants (property)', () => {
           const d = decide(v);
           if (!d.command) return;
           checkCommand(v, d.command);
-          const kind = d.command.preferredOver ? 'multi-node consolidation/well-fitting prefix' : `${d.command.method}/${d.command.replacements.length ? 'replace' : 'delete'}`;
+          const kind = d.command.preferredOver
+            ? 'multi-node consolidation/well-fitting prefix'
+            : `${d.command.method}/${d.command.replacements.length ? 'replace' : 'delete'}`;
           seen.set(kind, (seen.get(kind) ?? 0) + 1);
           const costBefore = fleetCost(v);
           // No pod without a place: the scheduler can bind every displaced pod once the replacements are up.
@@ -158,7 +200,15 @@ describe('disruption invariants (property)', () => {
     );
     // Not vacuous: every method decided something, with and without replacements.
     expect([...seen.keys()].sort()).toEqual(
-      expect.arrayContaining(['drift/delete', 'drift/replace', 'emptiness/delete', 'multi-node consolidation/replace', 'multi-node consolidation/well-fitting prefix', 'single-node consolidation/delete', 'single-node consolidation/replace']),
+      expect.arrayContaining([
+        'drift/delete',
+        'drift/replace',
+        'emptiness/delete',
+        'multi-node consolidation/replace',
+        'multi-node consolidation/well-fitting prefix',
+        'single-node consolidation/delete',
+        'single-node consolidation/replace',
+      ]),
     );
   });
 });

@@ -16,14 +16,28 @@ function pool(): StoredNodePool {
   return p;
 }
 
-function claim(annotations: Record<string, string>, spec: Partial<StoredNodeClaim['spec']> = {}, created = '2026-01-01T00:00:00Z'): StoredNodeClaim {
-  return { metadata: { name: 'nc', annotations, creationTimestamp: created }, spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [], ...spec } } as StoredNodeClaim;
+function claim(
+  annotations: Record<string, string>,
+  spec: Partial<StoredNodeClaim['spec']> = {},
+  created = '2026-01-01T00:00:00Z',
+): StoredNodeClaim {
+  return {
+    metadata: { name: 'nc', annotations, creationTimestamp: created },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [],
+      ...spec,
+    },
+  } as StoredNodeClaim;
 }
 
 describe('drift detection', () => {
   it('static drift: the template hash changed (same hash version only)', () => {
     const p = pool();
-    const launched = claim({ [Annotations.nodePoolHash]: nodePoolHash(p), [Annotations.nodePoolHashVersion]: nodePoolHashVersion });
+    const launched = claim({
+      [Annotations.nodePoolHash]: nodePoolHash(p),
+      [Annotations.nodePoolHashVersion]: nodePoolHashVersion,
+    });
     expect(staticDrift(launched, p)).toBeUndefined();
     p.spec.template.spec.taints = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }];
     expect(staticDrift(launched, p)?.reason).toBe('NodePoolDrifted');
@@ -32,10 +46,34 @@ describe('drift detection', () => {
   });
 
   it.each<[Record<string, string>, string | undefined]>([
-    [{ 'kubernetes.io/arch': 'amd64', 'karpenter.sh/capacity-type': 'on-demand', 'karpenter.k8s.aws/instance-cpu': '4' }, undefined],
-    [{ 'kubernetes.io/arch': 'arm64', 'karpenter.sh/capacity-type': 'on-demand', 'karpenter.k8s.aws/instance-cpu': '4' }, 'kubernetes.io/arch'],
-    [{ 'kubernetes.io/arch': 'amd64', 'karpenter.sh/capacity-type': 'spot', 'karpenter.k8s.aws/instance-cpu': '4' }, 'karpenter.sh/capacity-type'],
-    [{ 'kubernetes.io/arch': 'amd64', 'karpenter.sh/capacity-type': 'on-demand', 'karpenter.k8s.aws/instance-cpu': '2' }, 'karpenter.k8s.aws/instance-cpu'],
+    [
+      {
+        'kubernetes.io/arch': 'amd64',
+        'karpenter.sh/capacity-type': 'on-demand',
+        'karpenter.k8s.aws/instance-cpu': '4',
+      },
+      undefined,
+    ],
+    [
+      {
+        'kubernetes.io/arch': 'arm64',
+        'karpenter.sh/capacity-type': 'on-demand',
+        'karpenter.k8s.aws/instance-cpu': '4',
+      },
+      'kubernetes.io/arch',
+    ],
+    [
+      { 'kubernetes.io/arch': 'amd64', 'karpenter.sh/capacity-type': 'spot', 'karpenter.k8s.aws/instance-cpu': '4' },
+      'karpenter.sh/capacity-type',
+    ],
+    [
+      {
+        'kubernetes.io/arch': 'amd64',
+        'karpenter.sh/capacity-type': 'on-demand',
+        'karpenter.k8s.aws/instance-cpu': '2',
+      },
+      'karpenter.k8s.aws/instance-cpu',
+    ],
     [{ 'karpenter.sh/capacity-type': 'on-demand' }, 'kubernetes.io/arch'],
   ])('requirements drift for %j: %s', (labels, key) => {
     const found = requirementsDrift(labels, pool());

@@ -8,7 +8,16 @@ import { ConditionTypes, DisruptedTaint } from '../../src/api/index.js';
 import { minimalNodePool } from '../../src/api/fixtures/index.js';
 import { Resources, type KubeObject, type Node } from '../../src/kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
-import { bringUp, eventually, isInitialized, launchedClaim, nodeClaims, runPod, startCluster, type Cluster } from './harness.js';
+import {
+  bringUp,
+  eventually,
+  isInitialized,
+  launchedClaim,
+  nodeClaims,
+  runPod,
+  startCluster,
+  type Cluster,
+} from './harness.js';
 
 let c: Cluster;
 beforeEach(async () => {
@@ -23,30 +32,48 @@ const tainted = (n: Node): boolean => (n.spec?.taints ?? []).some((t) => t.key =
 /** A NodePool that consolidates at once, and one oversized node running a small pod. */
 async function oversizedNode(): Promise<{ nc: StoredNodeClaim; node: Node }> {
   const pool = minimalNodePool() as unknown as StoredNodePool;
-  pool.spec.disruption = { consolidateAfter: '0s', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ nodes: '100%' }] };
+  pool.spec.disruption = {
+    consolidateAfter: '0s',
+    consolidationPolicy: 'WhenEmptyOrUnderutilized',
+    budgets: [{ nodes: '100%' }],
+  };
   await c.client.create(Resources.nodePools, pool);
   const created = await c.client.create<StoredNodeClaim>(Resources.nodeClaims, {
     metadata: { name: 'big', labels: { 'karpenter.sh/nodepool': 'default' } },
-    spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['c.16x'] }] },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['c.16x'] }],
+    },
   } as StoredNodeClaim);
   const launched = await launchedClaim(c, created.metadata.name ?? '');
   // The pod is bound first, so the node is never empty (emptiness would take it instead).
   await runPod(c, 'web-1', 'node-big', 1);
   const node = await bringUp(c, launched, 'node-big');
-  await eventually(c, async () => isInitialized(await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' })) || undefined, { stepMs: 200 }).catch(async (e: unknown) => {
+  await eventually(
+    c,
+    async () => isInitialized(await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' })) || undefined,
+    { stepMs: 200 },
+  ).catch(async (e: unknown) => {
     const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' }).catch(() => undefined);
     const n = await c.client.get<Node>(Resources.nodes, { name: 'node-big' }).catch(() => undefined);
-    throw new Error(`${String(e)}: ${JSON.stringify(nc?.status)} ${JSON.stringify(n?.spec)} ${JSON.stringify(n?.metadata.labels)}`);
+    throw new Error(
+      `${String(e)}: ${JSON.stringify(nc?.status)} ${JSON.stringify(n?.spec)} ${JSON.stringify(n?.metadata.labels)}`,
+    );
   });
   return { nc: launched, node };
 }
 
 async function replacement(): Promise<StoredNodeClaim> {
-  return eventually(c, async () => (await nodeClaims(c)).find((n) => n.metadata.name !== 'big'), { stepMs: 1_000, timeoutMs: 15_000 });
+  return eventually(c, async () => (await nodeClaims(c)).find((n) => n.metadata.name !== 'big'), {
+    stepMs: 1_000,
+    timeoutMs: 15_000,
+  });
 }
 
 async function events(obj: string): Promise<string[]> {
-  const list = await c.client.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>(Resources.events, { namespace: 'default' });
+  const list = await c.client.list<
+    KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }
+  >(Resources.events, { namespace: 'default' });
   return list.items.filter((e) => e.involvedObject?.name === obj).map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`);
 }
 
@@ -54,21 +81,31 @@ describe('disruption orchestration (e2e)', () => {
   it('launches the replacement first; taints and deletes the candidate only once it is initialized', async () => {
     await oversizedNode();
     const repl = await replacement();
-    expect(repl.spec.requirements.find((r) => r.key === 'node.kubernetes.io/instance-type')?.values).toEqual(['c.2x', 'c.4x', 'c.8x']);
+    expect(repl.spec.requirements.find((r) => r.key === 'node.kubernetes.io/instance-type')?.values).toEqual([
+      'c.2x',
+      'c.4x',
+      'c.8x',
+    ]);
     // The candidate is marked but neither tainted nor deleted while the replacement is not initialized.
     c.clock.advance(5_000);
     await new Promise((r) => setTimeout(r, 200));
     const waiting = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' });
     expect(waiting.metadata.deletionTimestamp).toBeUndefined();
-    expect(waiting.status?.conditions?.find((x) => x.type === ConditionTypes.disruptionReason)?.reason).toBe('Underutilized');
+    expect(waiting.status?.conditions?.find((x) => x.type === ConditionTypes.disruptionReason)?.reason).toBe(
+      'Underutilized',
+    );
     expect(tainted(await c.client.get<Node>(Resources.nodes, { name: 'node-big' }))).toBe(false);
 
     const launched = await launchedClaim(c, repl.metadata.name ?? '');
     await bringUp(c, launched, 'node-small');
-    const gone = await eventually(c, async () => {
-      const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' }).catch(() => undefined);
-      return nc === undefined || nc.metadata.deletionTimestamp ? true : undefined;
-    }, { stepMs: 1_000 });
+    const gone = await eventually(
+      c,
+      async () => {
+        const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' }).catch(() => undefined);
+        return nc === undefined || nc.metadata.deletionTimestamp ? true : undefined;
+      },
+      { stepMs: 1_000 },
+    );
     expect(gone).toBe(true);
     const big = await c.client.get<Node>(Resources.nodes, { name: 'node-big' }).catch(() => undefined);
     if (big) expect(tainted(big)).toBe(true);
@@ -80,7 +117,13 @@ describe('disruption orchestration (e2e)', () => {
     const repl = await replacement();
     // As if an earlier attempt had tainted it already.
     const node = await c.client.get<Node>(Resources.nodes, { name: 'node-big' });
-    await c.client.update<Node>(Resources.nodes, { ...node, spec: { ...node.spec, taints: [...(node.spec?.taints ?? []), { key: DisruptedTaint.key, effect: DisruptedTaint.effect }] } });
+    await c.client.update<Node>(Resources.nodes, {
+      ...node,
+      spec: {
+        ...node.spec,
+        taints: [...(node.spec?.taints ?? []), { key: DisruptedTaint.key, effect: DisruptedTaint.effect }],
+      },
+    });
     await c.client.delete(Resources.nodeClaims, { name: repl.metadata.name ?? '' });
     // No time passes here: the queue reacts to the deletion itself, and a later pass could decide again.
     await eventually(c, async () => {
@@ -90,6 +133,8 @@ describe('disruption orchestration (e2e)', () => {
     const big = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' });
     expect(big.metadata.deletionTimestamp).toBeUndefined();
     expect(big.status?.conditions?.some((x) => x.type === ConditionTypes.disruptionReason)).toBe(false);
-    expect((await events('node-big')).join('\n')).toMatch(/DisruptionBlocked: Abandoned disruption.*was deleted before it initialized|being deleted/);
+    expect((await events('node-big')).join('\n')).toMatch(
+      /DisruptionBlocked: Abandoned disruption.*was deleted before it initialized|being deleted/,
+    );
   });
 });

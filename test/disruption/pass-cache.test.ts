@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConsolidatedStateMaxAgeMs, DisruptionPasses } from '../../src/controllers/disruption/pass-cache.js';
-import type { RemovalHints, RemovalOutcome, RemovalSimulator } from '../../src/controllers/disruption/simulation/removal-simulator.js';
+import type {
+  RemovalHints,
+  RemovalOutcome,
+  RemovalSimulator,
+} from '../../src/controllers/disruption/simulation/removal-simulator.js';
 import { SolveRemovalSimulator } from '../../src/controllers/disruption/simulation/solve-simulator.js';
 import { catalog, node, pod, pool, view } from '../../src/controllers/disruption/testing/cluster.js';
 import type { Candidate, DisruptionNode, DisruptionView } from '../../src/controllers/disruption/types.js';
@@ -29,7 +33,8 @@ function setup(): { passes: DisruptionPasses; count: { n: number } } {
 }
 
 /** Two nodes exactly filled: nothing can be consolidated. */
-const fullNodes = (): DisruptionNode[] => ['a', 'b'].map((n) => node({ name: n, type: 'c.2x', pods: [pod({ cpu: 2 })] }, types));
+const fullNodes = (): DisruptionNode[] =>
+  ['a', 'b'].map((n) => node({ name: n, type: 'c.2x', pods: [pod({ cpu: 2 })] }, types));
 
 describe('skipping unchanged passes', () => {
   it('does not simulate again when nothing changed since a pass that found nothing', () => {
@@ -60,7 +65,9 @@ describe('skipping unchanged passes', () => {
 
   it('runs again when only the clock makes a node eligible (consolidateAfter elapses)', () => {
     const { passes } = setup();
-    const nodes = [node({ name: 'idle', type: 'c.8x', pods: [pod({ cpu: 1 })], extra: { lastPodEventTime: start } }, types)];
+    const nodes = [
+      node({ name: 'idle', type: 'c.8x', pods: [pod({ cpu: 1 })], extra: { lastPodEventTime: start } }, types),
+    ];
     const pools = [pool({ consolidateAfterMs: 60_000 })];
     expect(passes.run(view({ types, nodes, pools, now: start + 10_000 }))?.command).toBeUndefined();
     expect(passes.run(view({ types, nodes, pools, now: start + 20_000 }))).toBeUndefined();
@@ -74,7 +81,9 @@ describe('skipping unchanged passes', () => {
     const pools = [pool({ budgets: [{ nodes: '0', schedule: '0 * * * *', duration: '10m' }, { nodes: '100%' }] })];
     expect(passes.run(view({ types, nodes, pools, now: start + 60_000 }))?.command).toBeUndefined();
     expect(passes.run(view({ types, nodes, pools, now: start + 120_000 }))).toBeUndefined();
-    expect(passes.run(view({ types, nodes, pools, now: start + 11 * 60_000 }))?.command?.consolidationType).toBe('empty');
+    expect(passes.run(view({ types, nodes, pools, now: start + 11 * 60_000 }))?.command?.consolidationType).toBe(
+      'empty',
+    );
   });
 
   it('re-checks an unchanged cluster after five minutes, as Karpenter does', () => {

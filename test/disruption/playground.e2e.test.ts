@@ -85,20 +85,34 @@ describe('consolidation in the playground (e2e)', () => {
       const pinnedNode = running.find((p) => p.metadata.labels?.['app'] === 'pinned')?.spec.nodeName;
       expect(pinnedNode).toBeDefined();
 
-      await pg.clock.busy(scaleObject(pg.client, pg.discovery, { kind: 'Deployment', name: 'web', namespace: 'default', replicas: 4 }));
+      await pg.clock.busy(
+        scaleObject(pg.client, pg.discovery, { kind: 'Deployment', name: 'web', namespace: 'default', replicas: 4 }),
+      );
       // Until something was consolidated (at most an hour of simulated time).
-      const consolidated = async (): Promise<boolean> => (await pg.client.list<KubeObject & { reason?: string }>(Resources.events, { namespace: 'default' })).items.some((e) => e.reason === 'DisruptionTerminating');
+      const consolidated = async (): Promise<boolean> =>
+        (await pg.client.list<KubeObject & { reason?: string }>(Resources.events, { namespace: 'default' })).items.some(
+          (e) => e.reason === 'DisruptionTerminating',
+        );
       for (let i = 0; i < 12 && !(await consolidated()); i++) await advance(pg, 5);
       await advance(pg, 5);
 
       const now = await pods(pg);
       expect(now.filter((p) => p.status?.phase === 'Running')).toHaveLength(5);
       expect(now.find((p) => p.metadata.labels?.['app'] === 'pinned')?.spec.nodeName).toBe(pinnedNode);
-      const events = (await pg.client.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>(Resources.events, { namespace: 'default' })).items;
-      const onPinned = events.filter((e) => e.involvedObject?.name === pinnedNode).map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`);
+      const events = (
+        await pg.client.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>(
+          Resources.events,
+          { namespace: 'default' },
+        )
+      ).items;
+      const onPinned = events
+        .filter((e) => e.involvedObject?.name === pinnedNode)
+        .map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`);
       expect(onPinned.some((m) => m.startsWith('DisruptionTerminating'))).toBe(false);
       // Something else was consolidated (the scale-down left room to save).
-      expect(events.some((e) => e.reason === 'DisruptionTerminating' && e.involvedObject?.name !== pinnedNode)).toBe(true);
+      expect(events.some((e) => e.reason === 'DisruptionTerminating' && e.involvedObject?.name !== pinnedNode)).toBe(
+        true,
+      );
     } finally {
       await pg.stop();
     }

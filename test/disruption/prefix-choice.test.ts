@@ -36,7 +36,10 @@ const types = [
 function mixedFleet(): DisruptionView {
   const cpuHeavy = (name: string) => node({ name, type: 'old.8x', pods: [sized(7.5, 7.5)] }, types);
   const memHeavy = (name: string) => node({ name, type: 'old.8x', pods: [sized(7.5, 30)] }, types);
-  return view({ types, nodes: [cpuHeavy('a'), memHeavy('b'), cpuHeavy('c'), memHeavy('d'), cpuHeavy('e'), cpuHeavy('f')] });
+  return view({
+    types,
+    nodes: [cpuHeavy('a'), memHeavy('b'), cpuHeavy('c'), memHeavy('d'), cpuHeavy('e'), cpuHeavy('f')],
+  });
 }
 
 describe('multi-node consolidation: choosing the prefix', () => {
@@ -47,7 +50,9 @@ describe('multi-node consolidation: choosing the prefix', () => {
     expect(cmd?.candidates.map((c) => c.node.name).sort()).toEqual(['a', 'c', 'e', 'f']);
     expect(cmd?.replacements.map((r) => r.cheapest.instanceType)).toEqual(['hc.32x']);
     // The event says what was passed over, and why.
-    expect(cmd?.summary).toMatch(/^multi-node consolidation: delete 4 nodes \(.*\) and replace with hc\.32x, saving \$2\.0800\/h \(instead of delete 6 nodes \(.*\) and replace with c\.64x, saving \$1\.6000\/h, at 1\.78x the fair price of what it would hold\)$/);
+    expect(cmd?.summary).toMatch(
+      /^multi-node consolidation: delete 4 nodes \(.*\) and replace with hc\.32x, saving \$2\.0800\/h \(instead of delete 6 nodes \(.*\) and replace with c\.64x, saving \$1\.6000\/h, at 1\.78x the fair price of what it would hold\)$/,
+    );
   });
 
   it('still says why after the re-validation that precedes carrying it out', () => {
@@ -55,11 +60,22 @@ describe('multi-node consolidation: choosing the prefix', () => {
     const cmd = decide(v).command;
     if (!cmd) throw new Error('expected a command');
     const r = validate(cmd, { ...v, now: v.now + ConsolidationTtlMs });
-    expect(r.ok && r.command.summary).toMatch(/and replace with hc\.32x, .*\(instead of delete 6 nodes .* c\.64x, .* at 1\.78x the fair price of what it would hold\)$/);
+    expect(r.ok && r.command.summary).toMatch(
+      /and replace with hc\.32x, .*\(instead of delete 6 nodes .* c\.64x, .* at 1\.78x the fair price of what it would hold\)$/,
+    );
   });
 
-  it('spends at most 16 full solves looking past Karpenter\'s command when every simulation needs the solver', () => {
-    const nodes = Array.from({ length: 40 }, (_, i) => node({ name: `n${String(i).padStart(2, '0')}`, type: 'old.8x', pods: [i % 3 === 0 ? sized(7.5, 30) : sized(7.5, 7.5)] }, types));
+  it("spends at most 16 full solves looking past Karpenter's command when every simulation needs the solver", () => {
+    const nodes = Array.from({ length: 40 }, (_, i) =>
+      node(
+        {
+          name: `n${String(i).padStart(2, '0')}`,
+          type: 'old.8x',
+          pods: [i % 3 === 0 ? sized(7.5, 30) : sized(7.5, 7.5)],
+        },
+        types,
+      ),
+    );
     const v = view({ types, nodes });
     const solver = new SolveRemovalSimulator(v);
     const cmd = decide(v, { simulator: solver }).command;
@@ -83,7 +99,10 @@ describe('multi-node consolidation: choosing the prefix', () => {
 
   it("keeps Karpenter's longest prefix when its replacement fits well", () => {
     // Three 5-core pods fill a c.16x; nothing else is on offer that fits them better.
-    const v = view({ types: catalog(), nodes: ['a', 'b', 'c', 'd'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 5 })] }, catalog())) });
+    const v = view({
+      types: catalog(),
+      nodes: ['a', 'b', 'c', 'd'].map((n) => node({ name: n, type: 'c.8x', pods: [pod({ cpu: 5 })] }, catalog())),
+    });
     const cmd = decide(v).command;
     expect(cmd?.candidates).toHaveLength(3);
     expect(cmd?.summary).not.toMatch(/instead of/);
@@ -91,32 +110,49 @@ describe('multi-node consolidation: choosing the prefix', () => {
 });
 
 describe('fair price', () => {
-  const typeArb = fc.record({ cpu: fc.integer({ min: 1, max: 96 }), memPerCpu: fc.constantFrom(1, 2, 4, 8), perCpu: fc.double({ min: 0.01, max: 0.1, noNaN: true }) });
+  const typeArb = fc.record({
+    cpu: fc.integer({ min: 1, max: 96 }),
+    memPerCpu: fc.constantFrom(1, 2, 4, 8),
+    perCpu: fc.double({ min: 0.01, max: 0.1, noNaN: true }),
+  });
   const caps = (ts: { cpu: number; memPerCpu: number; perCpu: number }[]): PricedCapacity[] =>
-    ts.map((t) => ({ price: t.cpu * t.perCpu * (1 + t.memPerCpu / 16), allocatable: { cpu: t.cpu * 1000, memory: t.cpu * t.memPerCpu * 2 ** 30 } }));
+    ts.map((t) => ({
+      price: t.cpu * t.perCpu * (1 + t.memPerCpu / 16),
+      allocatable: { cpu: t.cpu * 1000, memory: t.cpu * t.memPerCpu * 2 ** 30 },
+    }));
 
   it('never exceeds what any fleet of whole nodes that holds the requests costs, nor any single type used fractionally', () => {
     fc.assert(
-      fc.property(fc.array(typeArb, { minLength: 1, maxLength: 8 }), fc.array(fc.nat({ max: 3 }), { minLength: 8, maxLength: 8 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 800 }), (ts, counts, cpu, memGi) => {
-        const capacities = caps(ts);
-        const requests = { cpu: cpu * 1000, memory: memGi * 2 ** 30 };
-        const fair = new FairPrice(capacities).of(requests);
-        for (const t of capacities) {
-          const share = Math.max(requests.cpu / (t.allocatable['cpu'] ?? 1), requests.memory / (t.allocatable['memory'] ?? 1));
-          expect(fair).toBeLessThanOrEqual(t.price * share * (1 + 1e-9));
-        }
-        // A fleet of whole nodes: counts[i] of type i.
-        let cost = 0;
-        let haveCpu = 0;
-        let haveMem = 0;
-        capacities.forEach((t, i) => {
-          const n = counts[i] ?? 0;
-          cost += n * t.price;
-          haveCpu += n * (t.allocatable['cpu'] ?? 0);
-          haveMem += n * (t.allocatable['memory'] ?? 0);
-        });
-        if (haveCpu >= requests.cpu && haveMem >= requests.memory) expect(fair).toBeLessThanOrEqual(cost * (1 + 1e-9));
-      }),
+      fc.property(
+        fc.array(typeArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat({ max: 3 }), { minLength: 8, maxLength: 8 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 800 }),
+        (ts, counts, cpu, memGi) => {
+          const capacities = caps(ts);
+          const requests = { cpu: cpu * 1000, memory: memGi * 2 ** 30 };
+          const fair = new FairPrice(capacities).of(requests);
+          for (const t of capacities) {
+            const share = Math.max(
+              requests.cpu / (t.allocatable['cpu'] ?? 1),
+              requests.memory / (t.allocatable['memory'] ?? 1),
+            );
+            expect(fair).toBeLessThanOrEqual(t.price * share * (1 + 1e-9));
+          }
+          // A fleet of whole nodes: counts[i] of type i.
+          let cost = 0;
+          let haveCpu = 0;
+          let haveMem = 0;
+          capacities.forEach((t, i) => {
+            const n = counts[i] ?? 0;
+            cost += n * t.price;
+            haveCpu += n * (t.allocatable['cpu'] ?? 0);
+            haveMem += n * (t.allocatable['memory'] ?? 0);
+          });
+          if (haveCpu >= requests.cpu && haveMem >= requests.memory)
+            expect(fair).toBeLessThanOrEqual(cost * (1 + 1e-9));
+        },
+      ),
       { numRuns: 300, seed: 11 },
     );
   });

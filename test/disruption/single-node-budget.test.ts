@@ -42,7 +42,10 @@ describe('single-node consolidation: the per-pass simulation budget', () => {
     const sim = new SolveRemovalSimulator(v);
     const d = decide(v, { simulator: sim });
     expect(d.command).toBeUndefined();
-    const m = /^abandoning single-node consolidation after (\d+) simulations, having evaluated (\d+) of (\d+) candidates$/.exec(d.incomplete?.message ?? '');
+    const m =
+      /^abandoning single-node consolidation after (\d+) simulations, having evaluated (\d+) of (\d+) candidates$/.exec(
+        d.incomplete?.message ?? '',
+      );
     expect(m).not.toBeNull();
     const [, budget, evaluated, total] = m?.map(Number) ?? [];
     expect(budget).toBe(SingleNodeConsolidationMaxSolves);

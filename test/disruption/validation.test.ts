@@ -12,8 +12,16 @@ function decided(v: DisruptionView): Command {
   return cmd;
 }
 
-const emptyCluster = (): DisruptionView => view({ types, nodes: [node({ name: 'e', type: 'c.4x' }, types), node({ name: 'f', type: 'c.2x', pods: [pod({ cpu: 2 })] }, types)] });
-const oversized = (): DisruptionView => view({ types, nodes: [node({ name: 'big', type: 'c.16x', pods: [pod({ cpu: 3, name: 'w' })] }, types)] });
+const emptyCluster = (): DisruptionView =>
+  view({
+    types,
+    nodes: [
+      node({ name: 'e', type: 'c.4x' }, types),
+      node({ name: 'f', type: 'c.2x', pods: [pod({ cpu: 2 })] }, types),
+    ],
+  });
+const oversized = (): DisruptionView =>
+  view({ types, nodes: [node({ name: 'big', type: 'c.16x', pods: [pod({ cpu: 3, name: 'w' })] }, types)] });
 
 describe('re-validation after the consolidation TTL', () => {
   it('keeps a decision the cluster still supports, refreshed from the new view', () => {
@@ -25,10 +33,30 @@ describe('re-validation after the consolidation TTL', () => {
   });
 
   it.each<[string, (v: DisruptionView) => DisruptionView, () => DisruptionView, RegExp]>([
-    ['a pod landed on the empty node', (v) => ({ ...v, nodes: v.nodes.map((n) => (n.name === 'e' ? { ...n, pods: [pod({ cpu: 1 })] } : n)) }), emptyCluster, /no longer a emptiness candidate/],
-    ['the node got do-not-disrupt', (v) => ({ ...v, nodes: v.nodes.map((n) => ({ ...n, doNotDisrupt: true })) }), oversized, /no longer a single-node consolidation candidate/],
-    ['the budget dropped to zero', (v) => ({ ...v, nodePools: [pool({ budgets: [{ nodes: '0' }] })] }), oversized, /budget/],
-    ['the pods grew past what is cheaper', (v) => ({ ...v, nodes: v.nodes.map((n) => ({ ...n, pods: [pod({ cpu: 15 })] })) }), oversized, /cheaper|changed/],
+    [
+      'a pod landed on the empty node',
+      (v) => ({ ...v, nodes: v.nodes.map((n) => (n.name === 'e' ? { ...n, pods: [pod({ cpu: 1 })] } : n)) }),
+      emptyCluster,
+      /no longer a emptiness candidate/,
+    ],
+    [
+      'the node got do-not-disrupt',
+      (v) => ({ ...v, nodes: v.nodes.map((n) => ({ ...n, doNotDisrupt: true })) }),
+      oversized,
+      /no longer a single-node consolidation candidate/,
+    ],
+    [
+      'the budget dropped to zero',
+      (v) => ({ ...v, nodePools: [pool({ budgets: [{ nodes: '0' }] })] }),
+      oversized,
+      /budget/,
+    ],
+    [
+      'the pods grew past what is cheaper',
+      (v) => ({ ...v, nodes: v.nodes.map((n) => ({ ...n, pods: [pod({ cpu: 15 })] })) }),
+      oversized,
+      /cheaper|changed/,
+    ],
   ])('drops it when %s', (_what, change, build, why) => {
     const v = build();
     const cmd = decided(v);

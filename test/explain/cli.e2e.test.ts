@@ -19,7 +19,15 @@ describe('tenon explain against the playground over HTTPS', () => {
   let dir: string;
   let kubeconfig: string;
   beforeAll(async () => {
-    s = await situation(docs(nodeClass(), nodePool('general', { limits: '{cpu: "1000"}' }), pod('too-big', { cpu: '500', memory: '20Gi' }), pod('web')), 60_000);
+    s = await situation(
+      docs(
+        nodeClass(),
+        nodePool('general', { limits: '{cpu: "1000"}' }),
+        pod('too-big', { cpu: '500', memory: '20Gi' }),
+        pod('web'),
+      ),
+      60_000,
+    );
     dir = mkdtempSync(join(tmpdir(), 'tenon-explain-'));
     kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, s.pg.kubeConfigYaml);
@@ -35,14 +43,19 @@ describe('tenon explain against the playground over HTTPS', () => {
     expect(code).toBe(0);
     const lines = text.split('\n');
     expect(lines[0]).toBe('pod default/too-big: Pending');
-    expect(lines[1]).toMatch(/^needs 500 CPU and 20Gi; the largest instance type NodePool `general` allows \(\S+\) has [\d.]+ CPU allocatable$/);
+    expect(lines[1]).toMatch(
+      /^needs 500 CPU and 20Gi; the largest instance type NodePool `general` allows \(\S+\) has [\d.]+ CPU allocatable$/,
+    );
     expect(lines[2]).toMatch(/^fix: request at most/);
   });
 
   it('-o json carries cause.constraint, cause.object, cause.numbers and fix', async () => {
     let text = '';
     await runExplain('pod', 'default/too-big', { kubeconfig, output: 'json' }, (t) => (text += t));
-    const j = JSON.parse(text) as { cause: { constraint: string; object: string; numbers: Record<string, string> }; fix: string };
+    const j = JSON.parse(text) as {
+      cause: { constraint: string; object: string; numbers: Record<string, string> };
+      fix: string;
+    };
     expect(j.cause.constraint).toBe('resources');
     expect(j.cause.object).toBe('NodePool/general');
     expect(j.cause.numbers['requested']).toBe('500 CPU');
@@ -58,7 +71,9 @@ describe('tenon explain against the playground over HTTPS', () => {
   });
 
   it('refuses a bad kind with a usage error naming it', async () => {
-    await expect(runExplain('deployment', 'x', { kubeconfig }, () => undefined)).rejects.toThrow(/KIND: "deployment" is not one of pod, nodeclaim, node, nodepool/);
+    await expect(runExplain('deployment', 'x', { kubeconfig }, () => undefined)).rejects.toThrow(
+      /KIND: "deployment" is not one of pod, nodeclaim, node, nodepool/,
+    );
   });
 
   it('works as a kubectl plugin found on PATH (the real /usr/bin/kubectl)', async () => {

@@ -24,7 +24,17 @@ spec:
 }
 
 /** A NodePool over EC2NodeClass `default`; `spec` lines are indented under spec.template.spec / spec by the caller. */
-export function nodePool(name: string, o: { requirements?: string; taints?: string; limits?: string; disruption?: string; weight?: number; nodeClass?: string } = {}): string {
+export function nodePool(
+  name: string,
+  o: {
+    requirements?: string;
+    taints?: string;
+    limits?: string;
+    disruption?: string;
+    weight?: number;
+    nodeClass?: string;
+  } = {},
+): string {
   return `apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata: {name: ${name}}
@@ -38,7 +48,10 @@ ${o.taints ? `      taints: ${o.taints}\n` : ''}${o.limits ? `  limits: ${o.limi
 }
 
 /** A bare pod (no owner) with requests and optional extra spec lines (YAML flow map entries). */
-export function pod(name: string, o: { cpu?: string; memory?: string; spec?: string; labels?: string; annotations?: string } = {}): string {
+export function pod(
+  name: string,
+  o: { cpu?: string; memory?: string; spec?: string; labels?: string; annotations?: string } = {},
+): string {
   return `apiVersion: v1
 kind: Pod
 metadata: {name: ${name}, namespace: default${o.labels ? `, labels: ${o.labels}` : ''}${o.annotations ? `, annotations: ${o.annotations}` : ''}}
@@ -61,10 +74,17 @@ export interface Situation {
 }
 
 /** The instance types each NodePool may launch, as the provisioning controller sees them. */
-export async function providerTypes(pg: Playground, pools: ReadonlyArray<{ metadata: { name?: string } }>): Promise<Map<string, InstanceType[]>> {
+export async function providerTypes(
+  pg: Playground,
+  pools: ReadonlyArray<{ metadata: { name?: string } }>,
+): Promise<Map<string, InstanceType[]>> {
   const out = new Map<string, InstanceType[]>();
   const cache = new SchedulingInputCache();
-  for (const np of pools) out.set(np.metadata.name ?? '', (await pg.provider.getInstanceTypes(cloudPool(np as never))).map((it) => toSchedulingInstanceType(it, cache)));
+  for (const np of pools)
+    out.set(
+      np.metadata.name ?? '',
+      (await pg.provider.getInstanceTypes(cloudPool(np as never))).map((it) => toSchedulingInstanceType(it, cache)),
+    );
   return out;
 }
 
@@ -75,7 +95,10 @@ export async function situation(manifests: string, ms = 30_000): Promise<Situati
     pg,
     async context() {
       const snapshot = await readSnapshot(pg.client);
-      return explainContext(snapshot, { instanceTypes: await providerTypes(pg, snapshot.nodePools), now: pg.clock.now() });
+      return explainContext(snapshot, {
+        instanceTypes: await providerTypes(pg, snapshot.nodePools),
+        now: pg.clock.now(),
+      });
     },
     async apply(text) {
       await pg.clock.busy(applyObjects(pg.client, pg.discovery, parseManifests(text)));

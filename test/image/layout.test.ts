@@ -17,7 +17,9 @@ const repo = process.cwd();
 let app = '';
 
 function jsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or undefined for relative and node: ones. */
@@ -43,7 +45,9 @@ function freePort(): Promise<number> {
 beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'tenon-image-'));
   for (const f of ['package.json', 'package-lock.json']) cpSync(join(repo, f), join(app, f));
-  await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app });
+  await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: app,
+  });
   await run(process.execPath, ['scripts/build.mjs', '--outdir', join(app, 'dist'), '--src-only'], { cwd: repo });
   for (const d of ['data', 'scenarios']) cpSync(join(repo, d), join(app, d), { recursive: true });
 }, 600_000);
@@ -57,9 +61,12 @@ describe('the image layout', () => {
     const missing = new Set<string>();
     for (const file of jsFiles(join(app, 'dist'))) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|require\.resolve\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)) {
+      for (const m of text.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(\s*|require\.resolve\(\s*|\bimport\s+)['"]([^'"]+)['"]/g,
+      )) {
         const pkg = packageOf(m[1] ?? '');
-        if (pkg && !existsSync(join(app, 'node_modules', pkg, 'package.json'))) missing.add(`${pkg} (imported by ${file.slice(app.length + 1)})`);
+        if (pkg && !existsSync(join(app, 'node_modules', pkg, 'package.json')))
+          missing.add(`${pkg} (imported by ${file.slice(app.length + 1)})`);
       }
     }
     expect([...missing]).toEqual([]);
@@ -73,7 +80,13 @@ describe('the image layout', () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['dist/src/cli/main.js', 'controller', '--kubeconfig', kubeconfig], {
         cwd: app,
-        env: { PATH: process.env.PATH ?? '', HEALTH_PROBE_PORT: String(port), METRICS_PORT: '0', LEADER_ELECTION_NAMESPACE: 'default', NODE_ENV: 'production' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HEALTH_PROBE_PORT: String(port),
+          METRICS_PORT: '0',
+          LEADER_ELECTION_NAMESPACE: 'default',
+          NODE_ENV: 'production',
+        },
       });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -81,7 +94,10 @@ describe('the image layout', () => {
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       let ready = false;
       for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ready) await new Promise((r) => setTimeout(r, 100));
       }
       expect(ready, out).toBe(true);

@@ -86,7 +86,10 @@ function launches(p: Playground): Set<string> {
   return seen;
 }
 
-async function start(o: Parameters<typeof startPlayground>[0], manifests: string): Promise<{ p: Playground; launched: Set<string> }> {
+async function start(
+  o: Parameters<typeof startPlayground>[0],
+  manifests: string,
+): Promise<{ p: Playground; launched: Set<string> }> {
   const p = await startPlayground({ defaults: false, ...o });
   pg = p;
   const launched = launches(p);
@@ -95,13 +98,18 @@ async function start(o: Parameters<typeof startPlayground>[0], manifests: string
 }
 
 async function runningPods(p: Playground, app: string): Promise<number> {
-  const pods = await p.clock.busy(p.client.list<Pod>(Resources.pods, { namespace: 'default', labelSelector: `app=${app}` }));
+  const pods = await p.clock.busy(
+    p.client.list<Pod>(Resources.pods, { namespace: 'default', labelSelector: `app=${app}` }),
+  );
   return pods.items.filter((x) => x.status?.phase === 'Running' && !x.metadata.deletionTimestamp).length;
 }
 
 describe('accelerated workloads launch once, not for ever', () => {
   it('2 Inferentia pods whose device plugin has not started get at most one NodeClaim each, which waits on the resource', async () => {
-    const { p, launched } = await start({ kubelet: { devicePlugin: { min: 3_600_000, max: 3_600_000 } } }, [nodeClass, inferentiaPool, workload('infer', 2, 'aws.amazon.com/neuron')].join('\n---\n'));
+    const { p, launched } = await start(
+      { kubelet: { devicePlugin: { min: 3_600_000, max: 3_600_000 } } },
+      [nodeClass, inferentiaPool, workload('infer', 2, 'aws.amazon.com/neuron')].join('\n---\n'),
+    );
     await p.clock.advance(20 * 60_000);
     expect(launched.size).toBeGreaterThan(0);
     expect(launched.size).toBeLessThanOrEqual(2);
@@ -112,7 +120,10 @@ describe('accelerated workloads launch once, not for ever', () => {
   }, 180_000);
 
   it('4 GPU pods run once the device plugins advertise nvidia.com/gpu, on at most one NodeClaim each', async () => {
-    const { p, launched } = await start({}, [nodeClass, gpuPool, workload('train', 4, 'nvidia.com/gpu')].join('\n---\n'));
+    const { p, launched } = await start(
+      {},
+      [nodeClass, gpuPool, workload('train', 4, 'nvidia.com/gpu')].join('\n---\n'),
+    );
     for (let m = 0; m < 15 && (await runningPods(p, 'train')) < 4; m++) await p.clock.advance(60_000);
     expect(await runningPods(p, 'train')).toBe(4);
     await p.clock.advance(10 * 60_000);

@@ -45,14 +45,20 @@ describe('scenario faults', () => {
   }, 180_000);
 
   it('NodeClaim creates failing with 429 for 30s are retried: all 40 pods run', async () => {
-    const report = await run(scenario('{apiErrors: {rate: 1, verb: create, resource: nodeclaims, code: 429, for: 30s}}'));
+    const report = await run(
+      scenario('{apiErrors: {rate: 1, verb: create, resource: nodeclaims, code: 429, for: 30s}}'),
+    );
     expect(report.passed, renderSummary(report)).toBe(true);
   }, 180_000);
 
   it('rejects a fault scope that names no verb or code the server knows', () => {
-    const { errors } = parseScenario(`name: x\nsteps:\n  - fault: {apiErrors: {rate: 1, verb: crate, code: 418, for: soon}}\n`);
+    const { errors } = parseScenario(
+      `name: x\nsteps:\n  - fault: {apiErrors: {rate: 1, verb: crate, code: 418, for: soon}}\n`,
+    );
     const lines = errors.map((e) => formatScenarioError('f.yaml', e));
-    expect(lines).toContainEqual(expect.stringMatching(/^f\.yaml:3: steps\[0\]\.fault\.apiErrors\.verb: must be one of "get"/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^f\.yaml:3: steps\[0\]\.fault\.apiErrors\.verb: must be one of "get"/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/apiErrors\.code: must be one of 409, 429, 500, 503, 504$/));
     expect(lines).toContainEqual(expect.stringMatching(/apiErrors\.for: must be a duration/));
   });

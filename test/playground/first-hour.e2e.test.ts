@@ -57,7 +57,9 @@ function envsubst(text: string, vars: Record<string, string>): string {
   return text.replace(/\$\{(\w+)\}/g, (_m, name: string) => vars[name] ?? '');
 }
 
-type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; message?: string }>; amis?: Array<{ name?: string }> } };
+type Conditioned = KubeObject & {
+  status?: { conditions?: Array<{ type: string; status: string; message?: string }>; amis?: Array<{ name?: string }> };
+};
 
 function ready(o: Conditioned | undefined): string | undefined {
   return o?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
@@ -68,7 +70,8 @@ async function nodes(pg: Playground): Promise<Node[]> {
 }
 
 async function untilNodes(pg: Playground, count: number): Promise<Node[]> {
-  for (let i = 0; i < 20 && (await nodes(pg)).filter((n) => n.status?.nodeInfo).length < count; i++) await pg.clock.advance(30_000);
+  for (let i = 0; i < 20 && (await nodes(pg)).filter((n) => n.status?.nodeInfo).length < count; i++)
+    await pg.clock.advance(30_000);
   return nodes(pg);
 }
 
@@ -92,7 +95,9 @@ describe.skipIf(!hasKubectl(kubectlVersion))('the first hour in tenon serve (kub
       await pg.clock.advance(10_000);
       const nodeClass = await pg.clock.busy(pg.client.get<Conditioned>(Resources.ec2NodeClasses, { name: 'default' }));
       expect(ready(nodeClass)).toBe('True');
-      expect(nodeClass.status?.amis?.map((a) => a.name)).toContain('amazon-eks-node-al2023-x86_64-standard-1.30-v20240625');
+      expect(nodeClass.status?.amis?.map((a) => a.name)).toContain(
+        'amazon-eks-node-al2023-x86_64-standard-1.30-v20240625',
+      );
 
       expect((await kubectl.run(['apply', '-f', '-'], workload)).code).toBe(0);
       const up = await untilNodes(pg, 1);

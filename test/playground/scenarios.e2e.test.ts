@@ -7,17 +7,23 @@ import { runScenario } from '../../src/sim/scenario/runner.js';
 import { parseScenario } from '../../src/sim/scenario/validate.js';
 
 const dir = join(import.meta.dirname, '../../scenarios');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 describe('shipped scenarios on the playground', () => {
-  it.each(files)('%s passes', async (file) => {
-    const { scenario, errors } = parseScenario(readFileSync(join(dir, file), 'utf8'));
-    expect(errors).toEqual([]);
-    if (!scenario) return;
-    const report = await runScenario(scenario, { baseDir: dir });
-    expect(report.passed, renderSummary(report)).toBe(true);
-    expect(report.expectations.length).toBeGreaterThan(0);
-  }, 180_000);
+  it.each(files)(
+    '%s passes',
+    async (file) => {
+      const { scenario, errors } = parseScenario(readFileSync(join(dir, file), 'utf8'));
+      expect(errors).toEqual([]);
+      if (!scenario) return;
+      const report = await runScenario(scenario, { baseDir: dir });
+      expect(report.passed, renderSummary(report)).toBe(true);
+      expect(report.expectations.length).toBeGreaterThan(0);
+    },
+    180_000,
+  );
 
   it('s1-ccm-taint-race also passes with the clients on HTTPS', async () => {
     // The playground's own clients normally skip HTTP; the race must be caught over real sockets as well.

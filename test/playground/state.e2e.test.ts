@@ -50,7 +50,9 @@ describe('tenon serve --state', () => {
     try {
       expect(second.restored).toBe(true);
       expect(second.clock.now()).toBeGreaterThanOrEqual(stoppedAt);
-      const again = await second.clock.busy(second.client.get(Resources.deployments, { name: 'web', namespace: 'default' }));
+      const again = await second.clock.busy(
+        second.client.get(Resources.deployments, { name: 'web', namespace: 'default' }),
+      );
       expect(again.metadata).toMatchObject({ uid: web.metadata.uid, generation: web.metadata.generation });
       const oldNames = new Set(before.map((p) => p.metadata.name));
       await until(second, 60, async () => {
@@ -60,7 +62,9 @@ describe('tenon serve --state', () => {
       const after = await runningPods(second);
       expect(after).toHaveLength(4);
       expect(after.some((p) => oldNames.has(p.metadata.name))).toBe(false);
-      const newClaims = (await second.clock.busy(second.client.list(Resources.nodeClaims))).items.map((c) => c.metadata.name);
+      const newClaims = (await second.clock.busy(second.client.list(Resources.nodeClaims))).items.map(
+        (c) => c.metadata.name,
+      );
       expect(newClaims.some((n) => claims.includes(n))).toBe(false);
       expect(second.worldErrors).toEqual([]);
     } finally {

@@ -20,7 +20,9 @@ export interface SimHarness {
 }
 
 /** Starts server, clock and world. */
-export async function startWorld(opts: Partial<Omit<WorldOptions, 'client' | 'clock' | 'machines'>> & { machines?: Machine[] } = {}): Promise<SimHarness> {
+export async function startWorld(
+  opts: Partial<Omit<WorldOptions, 'client' | 'clock' | 'machines'>> & { machines?: Machine[] } = {},
+): Promise<SimHarness> {
   const clock = new SimClock({ start: Date.UTC(2026, 0, 1) });
   const server = await startApiServer({ clock, crds: [] });
   const kc = new KubeConfig();
@@ -28,7 +30,14 @@ export async function startWorld(opts: Partial<Omit<WorldOptions, 'client' | 'cl
   const client = new KubeClient(trackTransport(await transportFromKubeConfig(kc), clock));
   const machines = new StaticMachines(opts.machines ?? []);
   const errors: SimHarness['errors'] = [];
-  const world = new World({ seed: 7, ...opts, client, clock, machines, onError: (agent, error) => errors.push({ agent, error }) });
+  const world = new World({
+    seed: 7,
+    ...opts,
+    client,
+    clock,
+    machines,
+    onError: (agent, error) => errors.push({ agent, error }),
+  });
   await clock.busy(world.start());
   return {
     server,

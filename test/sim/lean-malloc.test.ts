@@ -13,20 +13,31 @@ describe('the playground malloc settings', () => {
     expect(hasLeanMalloc({}, 'darwin')).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')('runs the command again with them, with its arguments, and exits with the child', () => {
-    const env = { ...process.env };
-    for (const k of Object.keys(leanMallocEnv)) delete env[k];
-    const r = spawnSync(process.execPath, ['--import', 'tsx', fixture, 'play', '--seed', '3'], { env, encoding: 'utf8', timeout: 60_000 });
-    expect(r.stderr).toBe('');
-    const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^child pid=\d+ MALLOC_MMAP_THRESHOLD_=131072 args=play,--seed,3$/);
-    expect(lines[1]).toMatch(/^parent pid=\d+ child exited 7$/);
-    expect(lines[0]?.match(/pid=(\d+)/)?.[1]).not.toBe(lines[1]?.match(/pid=(\d+)/)?.[1]);
-    expect(r.status).toBe(7);
-  });
+  it.runIf(process.platform === 'linux')(
+    'runs the command again with them, with its arguments, and exits with the child',
+    () => {
+      const env = { ...process.env };
+      for (const k of Object.keys(leanMallocEnv)) delete env[k];
+      const r = spawnSync(process.execPath, ['--import', 'tsx', fixture, 'play', '--seed', '3'], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^child pid=\d+ MALLOC_MMAP_THRESHOLD_=131072 args=play,--seed,3$/);
+      expect(lines[1]).toMatch(/^parent pid=\d+ child exited 7$/);
+      expect(lines[0]?.match(/pid=(\d+)/)?.[1]).not.toBe(lines[1]?.match(/pid=(\d+)/)?.[1]);
+      expect(r.status).toBe(7);
+    },
+  );
 
   it('does not start again when the environment has them', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...leanMallocEnv }, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', fixture], {
+      env: { ...process.env, ...leanMallocEnv },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toMatch(/^child pid=\d+ MALLOC_MMAP_THRESHOLD_=131072 args=\n$/);
     expect(r.status).toBe(7);

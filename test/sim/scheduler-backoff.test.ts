@@ -19,7 +19,14 @@ const nodeName = 'ip-a.us-west-2.compute.internal';
 
 async function ready(world: SimHarness): Promise<boolean> {
   const nodes = (await world.client.list<Node>(SimResources.nodes)).items;
-  return nodes.length === 1 && nodes.every((n) => (n.spec?.taints ?? []).length === 0 && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  return (
+    nodes.length === 1 &&
+    nodes.every(
+      (n) =>
+        (n.spec?.taints ?? []).length === 0 &&
+        n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    )
+  );
 }
 
 /**
@@ -28,13 +35,17 @@ async function ready(world: SimHarness): Promise<boolean> {
  */
 async function failedAttempts(world: SimHarness, pod: string): Promise<number> {
   const events = (await world.client.list<CoreEvent>(SimResources.events, { namespace: 'default' })).items;
-  return events.filter((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === pod).reduce((n, e) => n + (e.count ?? 1), 0);
+  return events
+    .filter((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === pod)
+    .reduce((n, e) => n + (e.count ?? 1), 0);
 }
 
 /** Changes the node's labels every 200 ms for 30 s. */
 async function churn(world: SimHarness): Promise<void> {
   for (let i = 0; i < 150; i++) {
-    await world.clock.busy(world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }));
+    await world.clock.busy(
+      world.client.patch(SimResources.nodes, { name: nodeName }, { metadata: { labels: { churn: String(i) } } }),
+    );
     await world.clock.advance(200);
   }
 }
@@ -47,8 +58,18 @@ describe('simulated kube-scheduler retries', () => {
     await until(world, () => ready(world), 120_000);
     // Required anti-affinity makes the pod's feasibility depend on other pods, so every node change wakes it (a pod
     // without such rules is woken only by a node that could take it).
-    const apart = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'none' } }, topologyKey: 'kubernetes.io/hostname' }] };
-    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { affinity: { podAntiAffinity: apart }, containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
+    const apart = {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: { app: 'none' } }, topologyKey: 'kubernetes.io/hostname' },
+      ],
+    };
+    const huge: Pod = {
+      metadata: { name: 'huge', namespace: 'default' },
+      spec: {
+        affinity: { podAntiAffinity: apart },
+        containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }],
+      },
+    };
     await world.clock.busy(world.client.create(SimResources.pods, huge));
     await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
     // A node change every 200 ms for 30 s: without back-off that is a retry every change.
@@ -65,7 +86,10 @@ describe('simulated kube-scheduler retries', () => {
     h = await startWorld({ machines: [machine('a')], scheduler: { unschedulableFlushMs: 3_600_000 } });
     const world = h;
     await until(world, () => ready(world), 120_000);
-    const huge: Pod = { metadata: { name: 'huge', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] } };
+    const huge: Pod = {
+      metadata: { name: 'huge', namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'app:1', resources: { requests: { cpu: '64' } } }] },
+    };
     await world.clock.busy(world.client.create(SimResources.pods, huge));
     await until(world, async () => (await failedAttempts(world, 'huge')) >= 1, 10_000);
     await churn(world);

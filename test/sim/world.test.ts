@@ -33,7 +33,14 @@ describe('simulated world', () => {
     const world = h;
     const schedulable = async (): Promise<boolean> => {
       const nodes = (await world.client.list<Node>(SimResources.nodes)).items;
-      return nodes.length === 2 && nodes.every((n) => (n.spec?.taints ?? []).length === 0 && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+      return (
+        nodes.length === 2 &&
+        nodes.every(
+          (n) =>
+            (n.spec?.taints ?? []).length === 0 &&
+            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        )
+      );
     };
     await until(world, schedulable, 120_000);
     await world.client.create(SimResources.deployments, app(10));
@@ -43,11 +50,25 @@ describe('simulated world', () => {
     for (const p of all) perNode.set(p.spec.nodeName ?? '', (perNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
     expect([...perNode.values()].sort()).toEqual([5, 5]);
     const d = await world.client.get<Deployment>(SimResources.deployments, { name: 'web', namespace: 'default' });
-    await until(world, async () => (await world.client.get<Deployment>(SimResources.deployments, { name: 'web', namespace: 'default' })).status?.availableReplicas === 10, 30_000);
+    await until(
+      world,
+      async () =>
+        (await world.client.get<Deployment>(SimResources.deployments, { name: 'web', namespace: 'default' })).status
+          ?.availableReplicas === 10,
+      30_000,
+    );
     expect(d.metadata.name).toBe('web');
     // Scale past what fits: 4 cpu nodes take 7 pods of 500m each after reservations; the rest are Unschedulable.
-    await world.client.patch(SimResources.deployments, { name: 'web', namespace: 'default' }, { spec: { replicas: 16 } });
-    await until(world, async () => (await pods(world)).some((p) => p.status?.conditions?.some((c) => c.reason === 'Unschedulable')), 60_000);
+    await world.client.patch(
+      SimResources.deployments,
+      { name: 'web', namespace: 'default' },
+      { spec: { replicas: 16 } },
+    );
+    await until(
+      world,
+      async () => (await pods(world)).some((p) => p.status?.conditions?.some((c) => c.reason === 'Unschedulable')),
+      60_000,
+    );
     const pending = (await pods(world)).find((p) => p.status?.conditions?.some((c) => c.reason === 'Unschedulable'));
     expect(pending?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message).toBe(
       '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..',
@@ -58,22 +79,43 @@ describe('simulated world', () => {
     h = await startWorld({ machines: [machine('a')] });
     const world = h;
     const name = 'ip-a.us-west-2.compute.internal';
-    await until(world, async () => (await node(world, name).catch(() => undefined))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false, 120_000);
+    await until(
+      world,
+      async () =>
+        (await node(world, name).catch(() => undefined))?.status?.conditions?.some(
+          (c) => c.type === 'Ready' && c.status === 'True',
+        ) ?? false,
+      120_000,
+    );
     const lease = await world.client.get<Lease>(SimResources.leases, { name, namespace: 'kube-node-lease' });
     expect(lease.spec?.holderIdentity).toBe(name);
     world.world.kubelets.stopKubelet(name);
     const stoppedAt = world.clock.now();
-    await until(world, async () => (await node(world, name)).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown', 120_000);
+    await until(
+      world,
+      async () => (await node(world, name)).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown',
+      120_000,
+    );
     const ready = (await node(world, name)).status?.conditions?.find((c) => c.type === 'Ready');
     expect(ready).toMatchObject({ reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
     const elapsed = world.clock.now() - stoppedAt;
     expect(elapsed).toBeGreaterThan(40_000);
     expect(elapsed).toBeLessThanOrEqual(70_000);
-    await until(world, async () => (await node(world, name)).spec?.taints?.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute') ?? false, 10_000);
+    await until(
+      world,
+      async () =>
+        (await node(world, name)).spec?.taints?.some(
+          (t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute',
+        ) ?? false,
+      10_000,
+    );
   });
 
   it('registers with exactly the taints of the S2 and S3 field reports', async () => {
-    h = await startWorld({ machines: [machine('s2', { userData: s2UserData }), machine('s3', { userData: s3UserData, amiFamily: 'Custom' })], disable: ['ccm'] });
+    h = await startWorld({
+      machines: [machine('s2', { userData: s2UserData }), machine('s3', { userData: s3UserData, amiFamily: 'Custom' })],
+      disable: ['ccm'],
+    });
     const world = h;
     await until(world, async () => (await world.client.list(SimResources.nodes)).items.length === 2, 120_000);
     const s2 = await node(world, 'ip-s2.us-west-2.compute.internal');
@@ -93,9 +135,24 @@ describe('simulated world', () => {
     // A registration-style conditional write (like Tenon's) racing the CCM: a label, computed from a fresh copy.
     const { updateWithRetry } = await import('../../src/kube/index.js');
     await world.clock.busy(
-      updateWithRetry({ client: world.client, resource: SimResources.nodes, ref: { name }, mutate: (n) => ({ ...n, metadata: { ...n.metadata, labels: { ...n.metadata.labels, 'karpenter.sh/registered': 'true' } } }) }),
+      updateWithRetry({
+        client: world.client,
+        resource: SimResources.nodes,
+        ref: { name },
+        mutate: (n) => ({
+          ...n,
+          metadata: { ...n.metadata, labels: { ...n.metadata.labels, 'karpenter.sh/registered': 'true' } },
+        }),
+      }),
     );
-    await until(world, async () => !((await node(world, name)).spec?.taints ?? []).some((t) => t.key === 'node.cloudprovider.kubernetes.io/uninitialized'), 30_000);
+    await until(
+      world,
+      async () =>
+        !((await node(world, name)).spec?.taints ?? []).some(
+          (t) => t.key === 'node.cloudprovider.kubernetes.io/uninitialized',
+        ),
+      30_000,
+    );
     expect((await node(world, name)).metadata.labels?.['karpenter.sh/registered']).toBe('true');
   });
 
@@ -104,7 +161,13 @@ describe('simulated world', () => {
     const world = h;
     const ds: DaemonSet = {
       metadata: { name: 'agent', namespace: 'default' },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'agent' }], tolerations: [{ operator: 'Exists' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'a', image: 'agent' }], tolerations: [{ operator: 'Exists' }] },
+        },
+      },
     };
     await world.client.create(SimResources.daemonSets, ds);
     await until(world, async () => running(await pods(world)).length === 1, 120_000);
@@ -114,7 +177,13 @@ describe('simulated world', () => {
     expect(nodesOfPods).toEqual(['ip-a.us-west-2.compute.internal', 'ip-b.us-west-2.compute.internal']);
     // The instance terminates: the CCM deletes the Node, and the DaemonSet's pod goes with it.
     world.machines.setState('aws:///us-west-2b/i-b', 'terminated');
-    await until(world, async () => (await pods(world)).filter((p) => p.spec.nodeName === 'ip-b.us-west-2.compute.internal').length === 0, 300_000);
-    expect((await world.client.list(SimResources.nodes)).items.map((n) => n.metadata.name)).toEqual(['ip-a.us-west-2.compute.internal']);
+    await until(
+      world,
+      async () => (await pods(world)).filter((p) => p.spec.nodeName === 'ip-b.us-west-2.compute.internal').length === 0,
+      300_000,
+    );
+    expect((await world.client.list(SimResources.nodes)).items.map((n) => n.metadata.name)).toEqual([
+      'ip-a.us-west-2.compute.internal',
+    ]);
   });
 });

@@ -27,8 +27,14 @@ export const CapacityBufferSpecSchema = Type.Object(
   },
   {
     'x-kubernetes-validations': [
-      rule('!(has(self.podTemplateRef) && has(self.scalableRef))', 'You must define either PodTemplateRef or ScalableRef, but not both'),
-      rule('!has(self.podTemplateRef) || has(self.replicas) || has(self.limits)', 'If podTemplateRef is set, replicas or limits must also be set'),
+      rule(
+        '!(has(self.podTemplateRef) && has(self.scalableRef))',
+        'You must define either PodTemplateRef or ScalableRef, but not both',
+      ),
+      rule(
+        '!has(self.podTemplateRef) || has(self.replicas) || has(self.limits)',
+        'If podTemplateRef is set, replicas or limits must also be set',
+      ),
     ],
   },
 );

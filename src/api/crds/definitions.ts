@@ -4,7 +4,13 @@ import { NodeClaimSchema } from '../nodeclaim/schema.js';
 import { EC2NodeClassSchema } from '../ec2nodeclass/schema.js';
 import { NodeOverlaySchema } from '../nodeoverlay/schema.js';
 import { CapacityBufferSchema } from '../capacitybuffer/schema.js';
-import { describeSchema, ec2NodeClassDescriptions, nodeClaimDescriptions, nodePoolDescriptions, type Descriptions } from './descriptions.js';
+import {
+  describeSchema,
+  ec2NodeClassDescriptions,
+  nodeClaimDescriptions,
+  nodePoolDescriptions,
+  type Descriptions,
+} from './descriptions.js';
 import {
   capacityBufferDescriptions,
   ec2NodeClassV115Descriptions,
@@ -65,7 +71,11 @@ function crd(input: CrdInput): CustomResourceDefinition {
   };
 }
 
-const readyColumn: PrinterColumn = { jsonPath: '.status.conditions[?(@.type=="Ready")].status', name: 'Ready', type: 'string' };
+const readyColumn: PrinterColumn = {
+  jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+  name: 'Ready',
+  type: 'string',
+};
 const ageColumn: PrinterColumn = { jsonPath: '.metadata.creationTimestamp', name: 'Age', type: 'date' };
 
 /** The karpenter.sh/v1 NodePool CRD. */
@@ -142,7 +152,11 @@ export function nodeOverlayCrd(): CustomResourceDefinition {
 
 /** The autoscaling.x-k8s.io/v1beta1 CapacityBuffer CRD (SIG Autoscaling's API, shipped with Karpenter). */
 export function capacityBufferCrd(): CustomResourceDefinition {
-  const column = (name: string, jsonPath: string, type: PrinterColumn['type'] = 'string'): PrinterColumn => ({ jsonPath, name, type });
+  const column = (name: string, jsonPath: string, type: PrinterColumn['type'] = 'string'): PrinterColumn => ({
+    jsonPath,
+    name,
+    type,
+  });
   return crd({
     group: AutoscalingXK8sGroup,
     kind: 'CapacityBuffer',

@@ -23,13 +23,16 @@ export const ec2NodeClassV115Descriptions: Descriptions = {
   'spec.networkInterfaces':
     'Network interfaces of launched instances: one primary interface (card 0, device 0) and EFA-only interfaces, at most one per network card.',
   'spec.enclaveOptions': 'Nitro Enclaves on launched instances; only instance types that support enclaves are used.',
-  'spec.placementGroupSelector': 'The placement group (by name or id) instances launch into; its strategy narrows the zones and types used.',
+  'spec.placementGroupSelector':
+    'The placement group (by name or id) instances launch into; its strategy narrows the zones and types used.',
   'spec.cpuOptions': 'CPU options of launched instances (nested virtualization).',
   'spec.connectionTracking': 'Idle timeouts, in seconds, for tracked connections on the primary interface.',
-  'spec.ipPrefixCount': 'IPv4 prefixes (/28) assigned to the primary interface; with prefix delegation it raises the pods a node can hold.',
+  'spec.ipPrefixCount':
+    'IPv4 prefixes (/28) assigned to the primary interface; with prefix delegation it raises the pods a node can hold.',
   'spec.capacityReservationSelectorTerms.instanceMatchCriteria':
     "Selects reservations by how they match instances: 'open' (any matching launch uses them) or 'targeted' (only launches naming them).",
-  'status.capacityReservations.interruptible': 'Whether the reservation may be reclaimed by its owner (interruptible capacity).',
+  'status.capacityReservations.interruptible':
+    'Whether the reservation may be reclaimed by its owner (interruptible capacity).',
 };
 
 /** The NodeOverlay kind. */
@@ -38,9 +41,12 @@ export const nodeOverlayDescriptions: Descriptions = {
   spec: 'Which instance types the overlay selects and what it changes.',
   'spec.requirements': 'Node label requirements selecting the instance types (and offerings) the overlay applies to.',
   'spec.price': 'Replaces the hourly price of the selected offerings (dollars). Exclusive with priceAdjustment.',
-  'spec.priceAdjustment': "Changes the hourly price: '+0.1' or '-0.1' dollars, or a percentage such as '-10%' or '+5%'.",
-  'spec.capacity': 'Extended resources added to the capacity of the selected instance types (not cpu, memory, ephemeral-storage or pods).',
-  'spec.weight': 'Precedence among overlays selecting the same instance type: the highest weight wins; equal weights merge by name.',
+  'spec.priceAdjustment':
+    "Changes the hourly price: '+0.1' or '-0.1' dollars, or a percentage such as '-10%' or '+5%'.",
+  'spec.capacity':
+    'Extended resources added to the capacity of the selected instance types (not cpu, memory, ephemeral-storage or pods).',
+  'spec.weight':
+    'Precedence among overlays selecting the same instance type: the highest weight wins; equal weights merge by name.',
   'status.conditions': conditions,
 };
 
@@ -53,7 +59,8 @@ export const capacityBufferDescriptions: Descriptions = {
   'spec.replicas': 'How many units to keep.',
   'spec.percentage': "Units as a percentage of the scalable object's replicas.",
   'spec.limits': 'Caps on the total resources of the buffer; the unit count is lowered to fit.',
-  'spec.provisioningStrategy': 'How the buffer is provisioned; buffer.x-k8s.io/active-capacity keeps it as running nodes.',
+  'spec.provisioningStrategy':
+    'How the buffer is provisioned; buffer.x-k8s.io/active-capacity keeps it as running nodes.',
   'status.replicas': 'The number of units the autoscaler provisions for.',
   'status.podTemplateRef': 'The PodTemplate the units were resolved from.',
   'status.conditions': conditions,

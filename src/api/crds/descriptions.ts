@@ -9,7 +9,8 @@ import type { JsonSchemaProps } from '../schema/json-schema-props.js';
 export type Descriptions = Readonly<Record<string, string>>;
 
 const typeMeta: Descriptions = {
-  apiVersion: 'The versioned schema of this object (group/version); servers convert known versions and may reject unknown ones.',
+  apiVersion:
+    'The versioned schema of this object (group/version); servers convert known versions and may reject unknown ones.',
   kind: 'The REST resource this object represents, in CamelCase; servers may infer it from the endpoint. Cannot be updated.',
 };
 
@@ -17,7 +18,8 @@ const taint = (path: string, what: string): Descriptions => ({
   [path]: what,
   [`${path}.key`]: 'The taint key to set on the node. Required.',
   [`${path}.value`]: 'The value paired with the taint key.',
-  [`${path}.effect`]: 'What happens to pods that do not tolerate the taint: NoSchedule, PreferNoSchedule or NoExecute. Required.',
+  [`${path}.effect`]:
+    'What happens to pods that do not tolerate the taint: NoSchedule, PreferNoSchedule or NoExecute. Required.',
   [`${path}.timeAdded`]: 'When the taint was added; only set for NoExecute taints.',
 });
 
@@ -27,16 +29,21 @@ const requirements = (path: string, what: string): Descriptions => ({
   [`${path}.operator`]: 'How the key relates to the values: In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte.',
   [`${path}.values`]:
     'Label values. In and NotIn need at least one; Exists and DoesNotExist take none; Gt, Lt, Gte and Lte take exactly one integer. Replaced whole by a strategic merge patch.',
-  [`${path}.minValues`]: 'The least number of distinct values of this key the launch decision must keep open (instance-type flexibility).',
+  [`${path}.minValues`]:
+    'The least number of distinct values of this key the launch decision must keep open (instance-type flexibility).',
 });
 
 const nodeClaimSpec = (path: string): Descriptions => ({
-  [`${path}.nodeClassRef`]: 'The provider-specific node class (for AWS an EC2NodeClass) that configures the instances launched.',
+  [`${path}.nodeClassRef`]:
+    'The provider-specific node class (for AWS an EC2NodeClass) that configures the instances launched.',
   [`${path}.nodeClassRef.group`]: 'API group of the node class, e.g. karpenter.k8s.aws.',
   [`${path}.nodeClassRef.kind`]: 'Kind of the node class, e.g. EC2NodeClass.',
   [`${path}.nodeClassRef.name`]: 'Name of the node class.',
-  ...requirements(`${path}.requirements`, 'Scheduling requirements on node labels (instance type, zone, capacity type...) that every launched node satisfies.'),
-  ...taint(`${path}.taints`, "Taints put on the node when it registers; pods must tolerate them to schedule there."),
+  ...requirements(
+    `${path}.requirements`,
+    'Scheduling requirements on node labels (instance type, zone, capacity type...) that every launched node satisfies.',
+  ),
+  ...taint(`${path}.taints`, 'Taints put on the node when it registers; pods must tolerate them to schedule there.'),
   ...taint(
     `${path}.startupTaints`,
     'Taints put on the node at start-up that something else (often a DaemonSet) is expected to remove soon. Pods need not tolerate them for a node to be provisioned for them.',
@@ -52,9 +59,11 @@ export const nodePoolDescriptions: Descriptions = {
   '': 'A NodePool sets the constraints on the nodes Tenon may launch for pending pods and on how they may later be disrupted.',
   ...typeMeta,
   spec: 'Desired behaviour of the NodePool: the template of the nodes it launches, its resource limits, weight and disruption settings. A NodePool can manage nodes of many shapes; what is launched combines its constraints with those of the pods.',
-  'spec.template': 'The template NodeClaims are created from; a launched NodeClaim is usually narrower than the template.',
+  'spec.template':
+    'The template NodeClaims are created from; a launched NodeClaim is usually narrower than the template.',
   'spec.template.metadata': 'Labels and annotations copied to the NodeClaims and Nodes launched from this NodePool.',
-  'spec.template.metadata.labels': 'Labels put on launched nodes. Some domains (kubernetes.io, k8s.io, karpenter.sh) are restricted.',
+  'spec.template.metadata.labels':
+    'Labels put on launched nodes. Some domains (kubernetes.io, k8s.io, karpenter.sh) are restricted.',
   'spec.template.metadata.annotations': 'Annotations put on launched nodes.',
   'spec.template.spec': 'The NodeClaim spec of launched nodes: node class, requirements, taints and lifetime.',
   ...nodeClaimSpec('spec.template.spec'),
@@ -69,10 +78,12 @@ export const nodePoolDescriptions: Descriptions = {
     'The most nodes of this NodePool that may be disrupting at the same time: a number or a percentage of its nodes. Nodes being deleted count against it.',
   'spec.disruption.budgets.schedule':
     'A cron expression (or @daily, @hourly...) for when the budget becomes active, in UTC. Without it the budget is always active. Requires duration.',
-  'spec.disruption.budgets.duration': 'How long the budget stays active after each schedule hit, in hours and minutes (e.g. 1h30m). Requires schedule.',
+  'spec.disruption.budgets.duration':
+    'How long the budget stays active after each schedule hit, in hours and minutes (e.g. 1h30m). Requires schedule.',
   'spec.disruption.budgets.reasons':
     'The disruption reasons (Underutilized, Empty, Drifted) the budget applies to; without it the budget applies to all.',
-  'spec.limits': 'Caps on the total resources (cpu, memory, nodes...) the NodePool may provision; no new node is launched past them.',
+  'spec.limits':
+    'Caps on the total resources (cpu, memory, nodes...) the NodePool may provision; no new node is launched past them.',
   'spec.weight':
     'Priority among NodePools (1-100): higher-weight NodePools are tried first when several can host a pod.',
   status: 'Observed state of the NodePool.',
@@ -95,7 +106,8 @@ export const nodeClaimDescriptions: Descriptions = {
   'status.capacity': 'Resources the instance has.',
   'status.allocatable': 'Resources available to pods on the node, after system reservations.',
   'status.conditions': 'Lifecycle conditions (Launched, Registered, Initialized, Ready, Drifted, Consolidatable...).',
-  'status.lastPodEventTime': 'When a pod was last scheduled to or removed from the node; consolidateAfter counts from it.',
+  'status.lastPodEventTime':
+    'When a pod was last scheduled to or removed from the node; consolidateAfter counts from it.',
 };
 
 /** karpenter.k8s.aws/v1 EC2NodeClass. */
@@ -103,9 +115,12 @@ export const ec2NodeClassDescriptions: Descriptions = {
   '': 'An EC2NodeClass holds the AWS-specific settings of launched instances: AMIs, subnets, security groups, IAM role, storage, metadata options, user data and kubelet settings.',
   ...typeMeta,
   spec: 'Desired EC2 configuration of the instances launched with this node class.',
-  'spec.amiFamily': 'The AMI family, which decides the bootstrap user data format. Needed unless an alias is used in amiSelectorTerms.',
-  'spec.amiSelectorTerms': 'Terms selecting the AMIs to launch from; terms are ORed. An alias (family@version) must be the only term.',
-  'spec.amiSelectorTerms.alias': "An AMI family and version, e.g. al2023@latest or al2023@v20240807; resolved through SSM.",
+  'spec.amiFamily':
+    'The AMI family, which decides the bootstrap user data format. Needed unless an alias is used in amiSelectorTerms.',
+  'spec.amiSelectorTerms':
+    'Terms selecting the AMIs to launch from; terms are ORed. An alias (family@version) must be the only term.',
+  'spec.amiSelectorTerms.alias':
+    'An AMI family and version, e.g. al2023@latest or al2023@v20240807; resolved through SSM.',
   'spec.amiSelectorTerms.id': 'An AMI ID.',
   'spec.amiSelectorTerms.name': 'An AMI name; wildcards are allowed.',
   'spec.amiSelectorTerms.owner': "The AMI owner's account ID or alias (self, amazon).",
@@ -119,8 +134,10 @@ export const ec2NodeClassDescriptions: Descriptions = {
   'spec.securityGroupSelectorTerms.name': 'A security group name.',
   'spec.securityGroupSelectorTerms.tags': 'Tags the security group must carry; all must match.',
   'spec.capacityReservationSelectorTerms': 'Terms selecting On-Demand Capacity Reservations instances may launch into.',
-  'spec.role': 'The IAM role for the instance profile Tenon creates. Exactly one of role and instanceProfile must be set.',
-  'spec.instanceProfile': 'An existing IAM instance profile to use. Exactly one of role and instanceProfile must be set.',
+  'spec.role':
+    'The IAM role for the instance profile Tenon creates. Exactly one of role and instanceProfile must be set.',
+  'spec.instanceProfile':
+    'An existing IAM instance profile to use. Exactly one of role and instanceProfile must be set.',
   'spec.userData': 'User data merged with the bootstrap configuration of the AMI family.',
   'spec.tags': 'Tags added to the instances, volumes and launch templates.',
   'spec.blockDeviceMappings': 'The EBS volumes attached to instances.',
@@ -129,7 +146,8 @@ export const ec2NodeClassDescriptions: Descriptions = {
     'Any KubeletConfiguration field, passed to nodes at bootstrap. Tenon reads maxPods, podsPerCore, kubeReserved, systemReserved and evictionHard for allocatable; a bad value shows as ValidationSucceeded=False.',
   'spec.associatePublicIPAddress': 'Whether instances get a public IP address.',
   'spec.detailedMonitoring': 'Whether detailed CloudWatch monitoring is on.',
-  'spec.instanceStorePolicy': 'How local instance-store NVMe disks are used; RAID0 makes one array for ephemeral storage.',
+  'spec.instanceStorePolicy':
+    'How local instance-store NVMe disks are used; RAID0 makes one array for ephemeral storage.',
   'spec.context': 'An opaque string passed to CreateFleet (e.g. for reserved capacity contexts).',
   status: 'Resolved AWS resources and readiness of the node class.',
   'status.amis': 'The AMIs the selector terms resolved to, with the requirements each serves.',

@@ -10,7 +10,10 @@ function edited(edit: (crd: CustomResourceDefinition) => void): CustomResourceDe
 }
 
 const spec = (crd: CustomResourceDefinition): Record<string, { maximum?: number; description?: string }> =>
-  (crd.spec.versions[0]?.schema?.openAPIV3Schema.properties?.spec?.properties ?? {}) as Record<string, { maximum?: number }>;
+  (crd.spec.versions[0]?.schema?.openAPIV3Schema.properties?.spec?.properties ?? {}) as Record<
+    string,
+    { maximum?: number }
+  >;
 
 describe('CRD facts', () => {
   test('a changed bound is one difference naming the field and keyword', () => {
@@ -45,7 +48,7 @@ describe('CRD facts', () => {
 
   test('a CEL rule is keyed by its text and carries its message', () => {
     const facts = crdFacts(nodePoolCrd());
-    expect(facts.get("nodepools.karpenter.sh v1 .spec rule !has(self.replicas) || !has(self.weight)")).toBe(
+    expect(facts.get('nodepools.karpenter.sh v1 .spec rule !has(self.replicas) || !has(self.weight)')).toBe(
       JSON.stringify({ message: "'weight' is not supported on static NodePools" }),
     );
   });

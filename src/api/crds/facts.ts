@@ -62,8 +62,12 @@ function versionFacts(version: CustomResourceDefinitionVersion, at: Put): void {
   at('deprecated', version.deprecated ?? false);
   at('subresources', version.subresources ?? {});
   const columns = version.additionalPrinterColumns ?? [];
-  at('columns', columns.map((c) => c.name));
-  for (const c of columns) at(`column ${c.name}`, { jsonPath: c.jsonPath, type: c.type, priority: c.priority ?? 0, format: c.format ?? '' });
+  at(
+    'columns',
+    columns.map((c) => c.name),
+  );
+  for (const c of columns)
+    at(`column ${c.name}`, { jsonPath: c.jsonPath, type: c.type, priority: c.priority ?? 0, format: c.format ?? '' });
   const schema = version.schema?.openAPIV3Schema;
   if (schema) schemaFacts(schema, '', at);
 }

@@ -23,10 +23,27 @@ describe('NodeClaim: valid manifests', () => {
 });
 
 const cases: Array<{ name: string; edits: Edit[]; errors: string[]; old?: Edit[] }> = [
-  { name: 'empty nodeClassRef name', edits: [['spec.nodeClassRef.name', '']], errors: [inv('spec.nodeClassRef.name', 'string', 'name may not be empty')] },
-  { name: 'empty nodeClassRef kind', edits: [['spec.nodeClassRef.kind', '']], errors: [inv('spec.nodeClassRef.kind', 'string', 'kind may not be empty')] },
-  { name: 'empty nodeClassRef group', edits: [['spec.nodeClassRef.group', '']], errors: [inv('spec.nodeClassRef.group', 'string', 'group may not be empty')] },
-  { name: 'spec changed on update', edits: [], old: [['spec.expireAfter', '1h']], errors: [inv('spec', 'object', 'spec is immutable')] },
+  {
+    name: 'empty nodeClassRef name',
+    edits: [['spec.nodeClassRef.name', '']],
+    errors: [inv('spec.nodeClassRef.name', 'string', 'name may not be empty')],
+  },
+  {
+    name: 'empty nodeClassRef kind',
+    edits: [['spec.nodeClassRef.kind', '']],
+    errors: [inv('spec.nodeClassRef.kind', 'string', 'kind may not be empty')],
+  },
+  {
+    name: 'empty nodeClassRef group',
+    edits: [['spec.nodeClassRef.group', '']],
+    errors: [inv('spec.nodeClassRef.group', 'string', 'group may not be empty')],
+  },
+  {
+    name: 'spec changed on update',
+    edits: [],
+    old: [['spec.expireAfter', '1h']],
+    errors: [inv('spec', 'object', 'spec is immutable')],
+  },
   {
     name: 'resource request not a quantity',
     edits: [['spec.resources.requests', { cpu: 'x' }]],
@@ -49,6 +66,8 @@ const cases: Array<{ name: string; edits: Edit[]; errors: string[]; old?: Edit[]
 describe('NodeClaim: invalid', () => {
   test.each(cases)('$name', ({ edits, errors, old }) => {
     const oldObject = old ? withEdits(fullNodeClaim(), ...old) : undefined;
-    expect(validateManifest(withEdits(fullNodeClaim(), ...edits), oldObject).errors.map((e) => e.message)).toEqual(errors);
+    expect(validateManifest(withEdits(fullNodeClaim(), ...edits), oldObject).errors.map((e) => e.message)).toEqual(
+      errors,
+    );
   });
 });

@@ -2,7 +2,10 @@ import { validateAndDefault, type FieldError } from '../validation/index.js';
 import { crdSchema, findTenonCrd } from './index.js';
 
 /** Validates a manifest against the Tenon CRD for its apiVersion/kind (test support). */
-export function validateManifest(object: Record<string, unknown>, oldObject?: Record<string, unknown>): { object: unknown; errors: FieldError[] } {
+export function validateManifest(
+  object: Record<string, unknown>,
+  oldObject?: Record<string, unknown>,
+): { object: unknown; errors: FieldError[] } {
   const crd = findTenonCrd(String(object.apiVersion), String(object.kind));
   if (!crd) throw new Error(`no CRD for ${String(object.kind)}`);
   return validateAndDefault({ schema: crdSchema(crd), object, ...(oldObject ? { oldObject } : {}) });

@@ -25,7 +25,10 @@ export const BlockDeviceSchema = Type.Object(
   {
     'x-kubernetes-validations': [
       rule('has(self.snapshotID) || has(self.volumeSize)', 'snapshotID or volumeSize must be defined'),
-      rule("!has(self.volumeInitializationRate) || (has(self.snapshotID) && self.snapshotID != '')", 'snapshotID must be set when volumeInitializationRate is set'),
+      rule(
+        "!has(self.volumeInitializationRate) || (has(self.snapshotID) && self.snapshotID != '')",
+        'snapshotID must be set when volumeInitializationRate is set',
+      ),
     ],
   },
 );
@@ -41,7 +44,10 @@ export const BlockDeviceMappingSchema = Type.Object({
 export const BlockDeviceMappingsSchema = Type.Array(BlockDeviceMappingSchema, {
   maxItems: 50,
   'x-kubernetes-validations': [
-    rule('self.filter(x, has(x.rootVolume)?x.rootVolume==true:false).size() <= 1', 'must have only one blockDeviceMappings with rootVolume'),
+    rule(
+      'self.filter(x, has(x.rootVolume)?x.rootVolume==true:false).size() <= 1',
+      'must have only one blockDeviceMappings with rootVolume',
+    ),
   ],
 });
 
@@ -53,7 +59,14 @@ export const MetadataOptionsSchema = Type.Object(
     httpPutResponseHopLimit: Type.Optional(Int({ default: 1, format: 'int64', minimum: 1, maximum: 64 })),
     httpTokens: Type.Optional(StringEnum(['required', 'optional'] as const, { default: 'required' })),
   },
-  { default: { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'required' } },
+  {
+    default: {
+      httpEndpoint: 'enabled',
+      httpProtocolIPv6: 'disabled',
+      httpPutResponseHopLimit: 1,
+      httpTokens: 'required',
+    },
+  },
 );
 
 /** One block device mapping. */

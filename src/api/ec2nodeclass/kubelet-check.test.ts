@@ -11,7 +11,11 @@ const cases: Array<{ name: string; kubelet: Record<string, unknown>; errors: str
     name: 'unknown eviction signal',
     kubelet: { evictionHard: { foo: '1%' } },
     errors: [
-      inv('spec.kubelet.evictionHard', 'object', "valid keys for evictionHard are ['memory.available','nodefs.available','nodefs.inodesFree','imagefs.available','imagefs.inodesFree','pid.available']"),
+      inv(
+        'spec.kubelet.evictionHard',
+        'object',
+        "valid keys for evictionHard are ['memory.available','nodefs.available','nodefs.inodesFree','imagefs.available','imagefs.inodesFree','pid.available']",
+      ),
     ],
   },
   {
@@ -25,16 +29,42 @@ const cases: Array<{ name: string; kubelet: Record<string, unknown>; errors: str
   {
     name: 'image GC high not above low',
     kubelet: { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60 },
-    errors: [inv('spec.kubelet', 'object', 'imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent')],
+    errors: [
+      inv('spec.kubelet', 'object', 'imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent'),
+    ],
   },
   {
     name: 'image GC high above 100',
     kubelet: { imageGCHighThresholdPercent: 101 },
-    errors: ['spec.kubelet.imageGCHighThresholdPercent: Invalid value: 101: spec.kubelet.imageGCHighThresholdPercent in body should be less than or equal to 100'],
+    errors: [
+      'spec.kubelet.imageGCHighThresholdPercent: Invalid value: 101: spec.kubelet.imageGCHighThresholdPercent in body should be less than or equal to 100',
+    ],
   },
-  { name: 'negative maxPods', kubelet: { maxPods: -1 }, errors: ['spec.kubelet.maxPods: Invalid value: -1: spec.kubelet.maxPods in body should be greater than or equal to 0'] },
-  { name: 'kubeReserved gpu', kubelet: { kubeReserved: { gpu: '1' } }, errors: [inv('spec.kubelet.kubeReserved', 'object', "valid keys for kubeReserved are ['cpu','memory','ephemeral-storage','pid']")] },
-  { name: 'negative systemReserved', kubelet: { systemReserved: { cpu: '-1' } }, errors: [inv('spec.kubelet.systemReserved', 'object', 'systemReserved value cannot be a negative resource quantity')] },
+  {
+    name: 'negative maxPods',
+    kubelet: { maxPods: -1 },
+    errors: [
+      'spec.kubelet.maxPods: Invalid value: -1: spec.kubelet.maxPods in body should be greater than or equal to 0',
+    ],
+  },
+  {
+    name: 'kubeReserved gpu',
+    kubelet: { kubeReserved: { gpu: '1' } },
+    errors: [
+      inv(
+        'spec.kubelet.kubeReserved',
+        'object',
+        "valid keys for kubeReserved are ['cpu','memory','ephemeral-storage','pid']",
+      ),
+    ],
+  },
+  {
+    name: 'negative systemReserved',
+    kubelet: { systemReserved: { cpu: '-1' } },
+    errors: [
+      inv('spec.kubelet.systemReserved', 'object', 'systemReserved value cannot be a negative resource quantity'),
+    ],
+  },
   {
     name: 'evictionHard value not a quantity or percentage',
     kubelet: { evictionHard: { 'memory.available': 'lots' } },
@@ -52,7 +82,12 @@ describe('spec.kubelet: checked by the controller, accepted by the CRD', () => {
   });
 
   test('valid settings and fields Tenon does not read pass, and are kept by the CRD', () => {
-    const kubelet = { maxPods: 58, kubeReserved: { cpu: '100m' }, serializeImagePulls: false, featureGates: { Foo: true } };
+    const kubelet = {
+      maxPods: 58,
+      kubeReserved: { cpu: '100m' },
+      serializeImagePulls: false,
+      featureGates: { Foo: true },
+    };
     expect(checkKubelet(kubelet)).toEqual({ ok: true, kubelet });
     const { object } = validateManifest(withEdits(minimalEC2NodeClass(), ['spec.kubelet', kubelet]));
     expect((object as { spec: { kubelet: unknown } }).spec.kubelet).toEqual(kubelet);

@@ -4,7 +4,8 @@ import { validateAndDefault, type FieldError } from '../validation/index.js';
 import { KubeletConfigurationSchema, type KubeletConfiguration } from './kubelet.js';
 
 /** How `spec.kubelet` reads: the settings Tenon uses when they pass Karpenter's rules, else the errors. */
-export type KubeletCheck = { ok: true; kubelet: KubeletConfiguration | undefined } | { ok: false; errors: FieldError[] };
+export type KubeletCheck =
+  { ok: true; kubelet: KubeletConfiguration | undefined } | { ok: false; errors: FieldError[] };
 
 // Wrapped under spec.kubelet so each error names the field as a user wrote it. A constant, never written.
 const wrapped: JsonSchemaProps = {

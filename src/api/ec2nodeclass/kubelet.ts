@@ -3,7 +3,8 @@ import { Int, MapOf, QuantityPattern, Str, StringMap, rule } from '../schema/bui
 
 const EvictionPattern =
   '^((\\d{1,2}(\\.\\d{1,2})?|100(\\.0{1,2})?)%||(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?)$';
-const signals = "['memory.available','nodefs.available','nodefs.inodesFree','imagefs.available','imagefs.inodesFree','pid.available']";
+const signals =
+  "['memory.available','nodefs.available','nodefs.inodesFree','imagefs.available','imagefs.inodesFree','pid.available']";
 
 function signalRule(field: string): ReturnType<typeof rule> {
   return rule(`self.all(x, x in ${signals})`, `valid keys for ${field} are ${signals}`);
@@ -11,7 +12,10 @@ function signalRule(field: string): ReturnType<typeof rule> {
 
 function reservedRules(field: string): ReturnType<typeof rule>[] {
   return [
-    rule("self.all(x, x=='cpu' || x=='memory' || x=='ephemeral-storage' || x=='pid')", `valid keys for ${field} are ['cpu','memory','ephemeral-storage','pid']`),
+    rule(
+      "self.all(x, x=='cpu' || x=='memory' || x=='ephemeral-storage' || x=='pid')",
+      `valid keys for ${field} are ['cpu','memory','ephemeral-storage','pid']`,
+    ),
     rule("self.all(x, !self[x].startsWith('-'))", `${field} value cannot be a negative resource quantity`),
   ];
 }
@@ -26,16 +30,26 @@ export const KubeletConfigurationSchema = Type.Object(
   {
     clusterDNS: Type.Optional(Type.Array(Type.String())),
     cpuCFSQuota: Type.Optional(Type.Boolean()),
-    evictionHard: Type.Optional(MapOf(Str({ pattern: EvictionPattern }), { 'x-kubernetes-validations': [signalRule('evictionHard')] })),
+    evictionHard: Type.Optional(
+      MapOf(Str({ pattern: EvictionPattern }), { 'x-kubernetes-validations': [signalRule('evictionHard')] }),
+    ),
     evictionMaxPodGracePeriod: Type.Optional(Int({ format: 'int32' })),
-    evictionSoft: Type.Optional(MapOf(Str({ pattern: EvictionPattern }), { 'x-kubernetes-validations': [signalRule('evictionSoft')] })),
-    evictionSoftGracePeriod: Type.Optional(StringMap({ 'x-kubernetes-validations': [signalRule('evictionSoftGracePeriod')] })),
+    evictionSoft: Type.Optional(
+      MapOf(Str({ pattern: EvictionPattern }), { 'x-kubernetes-validations': [signalRule('evictionSoft')] }),
+    ),
+    evictionSoftGracePeriod: Type.Optional(
+      StringMap({ 'x-kubernetes-validations': [signalRule('evictionSoftGracePeriod')] }),
+    ),
     imageGCHighThresholdPercent: Type.Optional(percent()),
     imageGCLowThresholdPercent: Type.Optional(percent()),
-    kubeReserved: Type.Optional(MapOf(Str({ pattern: QuantityPattern }), { 'x-kubernetes-validations': reservedRules('kubeReserved') })),
+    kubeReserved: Type.Optional(
+      MapOf(Str({ pattern: QuantityPattern }), { 'x-kubernetes-validations': reservedRules('kubeReserved') }),
+    ),
     maxPods: Type.Optional(Int({ format: 'int32', minimum: 0 })),
     podsPerCore: Type.Optional(Int({ format: 'int32', minimum: 0 })),
-    systemReserved: Type.Optional(MapOf(Str({ pattern: QuantityPattern }), { 'x-kubernetes-validations': reservedRules('systemReserved') })),
+    systemReserved: Type.Optional(
+      MapOf(Str({ pattern: QuantityPattern }), { 'x-kubernetes-validations': reservedRules('systemReserved') }),
+    ),
   },
   {
     'x-kubernetes-validations': [

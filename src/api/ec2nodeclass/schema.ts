@@ -19,15 +19,29 @@ import {
 import { EC2NodeClassStatusSchema } from './status.js';
 
 /** AMI families. */
-export const AMIFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022', 'Windows2025'] as const;
+export const AMIFamilies = [
+  'AL2',
+  'AL2023',
+  'Bottlerocket',
+  'Custom',
+  'Windows2019',
+  'Windows2022',
+  'Windows2025',
+] as const;
 
 const restrictedTags = [
   rule("self.all(k, k != '')", "empty tag keys aren't supported"),
   rule("self.all(k, k !='eks:eks-cluster-name')", 'tag contains a restricted tag matching eks:eks-cluster-name'),
-  rule("self.all(k, !k.startsWith('kubernetes.io/cluster') )", 'tag contains a restricted tag matching kubernetes.io/cluster/'),
+  rule(
+    "self.all(k, !k.startsWith('kubernetes.io/cluster') )",
+    'tag contains a restricted tag matching kubernetes.io/cluster/',
+  ),
   rule("self.all(k, k != 'karpenter.sh/nodepool')", 'tag contains a restricted tag matching karpenter.sh/nodepool'),
   rule("self.all(k, k !='karpenter.sh/nodeclaim')", 'tag contains a restricted tag matching karpenter.sh/nodeclaim'),
-  rule("self.all(k, k !='karpenter.k8s.aws/ec2nodeclass')", 'tag contains a restricted tag matching karpenter.k8s.aws/ec2nodeclass'),
+  rule(
+    "self.all(k, k !='karpenter.k8s.aws/ec2nodeclass')",
+    'tag contains a restricted tag matching karpenter.k8s.aws/ec2nodeclass',
+  ),
 ];
 
 function aliasFamilyRule(alias: string, family: string, article: string): ReturnType<typeof rule> {
@@ -50,7 +64,9 @@ export const EC2NodeClassSpecSchema = Type.Object(
     cpuOptions: Type.Optional(CPUOptionsSchema),
     detailedMonitoring: Type.Optional(Type.Boolean()),
     enclaveOptions: Type.Optional(EnclaveOptionsSchema),
-    instanceProfile: Type.Optional(Str({ 'x-kubernetes-validations': [rule("self != ''", 'instanceProfile cannot be empty')] })),
+    instanceProfile: Type.Optional(
+      Str({ 'x-kubernetes-validations': [rule("self != ''", 'instanceProfile cannot be empty')] }),
+    ),
     instanceStorePolicy: Type.Optional(StringEnum(['RAID0'] as const)),
     ipPrefixCount: Type.Optional(Int({ format: 'int32', minimum: 0 })),
     kubelet: Type.Optional(KubeletPassThroughSchema),
@@ -75,7 +91,10 @@ export const EC2NodeClassSpecSchema = Type.Object(
       aliasFamilyRule('windows2019', 'Windows2019', 'a'),
       aliasFamilyRule('windows2022', 'Windows2022', 'a'),
       aliasFamilyRule('windows2025', 'Windows2025', 'a'),
-      rule('self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)', 'must specify amiFamily if amiSelectorTerms does not contain an alias'),
+      rule(
+        'self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)',
+        'must specify amiFamily if amiSelectorTerms does not contain an alias',
+      ),
     ],
   },
 );

@@ -2,7 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Str, StringEnum, StringMap, rule } from '../schema/builders.js';
 
 const selectorTags = (): ReturnType<typeof StringMap> =>
-  StringMap({ maxProperties: 20, 'x-kubernetes-validations': [rule("self.all(k, k != '' && self[k] != '')", "empty tag keys or values aren't supported")] });
+  StringMap({
+    maxProperties: 20,
+    'x-kubernetes-validations': [
+      rule("self.all(k, k != '' && self[k] != '')", "empty tag keys or values aren't supported"),
+    ],
+  });
 
 const aliasRules = [
   rule("self.matches('^[a-zA-Z0-9]+@.+$')", "'alias' is improperly formatted, must match the format 'family@version'"),
@@ -10,7 +15,10 @@ const aliasRules = [
     "self.split('@')[0] in ['al2','al2023','bottlerocket','windows2019','windows2022','windows2025']",
     "family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'",
   ),
-  rule("self.split('@')[0] in ['windows2019','windows2022','windows2025'] ? self.split('@')[1] == 'latest' : true", "windows families may only specify version 'latest'"),
+  rule(
+    "self.split('@')[0] in ['windows2019','windows2022','windows2025'] ? self.split('@')[1] == 'latest' : true",
+    "windows families may only specify version 'latest'",
+  ),
 ];
 
 /** One AMI selector term. */
@@ -40,7 +48,10 @@ export const AMISelectorTermsSchema = Type.Array(AMISelectorTermSchema, {
       '!self.exists(x, has(x.alias) && (has(x.id) || has(x.tags) || has(x.name) || has(x.owner)))',
       "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms",
     ),
-    rule("!(self.exists(x, has(x.alias)) && self.size() != 1)", "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms"),
+    rule(
+      '!(self.exists(x, has(x.alias)) && self.size() != 1)',
+      "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms",
+    ),
   ],
 });
 
@@ -56,7 +67,10 @@ export const CapacityReservationSelectorTermSchema = Type.Object({
 export const CapacityReservationSelectorTermsSchema = Type.Array(CapacityReservationSelectorTermSchema, {
   maxItems: 30,
   'x-kubernetes-validations': [
-    rule('self.all(x, has(x.tags) || has(x.id) || has(x.instanceMatchCriteria))', "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']"),
+    rule(
+      'self.all(x, has(x.tags) || has(x.id) || has(x.instanceMatchCriteria))',
+      "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']",
+    ),
     rule(
       '!self.all(x, has(x.id) && (has(x.tags) || has(x.ownerID) || has(x.instanceMatchCriteria)))',
       "'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
@@ -76,7 +90,10 @@ export const SecurityGroupSelectorTermsSchema = Type.Array(SecurityGroupSelector
   maxItems: 30,
   'x-kubernetes-validations': [
     rule('self.size() != 0', 'securityGroupSelectorTerms cannot be empty'),
-    rule('self.all(x, has(x.tags) || has(x.id) || has(x.name))', "expected at least one, got none, ['tags', 'id', 'name']"),
+    rule(
+      'self.all(x, has(x.tags) || has(x.id) || has(x.name))',
+      "expected at least one, got none, ['tags', 'id', 'name']",
+    ),
     rule(
       '!self.all(x, has(x.id) && (has(x.tags) || has(x.name)))',
       "'id' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term",
@@ -100,7 +117,10 @@ export const SubnetSelectorTermsSchema = Type.Array(SubnetSelectorTermSchema, {
   'x-kubernetes-validations': [
     rule('self.size() != 0', 'subnetSelectorTerms cannot be empty'),
     rule('self.all(x, has(x.tags) || has(x.id))', "expected at least one, got none, ['tags', 'id']"),
-    rule('!self.all(x, has(x.id) && has(x.tags))', "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term"),
+    rule(
+      '!self.all(x, has(x.id) && has(x.tags))',
+      "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term",
+    ),
   ],
 });
 

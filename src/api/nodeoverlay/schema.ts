@@ -8,13 +8,16 @@ import { RequirementOperators } from '../shared/requirements.js';
 /** `price`: an absolute hourly price in dollars. */
 export const OverlayPricePattern = '^\\d+(\\.\\d+)?$';
 /** `priceAdjustment`: `+N`/`-N` dollars, `+N%`, or `-N%` down to `-100%`. */
-export const OverlayPriceAdjustmentPattern = '^(([+-]{1}(\\d*\\.?\\d+))|(\\+{1}\\d*\\.?\\d+%)|(^(-\\d{1,2}(\\.\\d+)?%)$)|(-100%))$';
+export const OverlayPriceAdjustmentPattern =
+  '^(([+-]{1}(\\d*\\.?\\d+))|(\\+{1}\\d*\\.?\\d+%)|(^(-\\d{1,2}(\\.\\d+)?%)$)|(-100%))$';
 
 /** One NodeOverlay requirement (a node selector requirement; no minValues). */
 export const OverlayRequirementSchema = Type.Object({
   key: Str({ maxLength: 316, pattern: LabelKeyPattern, 'x-kubernetes-validations': nodeOverlayRequirementKeyRules() }),
   operator: StringEnum(RequirementOperators),
-  values: Type.Optional(Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic', maxLength: 63, pattern: LabelValuePattern })),
+  values: Type.Optional(
+    Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic', maxLength: 63, pattern: LabelValuePattern }),
+  ),
 });
 
 /** `spec` of a NodeOverlay: which instance types it selects and what it changes about them. */
@@ -22,7 +25,9 @@ export const NodeOverlaySpecSchema = Type.Object(
   {
     capacity: Type.Optional(
       ResourceListSchema({
-        'x-kubernetes-validations': [rule("self.all(x, !(x in ['cpu', 'memory', 'ephemeral-storage', 'pods']))", 'invalid resource restricted')],
+        'x-kubernetes-validations': [
+          rule("self.all(x, !(x in ['cpu', 'memory', 'ephemeral-storage', 'pods']))", 'invalid resource restricted'),
+        ],
       }),
     ),
     price: Type.Optional(Str({ pattern: OverlayPricePattern })),
@@ -31,8 +36,14 @@ export const NodeOverlaySpecSchema = Type.Object(
       maxItems: 100,
       'x-kubernetes-list-type': 'atomic',
       'x-kubernetes-validations': [
-        rule("self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)", "requirements with operator 'In' must have a value defined"),
-        rule("self.all(x, x.operator == 'NotIn' ? x.values.size() != 0 : true)", "requirements with operator 'NotIn' must have a value defined"),
+        rule(
+          "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+          "requirements with operator 'In' must have a value defined",
+        ),
+        rule(
+          "self.all(x, x.operator == 'NotIn' ? x.values.size() != 0 : true)",
+          "requirements with operator 'NotIn' must have a value defined",
+        ),
         rule(
           "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
           "requirements operator 'Gt', 'Lt', 'Gte' or 'Lte' must have a single positive integer value",
@@ -41,7 +52,11 @@ export const NodeOverlaySpecSchema = Type.Object(
     }),
     weight: Type.Optional(Int({ format: 'int32', minimum: 1, maximum: 10000 })),
   },
-  { 'x-kubernetes-validations': [rule('!has(self.price) || !has(self.priceAdjustment)', "cannot set both 'price' and 'priceAdjustment'")] },
+  {
+    'x-kubernetes-validations': [
+      rule('!has(self.price) || !has(self.priceAdjustment)', "cannot set both 'price' and 'priceAdjustment'"),
+    ],
+  },
 );
 
 /** `status` of a NodeOverlay. */

@@ -31,7 +31,9 @@ export const DisruptionSchema = Type.Object(
         default: [{ nodes: '10%' }],
         maxItems: 50,
         'x-kubernetes-list-type': 'atomic',
-        'x-kubernetes-validations': [rule('self.all(x, has(x.schedule) == has(x.duration))', "'schedule' must be set with 'duration'")],
+        'x-kubernetes-validations': [
+          rule('self.all(x, has(x.schedule) == has(x.duration))', "'schedule' must be set with 'duration'"),
+        ],
       }),
     ),
     consolidateAfter: Type.Optional(Str({ default: '0s', pattern: NillableDurationPattern })),

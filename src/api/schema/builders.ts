@@ -19,17 +19,24 @@ export function StringEnum<const T extends string>(values: readonly T[], options
 }
 
 /** A string with Kubernetes options (pattern, maxLength, rules). */
-export function Str(options: KubeOptions & { pattern?: string; maxLength?: number; minLength?: number; format?: string } = {}): TString {
+export function Str(
+  options: KubeOptions & { pattern?: string; maxLength?: number; minLength?: number; format?: string } = {},
+): TString {
   return Type.String(options);
 }
 
 /** An integer with the given format and bounds. */
-export function Int(options: KubeOptions & { format?: 'int32' | 'int64'; minimum?: number; maximum?: number; default?: number } = {}): TInteger {
+export function Int(
+  options: KubeOptions & { format?: 'int32' | 'int64'; minimum?: number; maximum?: number; default?: number } = {},
+): TInteger {
   return Type.Integer(options);
 }
 
 /** A map of string keys to values of `value` (OpenAPI `additionalProperties`). */
-export function MapOf<T extends TSchema>(value: T, options: KubeOptions & { maxProperties?: number } = {}): TUnsafe<Record<string, T['static']>> {
+export function MapOf<T extends TSchema>(
+  value: T,
+  options: KubeOptions & { maxProperties?: number } = {},
+): TUnsafe<Record<string, T['static']>> {
   return Type.Unsafe<Record<string, T['static']>>({ type: 'object', additionalProperties: value, ...options });
 }
 

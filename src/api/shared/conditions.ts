@@ -3,7 +3,8 @@ import { Int, Str, StringEnum } from '../schema/builders.js';
 
 const conditionType = Str({
   maxLength: 316,
-  pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+  pattern:
+    '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
 });
 const status = StringEnum(['True', 'False', 'Unknown'] as const);
 const observedGeneration = Type.Optional(Int({ format: 'int64', minimum: 0 }));
@@ -30,6 +31,8 @@ export const RelaxedConditionSchema = Type.Object({
 });
 
 /** A conditions list as the CRDs publish it: a map keyed by `type` (one condition per type). */
-export function ConditionsSchema<T extends typeof StrictConditionSchema | typeof RelaxedConditionSchema>(item: T): TArray<T> {
+export function ConditionsSchema<T extends typeof StrictConditionSchema | typeof RelaxedConditionSchema>(
+  item: T,
+): TArray<T> {
   return Type.Array(item, { 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' });
 }

@@ -36,15 +36,24 @@ const awsInstanceLabels = [
   'instance-accelerator-count',
   'instance-capability-flex',
 ];
-const reservationLabels = ['instance-tenancy', 'capacity-reservation-type', 'capacity-reservation-id', 'capacity-reservation-interruptible'];
+const reservationLabels = [
+  'instance-tenancy',
+  'capacity-reservation-type',
+  'capacity-reservation-id',
+  'capacity-reservation-interruptible',
+];
 
 /**
  * The AWS labels a rule lets through: NodePool template labels (where upstream names one key twice, kept so the
  * rule text matches), requirement keys, or NodeOverlay requirement keys (instance labels only).
  */
 function awsLabels(variant: 'template' | 'requirement' | 'overlay'): string {
-  const reservation = variant === 'template' ? [...reservationLabels, 'capacity-reservation-interruptible'] : reservationLabels;
-  const all = variant === 'overlay' ? awsInstanceLabels : [...reservation, ...awsInstanceLabels, 'placement-group-id', 'placement-group-partition'];
+  const reservation =
+    variant === 'template' ? [...reservationLabels, 'capacity-reservation-interruptible'] : reservationLabels;
+  const all =
+    variant === 'overlay'
+      ? awsInstanceLabels
+      : [...reservation, ...awsInstanceLabels, 'placement-group-id', 'placement-group-partition'];
   return all.map((l) => `"karpenter.k8s.aws/${l}"`).join(', ');
 }
 

@@ -1,4 +1,12 @@
-import { Type, type TObject, type TArray, type TString, type TOptional, type TInteger, type TUnsafe } from '@sinclair/typebox';
+import {
+  Type,
+  type TObject,
+  type TArray,
+  type TString,
+  type TOptional,
+  type TInteger,
+  type TUnsafe,
+} from '@sinclair/typebox';
 import { Int, Str, StringEnum, rule } from '../schema/builders.js';
 import type { ValidationRule } from '../schema/json-schema-props.js';
 import { LabelKeyPattern, LabelValuePattern } from './label-rules.js';
@@ -32,7 +40,10 @@ export function RequirementsSchema(keyRules: ValidationRule[]): TArray<Requireme
     maxItems: 100,
     'x-kubernetes-list-type': 'atomic',
     'x-kubernetes-validations': [
-      rule("self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)", "requirements with operator 'In' must have a value defined"),
+      rule(
+        "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+        "requirements with operator 'In' must have a value defined",
+      ),
       rule(
         "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
         "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value",

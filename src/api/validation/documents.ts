@@ -18,7 +18,11 @@ export interface DocumentResult {
   object?: unknown;
 }
 
-function crdFor(crds: CustomResourceDefinition[], apiVersion: unknown, kind: unknown): CustomResourceDefinition | undefined {
+function crdFor(
+  crds: CustomResourceDefinition[],
+  apiVersion: unknown,
+  kind: unknown,
+): CustomResourceDefinition | undefined {
   return crds.find(
     (c) => c.spec.names.kind === kind && c.spec.versions.some((v) => `${c.spec.group}/${v.name}` === apiVersion),
   );
@@ -62,7 +66,8 @@ function checkDocument(value: unknown, index: number, crds: CustomResourceDefini
   const result = validateAndDefault({ schema: crdSchema(crd), object: value });
   // Unknown fields first, as kube-apiserver's strict decoding refuses them before it validates.
   const errors = [...prunedFieldPaths(value, result.object).map(unknownField), ...result.errors];
-  if (name === '' && typeof meta?.generateName !== 'string') errors.unshift(required('metadata.name', 'name or generateName is required'));
+  if (name === '' && typeof meta?.generateName !== 'string')
+    errors.unshift(required('metadata.name', 'name or generateName is required'));
   return { index, kind, name, status: 'validated', errors, object: result.object };
 }
 

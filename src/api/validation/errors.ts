@@ -47,7 +47,11 @@ export function formatValue(value: unknown): string {
 }
 
 /** Builds a FieldError with its kube-apiserver message. */
-export function fieldError(type: FieldErrorType, field: string, opts: { detail?: string; badValue?: unknown } = {}): FieldError {
+export function fieldError(
+  type: FieldErrorType,
+  field: string,
+  opts: { detail?: string; badValue?: unknown } = {},
+): FieldError {
   const detail = opts.detail ?? '';
   const hasValue = !valueless.has(type) && 'badValue' in opts;
   let body = typeText[type];
@@ -73,9 +77,13 @@ export const tooLong = (field: string, max: number): FieldError =>
   fieldError('FieldValueTooLong', field, { detail: `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` });
 /** `Too many: N: must have at most M items`. */
 export const tooMany = (field: string, actual: number, max: number): FieldError =>
-  fieldError('FieldValueTooMany', field, { badValue: actual, detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}` });
+  fieldError('FieldValueTooMany', field, {
+    badValue: actual,
+    detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+  });
 /** `Forbidden: detail`. */
-export const forbidden = (field: string, detail: string): FieldError => fieldError('FieldValueForbidden', field, { detail });
+export const forbidden = (field: string, detail: string): FieldError =>
+  fieldError('FieldValueForbidden', field, { detail });
 /** `Duplicate value: <v>`. */
 export const duplicate = (field: string, badValue: unknown, detail = ''): FieldError =>
   fieldError('FieldValueDuplicate', field, { badValue, detail });

@@ -13,7 +13,8 @@ export function jsonTypeOf(v: unknown): string {
 
 /** True when `v` has the schema's type (int-or-string and untyped schemas accept what they allow). */
 export function hasSchemaType(v: unknown, schema: JsonSchemaProps): boolean {
-  if (schema['x-kubernetes-int-or-string'] === true) return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+  if (schema['x-kubernetes-int-or-string'] === true)
+    return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
   switch (schema.type) {
     case undefined:
       return true;

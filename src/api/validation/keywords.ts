@@ -43,7 +43,8 @@ export function checkString(v: string, schema: JsonSchemaProps, path: string, er
     if (re && !re.test(v)) errs.push(invalid(path, v, `${inBody(path)} in body should match '${schema.pattern}'`));
   }
   const check = schema.format ? formats[schema.format] : undefined;
-  if (check && !check(v)) errs.push(invalid(path, v, `${inBody(path)} in body must be of type ${schema.format ?? ''}: ${JSON.stringify(v)}`));
+  if (check && !check(v))
+    errs.push(invalid(path, v, `${inBody(path)} in body must be of type ${schema.format ?? ''}: ${JSON.stringify(v)}`));
 }
 
 /** Number keywords: minimum, maximum (exclusive or not), multipleOf. */
@@ -87,7 +88,12 @@ export function checkArray(v: unknown[], schema: JsonSchemaProps, path: string, 
 }
 
 /** Object keywords: maxProperties, minProperties. */
-export function checkObjectSize(v: Record<string, unknown>, schema: JsonSchemaProps, path: string, errs: FieldError[]): void {
+export function checkObjectSize(
+  v: Record<string, unknown>,
+  schema: JsonSchemaProps,
+  path: string,
+  errs: FieldError[],
+): void {
   const n = Object.keys(v).length;
   if (schema.maxProperties !== undefined && n > schema.maxProperties) errs.push(tooMany(path, n, schema.maxProperties));
   if (schema.minProperties !== undefined && n < schema.minProperties) {

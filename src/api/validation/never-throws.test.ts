@@ -52,7 +52,7 @@ describe('validateAndDefault never throws', () => {
         const target = all[pick % all.length] ?? [];
         const object = replaceAt(fixture, target, value);
         const crd = tenonCrds().find((c) => c.spec.names.kind === fixture.kind);
-        const schema = crd ? crdSchema(crd) : schemas[0] ?? {};
+        const schema = crd ? crdSchema(crd) : (schemas[0] ?? {});
         expectWellFormed(validateAndDefault({ schema, object, oldObject: fixture }));
       }),
       { numRuns: 500 },

@@ -36,7 +36,12 @@ function validateArray(value: unknown[], schema: JsonSchemaProps, path: string, 
   if (items) value.forEach((item, i) => validateSchema(item, items, index(path, i), errs));
 }
 
-function validateObject(value: Record<string, unknown>, schema: JsonSchemaProps, path: string, errs: FieldError[]): void {
+function validateObject(
+  value: Record<string, unknown>,
+  schema: JsonSchemaProps,
+  path: string,
+  errs: FieldError[],
+): void {
   checkObjectSize(value, schema, path, errs);
   for (const name of schema.required ?? []) {
     if (value[name] === undefined) errs.push(required(child(path, name)));

@@ -12,7 +12,8 @@ export function prunedFieldPaths(before: unknown, after: unknown, path = ''): st
     const kept = after[k];
     if (!(k in after)) out.push(p);
     else if (isObject(v)) out.push(...prunedFieldPaths(v, kept, p));
-    else if (Array.isArray(v) && Array.isArray(kept)) v.forEach((item, i) => out.push(...prunedFieldPaths(item, kept[i], `${p}[${i}]`)));
+    else if (Array.isArray(v) && Array.isArray(kept))
+      v.forEach((item, i) => out.push(...prunedFieldPaths(item, kept[i], `${p}[${i}]`)));
   }
   return out;
 }

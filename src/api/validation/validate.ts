@@ -5,7 +5,6 @@ import { invalid, type FieldError } from './errors.js';
 import { prune } from './prune.js';
 import { validateSchema } from './structural.js';
 
-
 const blockedMessage =
   'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 

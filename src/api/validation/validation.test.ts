@@ -26,22 +26,40 @@ const widgetSchema: JsonSchemaProps = {
           default: {},
           properties: { inner: { type: 'string', default: 'x' } },
         },
-        replicas: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'replicas is immutable' }] },
+        replicas: {
+          type: 'integer',
+          'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'replicas is immutable' }],
+        },
       },
       'x-kubernetes-validations': [
         { rule: "self.mode != 'fast' || self.size > 5", message: 'fast needs size > 5' },
         { rule: 'self.size < 9', messageExpression: "'size ' + string(self.size) + ' is too big'" },
-        { rule: "!has(self.name) || self.name != 'bad'", fieldPath: '.name', reason: 'FieldValueForbidden', message: 'bad name' },
+        {
+          rule: "!has(self.name) || self.name != 'bad'",
+          fieldPath: '.name',
+          reason: 'FieldValueForbidden',
+          message: 'bad name',
+        },
         { rule: 'self.size != 8' },
       ],
     },
   },
 };
 
-const blocked = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
-const widget = (spec: Record<string, unknown>): unknown => ({ apiVersion: 'x.io/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
+const blocked =
+  'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+const widget = (spec: Record<string, unknown>): unknown => ({
+  apiVersion: 'x.io/v1',
+  kind: 'Widget',
+  metadata: { name: 'w' },
+  spec,
+});
 const messages = (spec: Record<string, unknown>, old?: Record<string, unknown>): string[] =>
-  validateAndDefault({ schema: widgetSchema, object: widget(spec), ...(old ? { oldObject: widget(old) } : {}) }).errors.map((e) => e.message);
+  validateAndDefault({
+    schema: widgetSchema,
+    object: widget(spec),
+    ...(old ? { oldObject: widget(old) } : {}),
+  }).errors.map((e) => e.message);
 
 describe('validateAndDefault on an arbitrary CRD', () => {
   test('applies defaults recursively and prunes unknown fields, keeping metadata and preserved fields', () => {
@@ -74,20 +92,34 @@ describe('validateAndDefault on an arbitrary CRD', () => {
       'spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
       `<nil>: Invalid value: "null": ${blocked}`,
     ]);
-    expect(messages({ size: 0 })).toEqual(['spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1']);
-    expect(messages({ size: 11 })[0]).toBe('spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10');
-    expect(messages({ size: 2, mode: 'medium' })).toEqual(['spec.mode: Unsupported value: "medium": supported values: "fast", "slow"']);
+    expect(messages({ size: 0 })).toEqual([
+      'spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
+    ]);
+    expect(messages({ size: 11 })[0]).toBe(
+      'spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10',
+    );
+    expect(messages({ size: 2, mode: 'medium' })).toEqual([
+      'spec.mode: Unsupported value: "medium": supported values: "fast", "slow"',
+    ]);
     expect(messages({ size: 2, name: 'abcdef' })).toEqual(['spec.name: Too long: may not be more than 5 bytes']);
-    expect(messages({ size: 2, name: 'A1' })).toEqual(["spec.name: Invalid value: \"A1\": spec.name in body should match '^[a-z]+$'"]);
+    expect(messages({ size: 2, name: 'A1' })).toEqual([
+      'spec.name: Invalid value: "A1": spec.name in body should match \'^[a-z]+$\'',
+    ]);
     expect(messages({ size: 2, tags: ['a', 'b', 'c'] })).toEqual(['spec.tags: Too many: 3: must have at most 2 items']);
-    expect(messages({ size: 2, tags: [] })).toEqual(['spec.tags: Invalid value: 0: spec.tags in body should have at least 1 items']);
+    expect(messages({ size: 2, tags: [] })).toEqual([
+      'spec.tags: Invalid value: 0: spec.tags in body should have at least 1 items',
+    ]);
     expect(messages({ size: 2, tags: ['a', 'a'] })).toEqual(['spec.tags[1]: Duplicate value: "a"']);
-    expect(messages({ size: 2, labels: { a: 'x', b: 'y', c: 'z' } })).toEqual(['spec.labels: Too many: 3: must have at most 2 items']);
+    expect(messages({ size: 2, labels: { a: 'x', b: 'y', c: 'z' } })).toEqual([
+      'spec.labels: Too many: 3: must have at most 2 items',
+    ]);
     expect(messages({ size: 2, labels: { a: 1 } })).toEqual([
       'spec.labels.a: Invalid value: "integer": spec.labels.a in body must be of type string: "integer"',
       `<nil>: Invalid value: "null": ${blocked}`,
     ]);
-    expect(messages({ size: 2, when: 'yesterday' })).toEqual(['spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"']);
+    expect(messages({ size: 2, when: 'yesterday' })).toEqual([
+      'spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"',
+    ]);
   });
 
   test('accepts int-or-string, nullable and date-time values', () => {
@@ -108,7 +140,9 @@ describe('validateAndDefault on an arbitrary CRD', () => {
   test('runs transition rules only on update', () => {
     expect(messages({ size: 2, replicas: 3 })).toEqual([]);
     expect(messages({ size: 2, replicas: 3 }, { size: 2, replicas: 3 })).toEqual([]);
-    expect(messages({ size: 2, replicas: 4 }, { size: 2, replicas: 3 })).toEqual(['spec.replicas: Invalid value: "integer": replicas is immutable']);
+    expect(messages({ size: 2, replicas: 4 }, { size: 2, replicas: 3 })).toEqual([
+      'spec.replicas: Invalid value: "integer": replicas is immutable',
+    ]);
     expect(messages({ size: 2, replicas: 4 }, { size: 2 })).toEqual([]);
   });
 

@@ -9,7 +9,10 @@ import { forbiddenError } from '../status.js';
 import { parseEntry } from '../storage/store.js';
 import { isJson, type KObject } from '../types.js';
 
-const systemClasses: Record<string, number> = { 'system-node-critical': 2_000_001_000, 'system-cluster-critical': 2_000_000_000 };
+const systemClasses: Record<string, number> = {
+  'system-node-critical': 2_000_001_000,
+  'system-cluster-critical': 2_000_000_000,
+};
 
 interface Resolved {
   name?: string;
@@ -28,7 +31,12 @@ function resolveClass(state: ServerState, name: string | undefined): Resolved | 
   if (!info) return { value: 0 };
   for (const e of state.store.table(info).objects.values()) {
     const pc = parseEntry(e);
-    if (pc.globalDefault === true) return { name: pc.metadata.name, value: typeof pc.value === 'number' ? pc.value : 0, preemptionPolicy: pc.preemptionPolicy };
+    if (pc.globalDefault === true)
+      return {
+        name: pc.metadata.name,
+        value: typeof pc.value === 'number' ? pc.value : 0,
+        preemptionPolicy: pc.preemptionPolicy,
+      };
   }
   return { value: 0 };
 }
@@ -37,10 +45,14 @@ function resolveClass(state: ServerState, name: string | undefined): Resolved | 
 export function admitPodPriority(state: ServerState, pod: KObject): void {
   const spec = pod.spec;
   if (!isJson(spec)) return;
-  const name = typeof spec.priorityClassName === 'string' && spec.priorityClassName ? spec.priorityClassName : undefined;
+  const name =
+    typeof spec.priorityClassName === 'string' && spec.priorityClassName ? spec.priorityClassName : undefined;
   const resolved = resolveClass(state, name);
   if (!resolved) {
-    throw forbiddenError({ kind: 'Pod', group: '', resource: 'pods', name: pod.metadata.name ?? '' }, `no PriorityClass with name ${name ?? ''} was found`);
+    throw forbiddenError(
+      { kind: 'Pod', group: '', resource: 'pods', name: pod.metadata.name ?? '' },
+      `no PriorityClass with name ${name ?? ''} was found`,
+    );
   }
   spec.priority = resolved.value;
   if (resolved.name) spec.priorityClassName = resolved.name;

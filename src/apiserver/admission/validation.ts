@@ -8,7 +8,12 @@ import { isJson, type KObject } from '../types.js';
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-function fieldError(field: string, badValue: unknown, detail: string, type: FieldError['type'] = 'FieldValueInvalid'): FieldError {
+function fieldError(
+  field: string,
+  badValue: unknown,
+  detail: string,
+  type: FieldError['type'] = 'FieldValueInvalid',
+): FieldError {
   const text = type === 'FieldValueRequired' ? 'Required value' : `Invalid value: ${JSON.stringify(badValue)}`;
   return { type, field, detail, badValue, message: `${field}: ${text}${detail ? `: ${detail}` : ''}` };
 }
@@ -18,15 +23,25 @@ function nameErrors(info: ResourceInfo, name: string): FieldError[] {
   const label = info.kind === 'Namespace' || info.kind === 'Service';
   const ok = label ? dns1123Label.test(name) && name.length <= 63 : dns1123Subdomain.test(name) && name.length <= 253;
   if (ok) return [];
-  const what = label ? "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+  const what = label
+    ? "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
     : "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
   return [fieldError('metadata.name', name, what)];
 }
 
 function jobErrors(o: KObject): FieldError[] {
-  const policy = isJson(o.spec) && isJson(o.spec.template) && isJson(o.spec.template.spec) ? o.spec.template.spec.restartPolicy : undefined;
+  const policy =
+    isJson(o.spec) && isJson(o.spec.template) && isJson(o.spec.template.spec)
+      ? o.spec.template.spec.restartPolicy
+      : undefined;
   if (policy === 'Never' || policy === 'OnFailure') return [];
-  return [{ ...fieldError('spec.template.spec.restartPolicy', policy, ''), type: 'FieldValueNotSupported', message: `spec.template.spec.restartPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "OnFailure", "Never"` }];
+  return [
+    {
+      ...fieldError('spec.template.spec.restartPolicy', policy, ''),
+      type: 'FieldValueNotSupported',
+      message: `spec.template.spec.restartPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "OnFailure", "Never"`,
+    },
+  ];
 }
 
 function builtinErrors(o: KObject): FieldError[] {
@@ -38,7 +53,8 @@ function builtinErrors(o: KObject): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     if (!isJson(c) || !c.name) errs.push(fieldError(`spec.containers[${i}].name`, undefined, '', 'FieldValueRequired'));
-    if (!isJson(c) || !c.image) errs.push(fieldError(`spec.containers[${i}].image`, undefined, '', 'FieldValueRequired'));
+    if (!isJson(c) || !c.image)
+      errs.push(fieldError(`spec.containers[${i}].image`, undefined, '', 'FieldValueRequired'));
   });
   return errs;
 }
@@ -46,7 +62,11 @@ function builtinErrors(o: KObject): FieldError[] {
 /** Throws 422 Invalid with the kube-apiserver message and one cause per error. */
 export function throwInvalid(info: ResourceInfo, name: string, errors: FieldError[]): never {
   const message = invalidMessage({ kind: info.kind, group: info.group, name, errors });
-  const causes: StatusCause[] = errors.map((e) => ({ reason: e.type, message: e.message.slice(e.field.length + 2), field: e.field }));
+  const causes: StatusCause[] = errors.map((e) => ({
+    reason: e.type,
+    message: e.message.slice(e.field.length + 2),
+    field: e.field,
+  }));
   throw invalidError({ kind: info.kind, group: info.group, name, resource: info.plural }, message, causes);
 }
 
@@ -71,7 +91,11 @@ export function prunedPaths(before: unknown, after: unknown, path = ''): string[
 function rejectUnknown(info: ResourceInfo, unknown: string[]): void {
   if (unknown.length === 0) return;
   const list = unknown.map((p) => `unknown field "${p}"`).join(', ');
-  throw new ApiError(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${list}`);
+  throw new ApiError(
+    400,
+    'BadRequest',
+    `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${list}`,
+  );
 }
 
 /** Validates (and for custom resources prunes and defaults) an object; returns the object to store. */

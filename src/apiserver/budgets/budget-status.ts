@@ -13,18 +13,27 @@ function desiredStatus(state: ServerState, pods: ResourceInfo, pdb: KObject): Re
   const s = budgetStatus(pdb, selectedPods(state, pods, pdb));
   const old = isJson(pdb.status) ? pdb.status : {};
   const allowed = s.disruptionsAllowed > 0;
-  const oldCond = Array.isArray(old.conditions) ? old.conditions.find((c) => isJson(c) && c.type === 'DisruptionAllowed') : undefined;
+  const oldCond = Array.isArray(old.conditions)
+    ? old.conditions.find((c) => isJson(c) && c.type === 'DisruptionAllowed')
+    : undefined;
   const status = allowed ? 'True' : 'False';
   const sameCond = isJson(oldCond) && oldCond.status === status;
-  const condition = sameCond ? oldCond : {
-    type: 'DisruptionAllowed',
-    status,
-    reason: allowed ? 'SufficientPods' : 'InsufficientPods',
-    message: '',
+  const condition = sameCond
+    ? oldCond
+    : {
+        type: 'DisruptionAllowed',
+        status,
+        reason: allowed ? 'SufficientPods' : 'InsufficientPods',
+        message: '',
+        observedGeneration: pdb.metadata.generation,
+        lastTransitionTime: timestamp(state.clock.now()),
+      };
+  return {
     observedGeneration: pdb.metadata.generation,
-    lastTransitionTime: timestamp(state.clock.now()),
+    ...s,
+    disruptedPods: old.disruptedPods ?? {},
+    conditions: [condition],
   };
-  return { observedGeneration: pdb.metadata.generation, ...s, disruptedPods: old.disruptedPods ?? {}, conditions: [condition] };
 }
 
 function refresh(state: ServerState, namespace: string): void {

@@ -53,7 +53,12 @@ export function budgetStatus(pdb: KObject, pods: KObject[]): BudgetStatus {
   let desired = expected;
   if (minAvailable !== undefined) desired = minAvailable;
   else if (maxUnavailable !== undefined) desired = Math.max(0, expected - maxUnavailable);
-  return { expectedPods: expected, currentHealthy: healthy, desiredHealthy: desired, disruptionsAllowed: Math.max(0, healthy - desired) };
+  return {
+    expectedPods: expected,
+    currentHealthy: healthy,
+    desiredHealthy: desired,
+    disruptionsAllowed: Math.max(0, healthy - desired),
+  };
 }
 
 /** The budgets in a namespace whose selector matches the pod's labels. */

@@ -42,7 +42,8 @@ function workloadDefaults(o: KObject): void {
     if (strategy.type === 'RollingUpdate') strategy.rollingUpdate ??= { maxSurge: '25%', maxUnavailable: '25%' };
     spec.strategy = strategy;
   }
-  if (o.kind === 'DaemonSet') spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
+  if (o.kind === 'DaemonSet')
+    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
   const template = obj(spec, 'template');
   const tspec = template.spec;
   if (isJson(tspec)) podDefaults({ metadata: {}, spec: tspec });
@@ -63,7 +64,13 @@ function jobDefaults(o: KObject): void {
     const name = o.metadata.name ?? '';
     spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
     const meta = obj(template, 'metadata');
-    meta.labels = { ...(isJson(meta.labels) ? meta.labels : {}), 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+    meta.labels = {
+      ...(isJson(meta.labels) ? meta.labels : {}),
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': name,
+      'controller-uid': uid,
+      'job-name': name,
+    };
   }
   if (isJson(template.spec)) podDefaults({ metadata: {}, spec: template.spec });
 }
@@ -114,7 +121,8 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
  * replicas a server-side apply dropped gets 1 again. Only the idempotent workload defaults run here.
  */
 export function applyUpdateDefaults(o: KObject): void {
-  if (o.kind === 'Deployment' || o.kind === 'ReplicaSet' || o.kind === 'StatefulSet' || o.kind === 'DaemonSet') workloadDefaults(o);
+  if (o.kind === 'Deployment' || o.kind === 'ReplicaSet' || o.kind === 'StatefulSet' || o.kind === 'DaemonSet')
+    workloadDefaults(o);
 }
 
 /** Fields of a kind that may not change after create: `path` and the upstream message. */
@@ -124,7 +132,11 @@ export function immutableChange(oldObj: KObject, newObj: KObject): { field: stri
     const b = newObj.spec as Json | undefined;
     if (a?.nodeName && a.nodeName !== b?.nodeName) return { field: 'spec.nodeName', detail: 'field is immutable' };
     if (!deepEqual(a?.containers, b?.containers) && !sameExceptImages(a?.containers, b?.containers)) {
-      return { field: 'spec', detail: 'pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations), `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' };
+      return {
+        field: 'spec',
+        detail:
+          'pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations), `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+      };
     }
   }
   return undefined;

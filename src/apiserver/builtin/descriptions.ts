@@ -15,7 +15,8 @@ const objectMeta: ModelDescriptions = {
   labels: 'Key/value pairs used to organize and select objects (by selectors of Services, ReplicaSets...).',
   annotations: 'Key/value pairs for tools and people to store arbitrary non-identifying data; not queryable.',
   uid: 'A unique ID the server gives the object at creation; never reused. Read-only.',
-  resourceVersion: 'An opaque version the server changes on every write; used for optimistic concurrency and watches. Read-only.',
+  resourceVersion:
+    'An opaque version the server changes on every write; used for optimistic concurrency and watches. Read-only.',
   generation: 'A counter of changes to the desired state (spec), set by the server. Read-only.',
   creationTimestamp: 'When the object was created, set by the server. Read-only.',
   deletionTimestamp: 'When deletion was requested; the object stays until its finalizers are removed. Read-only.',
@@ -29,7 +30,8 @@ const container: ModelDescriptions = {
   '': 'One container of a pod: its image, command, environment, ports, resources and probes.',
   name: 'Name of the container, unique within the pod (DNS label). Cannot be updated.',
   image: 'The container image to run.',
-  imagePullPolicy: 'When to pull the image: Always, Never or IfNotPresent. Defaults to Always for :latest, otherwise IfNotPresent.',
+  imagePullPolicy:
+    'When to pull the image: Always, Never or IfNotPresent. Defaults to Always for :latest, otherwise IfNotPresent.',
   command: "The entrypoint; replaces the image's ENTRYPOINT. Not run in a shell.",
   args: "Arguments to the entrypoint; replace the image's CMD.",
   workingDir: 'The working directory; the image default when empty.',
@@ -60,13 +62,15 @@ const podSpec: ModelDescriptions = {
   nodeSelector: 'Labels a node must have for the pod to be scheduled there.',
   affinity: 'Node affinity and pod (anti-)affinity rules the scheduler honours.',
   tolerations: 'Taints the pod tolerates, letting it run on nodes that carry them.',
-  topologySpreadConstraints: 'How the pods matching a selector must be spread across zones, nodes or other topology domains.',
+  topologySpreadConstraints:
+    'How the pods matching a selector must be spread across zones, nodes or other topology domains.',
   schedulerName: 'The scheduler that places the pod; default-scheduler when empty.',
   priorityClassName: 'The PriorityClass whose value becomes the pod priority.',
   priority: 'The pod priority, filled in from priorityClassName by admission. Higher goes first and may preempt lower.',
   preemptionPolicy: 'Whether the pod may preempt lower-priority pods: PreemptLowerPriority (default) or Never.',
   restartPolicy: 'When containers are restarted: Always (default), OnFailure or Never.',
-  terminationGracePeriodSeconds: 'Seconds the pod gets to stop gracefully after SIGTERM before it is killed. Default 30.',
+  terminationGracePeriodSeconds:
+    'Seconds the pod gets to stop gracefully after SIGTERM before it is killed. Default 30.',
   activeDeadlineSeconds: 'How long the pod may be active before the kubelet fails it.',
   serviceAccountName: 'The ServiceAccount the pod runs as.',
   serviceAccount: 'Deprecated alias of serviceAccountName.',
@@ -94,9 +98,11 @@ const podTemplateSpec: ModelDescriptions = {
   spec: 'The spec of the created pods.',
 };
 
-const selector = 'A label query for the pods this controller manages; it must match the template labels. Immutable in apps/v1.';
+const selector =
+  'A label query for the pods this controller manages; it must match the template labels. Immutable in apps/v1.';
 const template = 'The template of the pods this controller creates.';
-const minReady = 'Seconds a new pod must be ready, with no container crashing, before it counts as available. Default 0.';
+const minReady =
+  'Seconds a new pod must be ready, with no container crashing, before it counts as available. Default 0.';
 const revisions = 'How many old revisions are kept for rollback. Default 10.';
 
 /** Descriptions by client-node model name. */
@@ -126,10 +132,16 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
   },
   V1ResourceRequirements: {
     '': 'Compute resource requests and limits.',
-    requests: 'The least resources needed; the scheduler places pods by requests. Defaults to limits when only those are set.',
+    requests:
+      'The least resources needed; the scheduler places pods by requests. Defaults to limits when only those are set.',
     limits: 'The most resources allowed.',
   },
-  V1EnvVar: { '': 'An environment variable.', name: 'Name of the variable.', value: 'Its value; $(VAR) references are expanded.', valueFrom: 'Where to read the value from instead.' },
+  V1EnvVar: {
+    '': 'An environment variable.',
+    name: 'Name of the variable.',
+    value: 'Its value; $(VAR) references are expanded.',
+    valueFrom: 'Where to read the value from instead.',
+  },
   V1Toleration: {
     '': 'Lets a pod run on nodes with a matching taint.',
     key: 'The taint key matched; empty with operator Exists matches every key.',
@@ -164,7 +176,13 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     rollingUpdate: 'Surge and unavailability limits of a rolling update.',
   },
   V1ReplicaSet: { '': 'A ReplicaSet keeps a given number of identical pods running.' },
-  V1ReplicaSetSpec: { '': 'The desired state of a ReplicaSet.', replicas: 'How many pods are wanted. Default 1.', selector, template, minReadySeconds: minReady },
+  V1ReplicaSetSpec: {
+    '': 'The desired state of a ReplicaSet.',
+    replicas: 'How many pods are wanted. Default 1.',
+    selector,
+    template,
+    minReadySeconds: minReady,
+  },
   V1DaemonSet: { '': 'A DaemonSet runs one copy of a pod on every (selected) node.' },
   V1DaemonSetSpec: {
     '': 'The desired state of a DaemonSet.',
@@ -184,7 +202,8 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     volumeClaimTemplates: 'Claims each pod gets its own PersistentVolumeClaim from, kept across rescheduling.',
     podManagementPolicy: 'OrderedReady (default: one at a time, in order) or Parallel.',
     updateStrategy: 'How pods are replaced when the template changes: RollingUpdate (default) or OnDelete.',
-    persistentVolumeClaimRetentionPolicy: 'Whether claims from the templates are kept or deleted when the set is deleted or scaled down.',
+    persistentVolumeClaimRetentionPolicy:
+      'Whether claims from the templates are kept or deleted when the set is deleted or scaled down.',
     minReadySeconds: minReady,
     revisionHistoryLimit: revisions,
     ordinals: 'The number the pod ordinals start from.',
@@ -213,7 +232,9 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     volumesInUse: 'Volumes in use (mounted) on the node.',
     phase: 'Deprecated and unused.',
   },
-  V1Service: { '': 'A Service gives a set of pods one stable virtual IP and DNS name and balances traffic between them.' },
+  V1Service: {
+    '': 'A Service gives a set of pods one stable virtual IP and DNS name and balances traffic between them.',
+  },
   V1ServiceSpec: {
     '': 'The desired state of a Service.',
     type: 'How the Service is exposed: ClusterIP (default), NodePort, LoadBalancer or ExternalName.',
@@ -253,15 +274,21 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     type: 'The kind of secret (Opaque, kubernetes.io/tls, kubernetes.io/dockerconfigjson...).',
     immutable: 'When true the data can no longer be changed.',
   },
-  V1PodDisruptionBudget: { '': 'A PodDisruptionBudget limits how many pods of a set voluntary disruptions (evictions, drains) may take down at once.' },
+  V1PodDisruptionBudget: {
+    '': 'A PodDisruptionBudget limits how many pods of a set voluntary disruptions (evictions, drains) may take down at once.',
+  },
   V1PodDisruptionBudgetSpec: {
     '': 'The desired state of a PodDisruptionBudget.',
     selector: 'The pods the budget protects.',
     minAvailable: 'An eviction is allowed only if at least this many (or this percentage) of the pods stay available.',
-    maxUnavailable: 'An eviction is allowed only if at most this many (or this percentage) of the pods are unavailable afterwards.',
-    unhealthyPodEvictionPolicy: 'IfHealthyBudget (default) or AlwaysAllow: whether running but not-ready pods may be evicted regardless of the budget.',
+    maxUnavailable:
+      'An eviction is allowed only if at most this many (or this percentage) of the pods are unavailable afterwards.',
+    unhealthyPodEvictionPolicy:
+      'IfHealthyBudget (default) or AlwaysAllow: whether running but not-ready pods may be evicted regardless of the budget.',
   },
-  V1PersistentVolumeClaim: { '': "A PersistentVolumeClaim is a user's request for storage, bound to a PersistentVolume." },
+  V1PersistentVolumeClaim: {
+    '': "A PersistentVolumeClaim is a user's request for storage, bound to a PersistentVolume.",
+  },
   V1PersistentVolumeClaimSpec: {
     '': 'The desired state of a PersistentVolumeClaim.',
     accessModes: 'How the volume may be mounted: ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod.',
@@ -272,7 +299,9 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     selector: 'A label query over the volumes that may be bound.',
     dataSource: 'An existing snapshot or claim to populate the volume from.',
   },
-  V1PersistentVolume: { '': 'A PersistentVolume is a piece of storage in the cluster, provisioned by an administrator or dynamically.' },
+  V1PersistentVolume: {
+    '': 'A PersistentVolume is a piece of storage in the cluster, provisioned by an administrator or dynamically.',
+  },
   V1PersistentVolumeSpec: {
     '': 'The desired state of a PersistentVolume.',
     capacity: 'The size of the volume.',
@@ -290,14 +319,22 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
     provisioner: 'The volume plugin or CSI driver that provisions volumes.',
     parameters: 'Settings passed to the provisioner.',
     reclaimPolicy: 'Delete (default) or Retain for the volumes provisioned.',
-    volumeBindingMode: 'Immediate (default) or WaitForFirstConsumer: bind only once a pod using the claim is scheduled.',
+    volumeBindingMode:
+      'Immediate (default) or WaitForFirstConsumer: bind only once a pod using the claim is scheduled.',
     allowVolumeExpansion: 'Whether claims may be resized.',
     allowedTopologies: 'Where volumes may be provisioned.',
     mountOptions: 'Mount options of the provisioned volumes.',
   },
   V1Namespace: { '': 'A namespace: a scope for names and a unit of access control and quotas.' },
-  V1NamespaceSpec: { '': 'The desired state of a namespace.', finalizers: 'Clean-ups that must finish before the namespace is removed.' },
-  V1NamespaceStatus: { '': 'The observed state of a namespace.', phase: 'Active or Terminating.', conditions: 'Conditions of the namespace.' },
+  V1NamespaceSpec: {
+    '': 'The desired state of a namespace.',
+    finalizers: 'Clean-ups that must finish before the namespace is removed.',
+  },
+  V1NamespaceStatus: {
+    '': 'The observed state of a namespace.',
+    phase: 'Active or Terminating.',
+    conditions: 'Conditions of the namespace.',
+  },
   V1LabelSelector: {
     '': 'A label query; all its parts are ANDed. An empty selector matches everything.',
     matchLabels: 'Labels that must have exactly these values.',
@@ -314,7 +351,8 @@ export const builtinDescriptions: Readonly<Record<string, ModelDescriptions>> = 
 };
 
 const kindFields: ModelDescriptions = {
-  apiVersion: 'The versioned schema of this object (group/version); servers convert known versions and may reject unknown ones.',
+  apiVersion:
+    'The versioned schema of this object (group/version); servers convert known versions and may reject unknown ones.',
   kind: 'The REST resource this object represents, in CamelCase; servers may infer it from the endpoint. Cannot be updated.',
   metadata: "The object's metadata: name, namespace, labels, annotations.",
 };

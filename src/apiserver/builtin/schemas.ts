@@ -43,7 +43,8 @@ const arrayType = /^Array<(.+)>$/;
 function scalarSchema(type: string, format: string): Json | undefined {
   if (type === 'string') return { type: 'string' };
   if (type === 'boolean') return { type: 'boolean' };
-  if (type === 'number') return format === 'double' ? { type: 'number', format } : { type: 'integer', format: format || 'int64' };
+  if (type === 'number')
+    return format === 'double' ? { type: 'number', format } : { type: 'integer', format: format || 'int64' };
   if (type === 'Date') return { type: 'string', format: 'date-time' };
   if (type === 'IntOrString') return { 'x-kubernetes-int-or-string': true };
   if (type === 'any' || type === 'object') return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
@@ -77,7 +78,8 @@ function addModel(name: string, out: Map<string, Json>): void {
     // kubectl explain prints the field's description and then its type's: a generic field text is left out
     // when the type says it already.
     const typeText = describeField(a.type, '', false);
-    const text = typeText && !describeField(name, a.baseName, false) ? undefined : describeField(name, a.baseName, topLevel);
+    const text =
+      typeText && !describeField(name, a.baseName, false) ? undefined : describeField(name, a.baseName, topLevel);
     properties[a.baseName] = text ? { ...field, description: text } : field;
   }
 }
@@ -102,7 +104,8 @@ function unknownIn(value: unknown, type: string, path: string, out: string[]): v
   const map = mapType.exec(type);
   const array = arrayType.exec(type);
   if (map?.[1] && isJson(value)) for (const [k, v] of Object.entries(value)) unknownIn(v, map[1], `${path}.${k}`, out);
-  else if (array?.[1] && Array.isArray(value)) value.forEach((v, i) => unknownIn(v, array[1] ?? '', `${path}[${i}]`, out));
+  else if (array?.[1] && Array.isArray(value))
+    value.forEach((v, i) => unknownIn(v, array[1] ?? '', `${path}[${i}]`, out));
   else if (isJson(value)) {
     const attrs = attributesOf(type);
     if (!attrs) return;

@@ -3,20 +3,36 @@ import { accept, sendJson, type Ctx } from './http-io.js';
 import { apiVersionOf, type ResourceInfo, type ResourceRegistry } from '../resources/resource-types.js';
 
 function apiResource(r: ResourceInfo): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs };
+  const out: Record<string, unknown> = {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: r.verbs,
+  };
   if (r.shortNames.length > 0) out.shortNames = r.shortNames;
   if (r.categories.length > 0) out.categories = r.categories;
   return out;
 }
 
 function subResource(r: ResourceInfo, s: ResourceInfo['subresources'][number]): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: `${r.plural}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: s.verbs };
+  const out: Record<string, unknown> = {
+    name: `${r.plural}/${s.name}`,
+    singularName: '',
+    namespaced: r.namespaced,
+    kind: s.kind,
+    verbs: s.verbs,
+  };
   if (s.group !== r.group || s.version !== r.version) Object.assign(out, { group: s.group, version: s.version });
   return out;
 }
 
 /** The APIResourceList of one group-version. */
-export function resourceList(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function resourceList(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const rs = registry.all().filter((r) => r.group === group && r.version === version);
   if (rs.length === 0) return undefined;
   const resources = rs.flatMap((r) => [apiResource(r), ...r.subresources.map((s) => subResource(r, s))]);
@@ -24,10 +40,12 @@ export function resourceList(registry: ResourceRegistry, group: string, version:
 }
 
 function groupList(registry: ResourceRegistry): Record<string, unknown> {
-  const groups = [...registry.groups()].filter(([g]) => g !== '').map(([name, versions]) => {
-    const vs = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
-    return { name, versions: vs, preferredVersion: vs[0] };
-  });
+  const groups = [...registry.groups()]
+    .filter(([g]) => g !== '')
+    .map(([name, versions]) => {
+      const vs = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+      return { name, versions: vs, preferredVersion: vs[0] };
+    });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
@@ -42,7 +60,11 @@ function aggregatedResource(r: ResourceInfo): Record<string, unknown> {
   if (r.shortNames.length > 0) out.shortNames = r.shortNames;
   if (r.categories.length > 0) out.categories = r.categories;
   if (r.subresources.length > 0) {
-    out.subresources = r.subresources.map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs }));
+    out.subresources = r.subresources.map((s) => ({
+      subresource: s.name,
+      responseKind: { group: s.group, version: s.version, kind: s.kind },
+      verbs: s.verbs,
+    }));
   }
   return out;
 }
@@ -55,7 +77,10 @@ function aggregated(registry: ResourceRegistry, legacy: boolean, version: 'v2' |
       versions: versions.map((v) => ({
         version: v,
         freshness: 'Current',
-        resources: registry.all().filter((r) => r.group === name && r.version === v).map(aggregatedResource),
+        resources: registry
+          .all()
+          .filter((r) => r.group === name && r.version === v)
+          .map(aggregatedResource),
       })),
     }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
@@ -77,7 +102,12 @@ function serveRoot(ctx: Ctx, legacy: boolean): void {
   if (agg) {
     const type = `application/json;g=apidiscovery.k8s.io;v=${agg};as=APIGroupDiscoveryList`;
     sendJson(ctx.res, 200, aggregated(registry, legacy, agg), type);
-  } else if (legacy) sendJson(ctx.res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+  } else if (legacy)
+    sendJson(ctx.res, 200, {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+    });
   else sendJson(ctx.res, 200, groupList(registry));
 }
 
@@ -106,7 +136,13 @@ export function serveDiscovery(ctx: Ctx): boolean {
     const versions = registry.groups().get(parts[1] ?? '');
     if (!versions) return false;
     const vs = versions.map((v) => ({ groupVersion: `${parts[1] ?? ''}/${v}`, version: v }));
-    sendJson(ctx.res, 200, { kind: 'APIGroup', apiVersion: 'v1', name: parts[1], versions: vs, preferredVersion: vs[0] });
+    sendJson(ctx.res, 200, {
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: parts[1],
+      versions: vs,
+      preferredVersion: vs[0],
+    });
     return true;
   }
   return false;

@@ -36,8 +36,14 @@ export interface Ctx {
 
 /** Writes a JSON answer; `body` may be pre-serialised text or UTF-8 bytes (a stored object). */
 export function sendJson(res: ResponseSink, status: number, body: unknown, contentType = 'application/json'): void {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-  res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, 'cache-control': 'no-cache, private' });
+  const bytes = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': bytes.length,
+    'cache-control': 'no-cache, private',
+  });
   res.end(bytes);
 }
 
@@ -57,7 +63,11 @@ export function bodyJson(ctx: Ctx): unknown {
   if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(ctx.body);
   // As kube-apiserver: only JSON and YAML bodies (and protobuf, above) are decoded; text/plain and the like are refused.
   if (type.includes('protobuf') || type.includes('cbor') || !(type.endsWith('json') || type.endsWith('yaml'))) {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    );
   }
   const text = ctx.body.toString('utf8');
   if (!text.trim()) throw badRequest('the request body is empty');

@@ -15,7 +15,11 @@ export function sendListBody(res: ResponseSink, head: string, entries: readonly 
   const headBytes = Buffer.from(head, 'utf8');
   let length = headBytes.length + tail.length + Math.max(0, entries.length - 1);
   for (const e of entries) length += e.size;
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': length, 'cache-control': 'no-cache, private' });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': length,
+    'cache-control': 'no-cache, private',
+  });
   let i = 0;
   const step = (): void => {
     while (i < entries.length) {

@@ -1,5 +1,10 @@
 /** List queries: selectors, namespaces and limit/continue pagination over a resource's table. */
-import { checkFieldsKnown, matchesFields, parseFieldSelector, type FieldRequirement } from '../selectors/field-selectors.js';
+import {
+  checkFieldsKnown,
+  matchesFields,
+  parseFieldSelector,
+  type FieldRequirement,
+} from '../selectors/field-selectors.js';
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from '../selectors/label-selectors.js';
 import { ApiError, badRequest } from '../status.js';
 import type { Entry, ResourceTable } from '../storage/store.js';
@@ -74,7 +79,8 @@ function viewAt(table: ResourceTable, rv: number): View {
   const since = table.eventsSince(rv) ?? [];
   if (since.length === 0) return { keys: table.keys(), get: (k) => table.objects.get(k) };
   const before = new Map<string, Entry | undefined>();
-  for (const ev of since) if (!before.has(ev.entry.key)) before.set(ev.entry.key, ev.type === 'ADDED' ? undefined : ev.prev);
+  for (const ev of since)
+    if (!before.has(ev.entry.key)) before.set(ev.entry.key, ev.type === 'ADDED' ? undefined : ev.prev);
   const gone = [...before].filter(([k, e]) => e && !table.objects.has(k)).map(([k]) => k);
   const keys = gone.length > 0 ? mergeSorted(table.keys(), gone.sort()) : table.keys();
   return { keys, get: (k) => (before.has(k) ? before.get(k) : table.objects.get(k)) };
@@ -96,10 +102,18 @@ function collect(view: View, f: Filter, opts: { from: number; limit: number }): 
  * Selects a page: at most `limit` entries (0 = all) after the continue token's key, in key order. Pages after
  * the first show the table as of the first page's resourceVersion (`rv` of the result).
  */
-export function listPage(table: ResourceTable, f: Filter, opts: { limit: number; continueToken?: string | null; rv: number }): Page {
+export function listPage(
+  table: ResourceTable,
+  f: Filter,
+  opts: { limit: number; continueToken?: string | null; rv: number },
+): Page {
   const state = opts.continueToken ? decodeContinue(opts.continueToken) : undefined;
   if (state && state.rv < table.compactedRv) {
-    throw new ApiError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    throw new ApiError(
+      410,
+      'Expired',
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+    );
   }
   const rv = state?.rv ?? opts.rv;
   const view = state ? viewAt(table, state.rv) : { keys: table.keys(), get: (k: string) => table.objects.get(k) };

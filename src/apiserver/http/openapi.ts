@@ -52,7 +52,9 @@ function resourcePaths(r: ResourceInfo): Record<string, unknown> {
 function schemaOf(r: ResourceInfo, schemas: Record<string, unknown>): Record<string, unknown> {
   const builtin = r.schema ? undefined : builtinSchemas(r);
   for (const [key, s] of builtin?.refs ?? []) schemas[key] = s;
-  const base = r.schema ? { ...r.schema } : (builtin?.root ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  const base = r.schema
+    ? { ...r.schema }
+    : (builtin?.root ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   return { ...base, 'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }] };
 }
 
@@ -94,7 +96,8 @@ function serveV3(ctx: Ctx, version: string): boolean {
   const groups = byGroupVersion(ctx);
   if (ctx.path === '/openapi/v3' || ctx.path === '/openapi/v3/') {
     const paths: Record<string, unknown> = {};
-    for (const [gv, rs] of groups) paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hashOf(groupVersionDocument(rs, version))}` };
+    for (const [gv, rs] of groups)
+      paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hashOf(groupVersionDocument(rs, version))}` };
     sendJson(ctx.res, 200, { paths });
     return true;
   }
@@ -113,7 +116,12 @@ export function serveOpenApi(ctx: Ctx, kubernetesVersion = 'v1.33.1'): boolean {
     // A Content-Type with `@` (upstream's gnostic type) breaks kubectl 1.27's MIME parsing.
     ctx.res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
     ctx.res.end(body);
-  } else sendJson(ctx.res, 200, { swagger: '2.0', info: { title: 'Kubernetes', version: kubernetesVersion }, paths: {}, definitions: {} });
+  } else
+    sendJson(ctx.res, 200, {
+      swagger: '2.0',
+      info: { title: 'Kubernetes', version: kubernetesVersion },
+      paths: {},
+      definitions: {},
+    });
   return true;
 }
-

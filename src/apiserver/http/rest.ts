@@ -19,7 +19,8 @@ import { createObject, updateObject } from '../writes/writes.js';
 /** The verb a request performs, for fault injection and errors. */
 export function verbOf(ctx: Ctx, rp: ResourcePath): string {
   const m = ctx.method;
-  if (m === 'GET') return rp.name ? 'get' : ctx.query.get('watch') === 'true' || ctx.query.get('watch') === '1' ? 'watch' : 'list';
+  if (m === 'GET')
+    return rp.name ? 'get' : ctx.query.get('watch') === 'true' || ctx.query.get('watch') === '1' ? 'watch' : 'list';
   if (m === 'POST') return 'create';
   if (m === 'PUT') return 'update';
   if (m === 'PATCH') return 'patch';
@@ -29,7 +30,15 @@ export function verbOf(ctx: Ctx, rp: ResourcePath): string {
 
 function sendObject(ctx: Ctx, rp: ResourcePath, status: number, o: KObject): void {
   if (wantsTable(ctx)) {
-    sendJson(ctx.res, status, renderTable(rp.info, [o], { now: ctx.state.clock.now(), resourceVersion: o.metadata.resourceVersion ?? '', includeObject: ctx.query.get('includeObject') === 'Object' }));
+    sendJson(
+      ctx.res,
+      status,
+      renderTable(rp.info, [o], {
+        now: ctx.state.clock.now(),
+        resourceVersion: o.metadata.resourceVersion ?? '',
+        includeObject: ctx.query.get('includeObject') === 'Object',
+      }),
+    );
   } else sendJson(ctx.res, status, storedBytes(ctx.state, o) ?? o);
 }
 
@@ -37,17 +46,35 @@ function handleList(ctx: Ctx, rp: ResourcePath): void {
   const { state, query } = ctx;
   const table = state.store.table(rp.info);
   const filter = filterFromQuery(query, rp.namespace, table);
-  const page = listPage(table, filter, { limit: Number(query.get('limit') ?? 0), continueToken: query.get('continue'), rv: state.store.currentRv() });
+  const page = listPage(table, filter, {
+    limit: Number(query.get('limit') ?? 0),
+    continueToken: query.get('continue'),
+    rv: state.store.currentRv(),
+  });
   const rv = page.rv;
   if (wantsTable(ctx)) {
     const objects = page.entries.map(parseEntry);
-    sendJson(ctx.res, 200, renderTable(rp.info, objects, { now: state.clock.now(), resourceVersion: String(rv), continueToken: page.continueToken, remaining: page.remaining, includeObject: query.get('includeObject') === 'Object' }));
+    sendJson(
+      ctx.res,
+      200,
+      renderTable(rp.info, objects, {
+        now: state.clock.now(),
+        resourceVersion: String(rv),
+        continueToken: page.continueToken,
+        remaining: page.remaining,
+        includeObject: query.get('includeObject') === 'Object',
+      }),
+    );
     return;
   }
   const meta: Record<string, unknown> = { resourceVersion: String(rv) };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
-  sendListBody(ctx.res, `{"kind":"${rp.info.listKind}","apiVersion":"${apiVersionOf(rp.info)}","metadata":${JSON.stringify(meta)},"items":[`, page.entries);
+  sendListBody(
+    ctx.res,
+    `{"kind":"${rp.info.listKind}","apiVersion":"${apiVersionOf(rp.info)}","metadata":${JSON.stringify(meta)},"items":[`,
+    page.entries,
+  );
 }
 
 function handleGet(ctx: Ctx, rp: ResourcePath): void {
@@ -62,8 +89,10 @@ function handleGet(ctx: Ctx, rp: ResourcePath): void {
 }
 
 function handlePost(ctx: Ctx, rp: ResourcePath): void {
-  if (rp.name && rp.subresource === 'binding' && rp.info.kind === 'Pod') return sendJson(ctx.res, 201, handleBinding(ctx, rp));
-  if (rp.name && rp.subresource === 'eviction' && rp.info.kind === 'Pod') return sendJson(ctx.res, 201, handleEviction(ctx, rp));
+  if (rp.name && rp.subresource === 'binding' && rp.info.kind === 'Pod')
+    return sendJson(ctx.res, 201, handleBinding(ctx, rp));
+  if (rp.name && rp.subresource === 'eviction' && rp.info.kind === 'Pod')
+    return sendJson(ctx.res, 201, handleEviction(ctx, rp));
   if (rp.name) throw methodNotAllowed();
   const body = bodyJson(ctx) as KObject;
   sendObject(ctx, rp, 201, createObject(ctx.state, rp.info, body, { ...writeOptions(ctx), namespace: rp.namespace }));
@@ -74,7 +103,12 @@ function handlePut(ctx: Ctx, rp: ResourcePath): void {
   if (rp.subresource === 'scale') return sendJson(ctx.res, 200, handleScale(ctx, rp));
   if (rp.subresource && rp.subresource !== 'status' && rp.subresource !== 'finalize') throw methodNotAllowed();
   const sub = rp.subresource === 'status' ? 'status' : undefined;
-  const o = updateObject(ctx.state, rp.info, bodyJson(ctx) as KObject, { ...writeOptions(ctx), namespace: rp.namespace, name: rp.name, subresource: sub });
+  const o = updateObject(ctx.state, rp.info, bodyJson(ctx) as KObject, {
+    ...writeOptions(ctx),
+    namespace: rp.namespace,
+    name: rp.name,
+    subresource: sub,
+  });
   sendObject(ctx, rp, 200, o);
 }
 
@@ -109,7 +143,12 @@ function handleDelete(ctx: Ctx, rp: ResourcePath): void {
     const name = e.name;
     items.push(deleteObject(ctx.state, rp.info, { namespace: e.namespace || undefined, name }, opts).object);
   }
-  sendJson(ctx.res, 200, { kind: rp.info.listKind, apiVersion: apiVersionOf(rp.info), metadata: { resourceVersion: String(ctx.state.store.currentRv()) }, items });
+  sendJson(ctx.res, 200, {
+    kind: rp.info.listKind,
+    apiVersion: apiVersionOf(rp.info),
+    metadata: { resourceVersion: String(ctx.state.store.currentRv()) },
+    items,
+  });
 }
 
 /** Serves one request on a resource path. */

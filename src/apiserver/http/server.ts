@@ -22,7 +22,17 @@ export interface HttpOptions {
 
 function versionInfo(v: string): Record<string, string> {
   const [major = '1', minor = '33'] = v.replace(/^v/, '').split('.');
-  return { major, minor, gitVersion: v.startsWith('v') ? v : `v${v}`, gitCommit: 'tenon', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64' };
+  return {
+    major,
+    minor,
+    gitVersion: v.startsWith('v') ? v : `v${v}`,
+    gitCommit: 'tenon',
+    gitTreeState: 'clean',
+    buildDate: '2025-01-01T00:00:00Z',
+    goVersion: 'go1.23.0',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {
@@ -46,7 +56,8 @@ function route(ctx: Ctx, version: string): void {
     if (serveDiscovery(ctx)) return;
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
-  if (ctx.headers[FaultExemptHeader] === undefined) faults.check(verbOf(ctx, rp), rp.subresource ? `${rp.info.plural}/${rp.subresource}` : rp.info.plural);
+  if (ctx.headers[FaultExemptHeader] === undefined)
+    faults.check(verbOf(ctx, rp), rp.subresource ? `${rp.info.plural}/${rp.subresource}` : rp.info.plural);
   handleResource(ctx, rp);
 }
 
@@ -76,20 +87,37 @@ export interface LocalRequest {
 }
 
 /** Serves one authenticated request whose body has been read; failures become a metav1.Status answer. */
-export async function dispatch(state: ServerState, version: string, req: LocalRequest, res: ResponseSink): Promise<void> {
+export async function dispatch(
+  state: ServerState,
+  version: string,
+  req: LocalRequest,
+  res: ResponseSink,
+): Promise<void> {
   try {
     const url = new URL(req.url, 'https://127.0.0.1');
     // kube-apiserver refuses request bodies past 3 MiB before decoding them.
-    if (req.body.length > maxRequestBodyBytes) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
+    if (req.body.length > maxRequestBodyBytes)
+      throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
     await delay((state.faults as FaultInjector).latencyMs);
-    const ctx: Ctx = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: req.body, res, state };
+    const ctx: Ctx = {
+      method: req.method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: req.body,
+      res,
+      state,
+    };
     route(ctx, version);
   } catch (e: unknown) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
+    const err =
+      e instanceof ApiError
+        ? e
+        : new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
     sendError(res, err);
   }
 }
@@ -108,9 +136,18 @@ const cipherPreference = `TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHAC
 
 /** Creates the HTTPS server (not yet listening). */
 export function createHttpsServer(state: ServerState, opts: HttpOptions): https.Server {
-  const server = https.createServer({ cert: opts.certs.certPem, key: opts.certs.keyPem, keepAlive: true, ciphers: cipherPreference, honorCipherOrder: true }, (req, res) => {
-    serve(state, opts, req, res).catch(() => res.destroy());
-  });
+  const server = https.createServer(
+    {
+      cert: opts.certs.certPem,
+      key: opts.certs.keyPem,
+      keepAlive: true,
+      ciphers: cipherPreference,
+      honorCipherOrder: true,
+    },
+    (req, res) => {
+      serve(state, opts, req, res).catch(() => res.destroy());
+    },
+  );
   server.keepAliveTimeout = 60_000;
   return server;
 }

@@ -52,7 +52,11 @@ interface Stream {
 function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   const table = wantsTable(ctx);
   const res = ctx.res;
-  res.writeHead(200, { 'content-type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' });
+  res.writeHead(200, {
+    'content-type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
+    'transfer-encoding': 'chunked',
+    'cache-control': 'no-cache, private',
+  });
   // kubectl waits for the headers before it reads; Node would hold them until the first event otherwise.
   res.flushHeaders();
   const now = (): number => ctx.state.clock.now();
@@ -63,11 +67,15 @@ function openStream(ctx: Ctx, info: ResourceInfo): Stream {
         res.write(eventLine(ctx.state, type, e));
         return;
       }
-      const body = JSON.stringify(renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include }));
+      const body = JSON.stringify(
+        renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include }),
+      );
       res.write(`{"type":"${type}","object":${body}}\n`);
     },
     bookmark(rv) {
-      res.write(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: info.kind, apiVersion: apiVersionOf(info), metadata: { resourceVersion: String(rv) } })}}\n`);
+      res.write(
+        `{"type":"BOOKMARK","object":${JSON.stringify({ kind: info.kind, apiVersion: apiVersionOf(info), metadata: { resourceVersion: String(rv) } })}}\n`,
+      );
     },
     end() {
       if (!res.writableEnded) res.end();
@@ -75,7 +83,11 @@ function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   };
 }
 
-function initialEvents(table: ResourceTable, f: Filter, rvText: string | null): Array<{ type: WatchType; entry: Entry }> | undefined {
+function initialEvents(
+  table: ResourceTable,
+  f: Filter,
+  rvText: string | null,
+): Array<{ type: WatchType; entry: Entry }> | undefined {
   if (!rvText || rvText === '0') {
     const out: Array<{ type: WatchType; entry: Entry }> = [];
     for (const key of table.keys()) {

@@ -6,7 +6,16 @@
  * expanded to the object's current fields when an apply first meets them.
  */
 import type { JsonSchemaProps } from '../../api/index.js';
-import { fieldsOf, fromFieldsV1, type ListRules, isUnder, pathText, removeAt, toFieldsV1, valueAt } from './field-paths.js';
+import {
+  fieldsOf,
+  fromFieldsV1,
+  type ListRules,
+  isUnder,
+  pathText,
+  removeAt,
+  toFieldsV1,
+  valueAt,
+} from './field-paths.js';
 import { conflictsForgiven, refreshLastApplied } from './last-applied.js';
 import { ApiError, type StatusCause } from '../status.js';
 import { deepEqual, isJson, type Json, type KObject } from '../types.js';
@@ -65,18 +74,30 @@ function owners(obj: KObject, live: Set<string>): Owner[] {
 }
 
 function entryOf(w: Writer, fields: Set<string>): Json {
-  const e: Json = { manager: w.manager, operation: w.operation, apiVersion: w.apiVersion, time: w.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(fields) };
+  const e: Json = {
+    manager: w.manager,
+    operation: w.operation,
+    apiVersion: w.apiVersion,
+    time: w.time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1(fields),
+  };
   if (w.subresource) e.subresource = w.subresource;
   return e;
 }
 
 function encode(list: Owner[]): Json[] {
-  return list.filter((o) => !o.changed || o.fields.size > 0).map((o) => (o.changed ? { ...o.entry, fieldsV1: toFieldsV1(o.fields) } : o.entry));
+  return list
+    .filter((o) => !o.changed || o.fields.size > 0)
+    .map((o) => (o.changed ? { ...o.entry, fieldsV1: toFieldsV1(o.fields) } : o.entry));
 }
 
 /** True when some manager has applied to the object: its writes are then tracked field by field. */
 export function hasApplyManager(obj: KObject): boolean {
-  return Array.isArray(obj.metadata.managedFields) && obj.metadata.managedFields.some((e) => isJson(e) && e.operation === 'Apply');
+  return (
+    Array.isArray(obj.metadata.managedFields) &&
+    obj.metadata.managedFields.some((e) => isJson(e) && e.operation === 'Apply')
+  );
 }
 
 function managerText(e: Json): string {
@@ -86,17 +107,38 @@ function managerText(e: Json): string {
 }
 
 function conflictError(conflicts: Array<{ owner: Json; path: string }>): ApiError {
-  const causes: StatusCause[] = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${managerText(c.owner)}`, field: pathText(c.path) }));
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${managerText(c.owner)}`,
+    field: pathText(c.path),
+  }));
   const first = conflicts[0];
-  if (conflicts.length === 1 && first) return new ApiError(409, 'Conflict', `Apply failed with 1 conflict: conflict with ${managerText(first.owner)}: ${pathText(first.path)}`, { causes });
+  if (conflicts.length === 1 && first)
+    return new ApiError(
+      409,
+      'Conflict',
+      `Apply failed with 1 conflict: conflict with ${managerText(first.owner)}: ${pathText(first.path)}`,
+      { causes },
+    );
   const byManager = new Map<string, string[]>();
-  for (const c of conflicts) byManager.set(managerText(c.owner), [...(byManager.get(managerText(c.owner)) ?? []), pathText(c.path)]);
-  const lines = [...byManager.keys()].sort().flatMap((m) => [`conflicts with ${m}:`, ...(byManager.get(m) ?? []).map((p) => `- ${p}`)]);
-  return new ApiError(409, 'Conflict', `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`, { causes });
+  for (const c of conflicts)
+    byManager.set(managerText(c.owner), [...(byManager.get(managerText(c.owner)) ?? []), pathText(c.path)]);
+  const lines = [...byManager.keys()]
+    .sort()
+    .flatMap((m) => [`conflicts with ${m}:`, ...(byManager.get(m) ?? []).map((p) => `- ${p}`)]);
+  return new ApiError(409, 'Conflict', `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`, {
+    causes,
+  });
 }
 
 /** What an apply stores: `merged` (the configuration merged over the live object) after removals, with managedFields. */
-export function applyOwnership(args: { live: KObject; config: KObject; merged: KObject; writer: Writer; force: boolean }): KObject {
+export function applyOwnership(args: {
+  live: KObject;
+  config: KObject;
+  merged: KObject;
+  writer: Writer;
+  force: boolean;
+}): KObject {
   const { live, config, merged, writer, force } = args;
   const withStatus = writer.subresource === 'status';
   const liveFields = fieldsOf(live, { custom: writer.custom, schema: writer.schema, withStatus });
@@ -114,18 +156,27 @@ export function applyOwnership(args: { live: KObject; config: KObject; merged: K
   if (unforgiven.length > 0 && !force) throw conflictError(unforgiven);
   for (const c of conflicts) for (const o of others) if (o.entry === c.owner) disown(o, c.path);
   // Fields this manager applied before and not now go, unless someone else owns them (or what lies under them).
-  const dropped = [...(mine ? fromFieldsV1(mine.entry.fieldsV1) : [])].filter((p) => ![...applied].some((q) => isUnder(q, p)));
+  const dropped = [...(mine ? fromFieldsV1(mine.entry.fieldsV1) : [])].filter(
+    (p) => ![...applied].some((q) => isUnder(q, p)),
+  );
   const outermost = dropped.filter((p) => !dropped.some((q) => q !== p && isUnder(p, q)));
-  for (const p of outermost) if (!others.some((o) => [...o.fields].some((q) => isUnder(q, p) || isUnder(p, q)))) removeAt(merged, p);
+  for (const p of outermost)
+    if (!others.some((o) => [...o.fields].some((q) => isUnder(q, p) || isUnder(p, q)))) removeAt(merged, p);
   refreshLastApplied(live, merged, config, writer.manager);
   merged.metadata.managedFields = [...encode(others), entryOf(writer, applied)];
   return merged;
 }
 
-function changedFields(old: KObject, next: KObject, opts: ListRules & { withStatus: boolean }): { changed: Set<string>; removed: Set<string> } {
+function changedFields(
+  old: KObject,
+  next: KObject,
+  opts: ListRules & { withStatus: boolean },
+): { changed: Set<string>; removed: Set<string> } {
   const nextFields = fieldsOf(next, opts);
   const oldFields = fieldsOf(old, opts);
-  const changed = new Set([...nextFields].filter((p) => !oldFields.has(p) || !deepEqual(valueAt(old, p), valueAt(next, p))));
+  const changed = new Set(
+    [...nextFields].filter((p) => !oldFields.has(p) || !deepEqual(valueAt(old, p), valueAt(next, p))),
+  );
   const removed = new Set([...oldFields].filter((p) => !nextFields.has(p)));
   return { changed, removed };
 }
@@ -135,8 +186,12 @@ function changedFields(old: KObject, next: KObject, opts: ListRules & { withStat
 // pod has some, and each byte here is stored and listed 150k times.)
 function coarseFields(obj: KObject, opts: ListRules & { withStatus: boolean }): Set<string> {
   const { annotations } = obj.metadata;
-  const out = opts.withStatus ? new Set<string>() : fieldsOf({ metadata: { annotations } }, { ...opts, withStatus: false });
-  for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && (k === 'status') === opts.withStatus) out.add(`f:${k}`);
+  const out = opts.withStatus
+    ? new Set<string>()
+    : fieldsOf({ metadata: { annotations } }, { ...opts, withStatus: false });
+  for (const k of Object.keys(obj))
+    if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && (k === 'status') === opts.withStatus)
+      out.add(`f:${k}`);
   return out;
 }
 
@@ -165,5 +220,10 @@ export function updateOwnership(args: { old: KObject | undefined; next: KObject;
 
 /** managedFields of an object created by an apply: the applier owns what it applied. */
 export function createdByApply(config: KObject, writer: Writer): unknown[] {
-  return [entryOf(writer, fieldsOf(config, { custom: writer.custom, schema: writer.schema, withStatus: writer.subresource === 'status' }))];
+  return [
+    entryOf(
+      writer,
+      fieldsOf(config, { custom: writer.custom, schema: writer.schema, withStatus: writer.subresource === 'status' }),
+    ),
+  ];
 }

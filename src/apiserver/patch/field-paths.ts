@@ -35,7 +35,8 @@ export interface ListRules {
 
 function builtinListKind(field: string, items: unknown[]): ListKind {
   if (scalarSets.has(field)) return 'set';
-  if (field === 'ports') return { keys: items.every((i) => isJson(i) && 'containerPort' in i) ? ['containerPort'] : ['port'] };
+  if (field === 'ports')
+    return { keys: items.every((i) => isJson(i) && 'containerPort' in i) ? ['containerPort'] : ['port'] };
   const keys = keyedLists[field];
   return keys ? { keys } : 'atomic';
 }
@@ -93,7 +94,14 @@ export function fieldsOf(obj: Json, opts: ListRules & { withStatus: boolean }): 
   if (Object.keys(tracked).length > 0) walkObject({ custom: false, out: w.out }, tracked, 'f:metadata');
   const root: JsonSchemaProps | undefined = opts.custom ? (opts.schema ?? {}) : undefined;
   for (const [k, v] of Object.entries(obj)) {
-    if (k === 'apiVersion' || k === 'kind' || k === 'metadata' || v === undefined || (k === 'status') !== opts.withStatus) continue;
+    if (
+      k === 'apiVersion' ||
+      k === 'kind' ||
+      k === 'metadata' ||
+      v === undefined ||
+      (k === 'status') !== opts.withStatus
+    )
+      continue;
     walkObject(w, { [k]: v }, '', root);
   }
   return w.out;
@@ -172,7 +180,9 @@ export function pathText(path: string): string {
       if (el.startsWith('f:')) return `.${el.slice(2)}`;
       if (el.startsWith('v:')) return `[=${el.slice(2)}]`;
       const keys = JSON.parse(el.slice(2)) as Json;
-      return `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+      return `[${Object.entries(keys)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(',')}]`;
     })
     .join('');
 }

@@ -50,33 +50,48 @@ function add(doc: unknown, path: string, value: unknown, replace: boolean): void
   const { container, key } = parent(doc, path);
   if (Array.isArray(container)) {
     const i = key === '-' ? container.length : Number(key);
-    if (!(i >= 0 && i <= container.length)) fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
+    if (!(i >= 0 && i <= container.length))
+      fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
     if (replace) container[i] = value;
     else container.splice(i, 0, value);
     return;
   }
-  if (replace && !(key in container)) fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+  if (replace && !(key in container))
+    fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
   container[key] = value;
 }
 
 /** Applies a JSON patch to a copy of `doc`; a failing operation is a 422 with the upstream message. */
 export function jsonPatch(doc: unknown, ops: unknown): unknown {
-  if (!Array.isArray(ops)) throw new ApiError(400, 'BadRequest', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(ops))
+    throw new ApiError(400, 'BadRequest', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   const root = { doc: structuredClone(doc) };
   for (const raw of ops) {
     if (!isJson(raw)) continue;
     const path = `/doc${String(raw.path ?? '')}`;
     const from = `/doc${String(raw.from ?? '')}`;
     switch (raw.op) {
-      case 'add': add(root, path, structuredClone(raw.value), false); break;
-      case 'replace': add(root, path, structuredClone(raw.value), true); break;
-      case 'remove': remove(root, path); break;
-      case 'move': add(root, path, remove(root, from), false); break;
-      case 'copy': add(root, path, structuredClone(read(root, from)), false); break;
-      case 'test':
-        if (JSON.stringify(read(root, path)) !== JSON.stringify(raw.value)) fail(`testing value ${String(raw.path)} failed: test failed`);
+      case 'add':
+        add(root, path, structuredClone(raw.value), false);
         break;
-      default: fail(`Unexpected kind: ${String(raw.op)}`);
+      case 'replace':
+        add(root, path, structuredClone(raw.value), true);
+        break;
+      case 'remove':
+        remove(root, path);
+        break;
+      case 'move':
+        add(root, path, remove(root, from), false);
+        break;
+      case 'copy':
+        add(root, path, structuredClone(read(root, from)), false);
+        break;
+      case 'test':
+        if (JSON.stringify(read(root, path)) !== JSON.stringify(raw.value))
+          fail(`testing value ${String(raw.path)} failed: test failed`);
+        break;
+      default:
+        fail(`Unexpected kind: ${String(raw.op)}`);
     }
   }
   return root.doc;

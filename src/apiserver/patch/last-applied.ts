@@ -31,6 +31,9 @@ export function refreshLastApplied(live: KObject, merged: KObject, config: KObje
   if (manager !== kubectlManager || !lastApplied(live)) return;
   const { [annotation]: _old, ...others } = config.metadata.annotations ?? {};
   const { resourceVersion: _rv, managedFields: _mf, ...meta } = config.metadata;
-  const recorded = { ...config, metadata: { ...meta, ...(Object.keys(others).length > 0 ? { annotations: others } : {}) } };
+  const recorded = {
+    ...config,
+    metadata: { ...meta, ...(Object.keys(others).length > 0 ? { annotations: others } : {}) },
+  };
   merged.metadata.annotations = { ...merged.metadata.annotations, [annotation]: JSON.stringify(recorded) };
 }

@@ -54,14 +54,39 @@ function serverSideApply(ctx: Ctx, rp: ResourcePath, name: string): { status: nu
   if (!current) {
     if (rp.subresource) throw new ApiError(404, 'NotFound', `${info.plural} "${name}" not found`);
     const created = { ...cfg, metadata: { ...cfg.metadata, name } };
-    return { status: 201, object: createObject(ctx.state, info, created, { ...opts, namespace: rp.namespace, managedFields: createdByApply(created, writer) }) };
+    return {
+      status: 201,
+      object: createObject(ctx.state, info, created, {
+        ...opts,
+        namespace: rp.namespace,
+        managedFields: createdByApply(created, writer),
+      }),
+    };
   }
   // The configuration is merged over the live object (strategically for built-ins); field ownership then
   // decides conflicts and which fields this manager no longer applies.
   const { resourceVersion: _rv, managedFields: _mf, ...meta } = cfg.metadata;
-  const merged = (info.custom ? applyCustom(current, { ...cfg, metadata: meta }, info.schema) : strategicMerge(current, { ...cfg, metadata: meta })) as KObject;
-  const owned = applyOwnership({ live: current, config: cfg, merged, writer, force: ctx.query.get('force') === 'true' });
-  return { status: 200, object: updateObject(ctx.state, info, owned, { ...opts, namespace: rp.namespace, name, managedFields: owned.metadata.managedFields }) };
+  const merged = (
+    info.custom
+      ? applyCustom(current, { ...cfg, metadata: meta }, info.schema)
+      : strategicMerge(current, { ...cfg, metadata: meta })
+  ) as KObject;
+  const owned = applyOwnership({
+    live: current,
+    config: cfg,
+    merged,
+    writer,
+    force: ctx.query.get('force') === 'true',
+  });
+  return {
+    status: 200,
+    object: updateObject(ctx.state, info, owned, {
+      ...opts,
+      namespace: rp.namespace,
+      name,
+      managedFields: owned.metadata.managedFields,
+    }),
+  };
 }
 
 /** Handles PATCH on an object or its status subresource. */
@@ -69,8 +94,19 @@ export function handlePatch(ctx: Ctx, rp: ResourcePath): { status: number; objec
   const name = rp.name ?? '';
   if (contentType(ctx) === 'application/apply-patch+yaml') return serverSideApply(ctx, rp, name);
   const current = findObject(ctx.state, rp.info, rp.namespace, name);
-  if (!current) throw new ApiError(404, 'NotFound', `${rp.info.group ? `${rp.info.plural}.${rp.info.group}` : rp.info.plural} "${name}" not found`, { name, group: rp.info.group, kind: rp.info.plural });
+  if (!current)
+    throw new ApiError(
+      404,
+      'NotFound',
+      `${rp.info.group ? `${rp.info.plural}.${rp.info.group}` : rp.info.plural} "${name}" not found`,
+      { name, group: rp.info.group, kind: rp.info.plural },
+    );
   const next = patchDocument(ctx, rp.info.custom, current);
-  const object = updateObject(ctx.state, rp.info, next, { ...writeOptions(ctx), namespace: rp.namespace, name, subresource: rp.subresource });
+  const object = updateObject(ctx.state, rp.info, next, {
+    ...writeOptions(ctx),
+    namespace: rp.namespace,
+    name,
+    subresource: rp.subresource,
+  });
   return { status: 200, object };
 }

@@ -98,8 +98,10 @@ export function strategicMerge(base: unknown, patch: unknown, path = ''): unknow
   }
   if (patch.$patch === 'delete') return undefined;
   const out: Json = isJson(base) ? { ...base } : {};
-  for (const [k, v] of Object.entries(patch)) if (!k.startsWith('$')) mergeField(out, { key: k, value: v, patch, path });
+  for (const [k, v] of Object.entries(patch))
+    if (!k.startsWith('$')) mergeField(out, { key: k, value: v, patch, path });
   applyDirectives(out, patch);
-  if (Array.isArray(patch.$retainKeys)) for (const k of Object.keys(out)) if (!patch.$retainKeys.includes(k)) delete out[k];
+  if (Array.isArray(patch.$retainKeys))
+    for (const k of Object.keys(out)) if (!patch.$retainKeys.includes(k)) delete out[k];
   return out;
 }

@@ -32,7 +32,13 @@ export function age(o: KObject, now: number): string {
   return t ? humanDuration(now - Date.parse(t)) : '<unknown>';
 }
 
-const col = (name: string, cell: Column['cell'], priority = 0, type = 'string'): Column => ({ name, type, priority, description: name, cell });
+const col = (name: string, cell: Column['cell'], priority = 0, type = 'string'): Column => ({
+  name,
+  type,
+  priority,
+  description: name,
+  cell,
+});
 const nameCol: Column = { ...col('Name', (o) => o.metadata.name ?? ''), format: 'name' };
 const ageCol = col('Age', age);
 
@@ -61,7 +67,9 @@ function nodeStatus(o: KObject): string {
 }
 
 function nodeRoles(o: KObject): string {
-  const roles = Object.keys(o.metadata.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.slice(24));
+  const roles = Object.keys(o.metadata.labels ?? {})
+    .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+    .map((k) => k.slice(24));
   return roles.length > 0 ? roles.join(',') : '<none>';
 }
 
@@ -75,7 +83,11 @@ function orNone(v: unknown): unknown {
 
 function selectorText(sel: unknown): string {
   const labels = get(sel, 'matchLabels');
-  return isJson(labels) ? Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(',') : '<none>';
+  return isJson(labels)
+    ? Object.entries(labels)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(',')
+    : '<none>';
 }
 
 function containersOf(o: KObject): Json[] {
@@ -83,8 +95,22 @@ function containersOf(o: KObject): Json[] {
 }
 
 const workloadWide = [
-  col('Containers', (o) => containersOf(o).map((c) => String(c.name)).join(','), 1),
-  col('Images', (o) => containersOf(o).map((c) => String(c.image)).join(','), 1),
+  col(
+    'Containers',
+    (o) =>
+      containersOf(o)
+        .map((c) => String(c.name))
+        .join(','),
+    1,
+  ),
+  col(
+    'Images',
+    (o) =>
+      containersOf(o)
+        .map((c) => String(c.image))
+        .join(','),
+    1,
+  ),
   col('Selector', (o) => selectorText(get(o, 'spec', 'selector')), 1),
 ];
 
@@ -101,7 +127,8 @@ function lastSeen(o: KObject, now: number): string {
 function jobStatus(o: KObject): string {
   if (o.metadata.deletionTimestamp) return 'Terminating';
   const conds = arr(get(o, 'status', 'conditions')).filter((c) => c.status === 'True');
-  for (const type of ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet', 'Suspended']) if (conds.some((c) => c.type === type)) return type;
+  for (const type of ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet', 'Suspended'])
+    if (conds.some((c) => c.type === type)) return type;
   return 'Running';
 }
 
@@ -125,7 +152,12 @@ const byKind: Record<string, Column[]> = {
     nameCol,
     col('Ready', podReady),
     col('Status', podStatus),
-    col('Restarts', (o) => arr(get(o, 'status', 'containerStatuses')).reduce((n, c) => n + num(c.restartCount), 0), 0, 'string'),
+    col(
+      'Restarts',
+      (o) => arr(get(o, 'status', 'containerStatuses')).reduce((n, c) => n + num(c.restartCount), 0),
+      0,
+      'string',
+    ),
     ageCol,
     col('IP', (o) => orNone(get(o, 'status', 'podIP')), 1),
     col('Node', (o) => orNone(get(o, 'spec', 'nodeName')), 1),
@@ -170,12 +202,23 @@ const byKind: Record<string, Column[]> = {
     col('Available', (o) => num(get(o, 'status', 'numberAvailable')), 0, 'integer'),
     col('Node Selector', (o) => {
       const ns = get(o, 'spec', 'template', 'spec', 'nodeSelector');
-      return isJson(ns) ? Object.entries(ns).map(([k, v]) => `${k}=${String(v)}`).join(',') : '<none>';
+      return isJson(ns)
+        ? Object.entries(ns)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(',')
+        : '<none>';
     }),
     ageCol,
     ...workloadWide,
   ],
-  Job: [nameCol, col('Status', jobStatus), col('Completions', jobCompletions), col('Duration', jobDuration), ageCol, ...workloadWide],
+  Job: [
+    nameCol,
+    col('Status', jobStatus),
+    col('Completions', jobCompletions),
+    col('Duration', jobDuration),
+    ageCol,
+    ...workloadWide,
+  ],
   Event: [
     col('Last Seen', lastSeen),
     col('Type', (o) => String(get(o, 'type') ?? '')),
@@ -185,17 +228,37 @@ const byKind: Record<string, Column[]> = {
   ],
   PodDisruptionBudget: [
     nameCol,
-    col('Min Available', (o) => orNone(get(o, 'spec', 'minAvailable')) === '<none>' ? 'N/A' : String(get(o, 'spec', 'minAvailable'))),
-    col('Max Unavailable', (o) => orNone(get(o, 'spec', 'maxUnavailable')) === '<none>' ? 'N/A' : String(get(o, 'spec', 'maxUnavailable'))),
+    col('Min Available', (o) =>
+      orNone(get(o, 'spec', 'minAvailable')) === '<none>' ? 'N/A' : String(get(o, 'spec', 'minAvailable')),
+    ),
+    col('Max Unavailable', (o) =>
+      orNone(get(o, 'spec', 'maxUnavailable')) === '<none>' ? 'N/A' : String(get(o, 'spec', 'maxUnavailable')),
+    ),
     col('Allowed Disruptions', (o) => num(get(o, 'status', 'disruptionsAllowed')), 0, 'integer'),
     ageCol,
   ],
   CustomResourceDefinition: [nameCol, col('Created At', (o) => o.metadata.creationTimestamp ?? '', 0, 'date')],
   ConfigMap: [nameCol, col('Data', (o) => (isJson(o.data) ? Object.keys(o.data).length : 0), 0, 'integer'), ageCol],
   Lease: [nameCol, col('Holder', (o) => String(get(o, 'spec', 'holderIdentity') ?? '')), ageCol],
-  PriorityClass: [nameCol, col('Value', (o) => num(o.value), 0, 'integer'), col('Global-Default', (o) => o.globalDefault === true, 0, 'boolean'), ageCol],
-  StorageClass: [nameCol, col('Provisioner', (o) => String(o.provisioner ?? '')), col('ReclaimPolicy', (o) => String(o.reclaimPolicy ?? 'Delete')), col('VolumeBindingMode', (o) => String(o.volumeBindingMode ?? 'Immediate')), ageCol],
-  PersistentVolumeClaim: [nameCol, col('Status', (o) => String(get(o, 'status', 'phase') ?? '')), col('Volume', (o) => String(get(o, 'spec', 'volumeName') ?? '')), ageCol],
+  PriorityClass: [
+    nameCol,
+    col('Value', (o) => num(o.value), 0, 'integer'),
+    col('Global-Default', (o) => o.globalDefault === true, 0, 'boolean'),
+    ageCol,
+  ],
+  StorageClass: [
+    nameCol,
+    col('Provisioner', (o) => String(o.provisioner ?? '')),
+    col('ReclaimPolicy', (o) => String(o.reclaimPolicy ?? 'Delete')),
+    col('VolumeBindingMode', (o) => String(o.volumeBindingMode ?? 'Immediate')),
+    ageCol,
+  ],
+  PersistentVolumeClaim: [
+    nameCol,
+    col('Status', (o) => String(get(o, 'status', 'phase') ?? '')),
+    col('Volume', (o) => String(get(o, 'spec', 'volumeName') ?? '')),
+    ageCol,
+  ],
 };
 
 /** The columns of a built-in kind (Name and Age for kinds without a printer of their own). */

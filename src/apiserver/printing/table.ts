@@ -19,7 +19,14 @@ function crdCell(pc: PrinterColumn): Column['cell'] {
 /** The columns of a resource: a CRD's printer columns (Name first, Age when it has none) or the built-in ones. */
 export function columnsOf(info: ResourceInfo): Column[] {
   if (!info.custom) return builtinColumns(info.kind);
-  const name: Column = { name: 'Name', type: 'string', format: 'name', priority: 0, description: 'Name', cell: (o) => o.metadata.name ?? '' };
+  const name: Column = {
+    name: 'Name',
+    type: 'string',
+    format: 'name',
+    priority: 0,
+    description: 'Name',
+    cell: (o) => o.metadata.name ?? '',
+  };
   const pcs = info.printerColumns ?? [];
   if (pcs.length === 0) return [name, { name: 'Age', type: 'date', priority: 0, description: 'Age', cell: age }];
   return [
@@ -64,7 +71,15 @@ export function renderTable(info: ResourceInfo, objects: KObject[], opts: TableO
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata,
-    columnDefinitions: opts.noHeaders ? null : cols.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority })),
+    columnDefinitions: opts.noHeaders
+      ? null
+      : cols.map((c) => ({
+          name: c.name,
+          type: c.type,
+          format: c.format ?? '',
+          description: c.description,
+          priority: c.priority,
+        })),
     rows: objects.map((o) => rowOf(cols, o, opts)),
   };
 }

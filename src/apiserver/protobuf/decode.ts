@@ -58,7 +58,9 @@ function rawJson(f: WireField): unknown {
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
-    throw unsupported('this server decodes embedded objects in protobuf bodies only when they are JSON; send the object as JSON instead');
+    throw unsupported(
+      'this server decodes embedded objects in protobuf bodies only when they are JSON; send the object as JSON instead',
+    );
   }
 }
 
@@ -103,7 +105,9 @@ function mapEntry(spec: FieldSpec, f: WireField): [string, unknown] {
 // Repeated numbers may arrive packed: one length-delimited field holding the varints.
 function listValues(spec: FieldSpec, f: WireField): unknown[] {
   if (f.wireType === 2 && (spec.type === 'int' || spec.type === 'bool')) {
-    return readVarints(f.bytes ?? Buffer.alloc(0)).map((v) => scalar(spec.type as Scalar, { field: f.field, wireType: 0, varint: v }));
+    return readVarints(f.bytes ?? Buffer.alloc(0)).map((v) =>
+      scalar(spec.type as Scalar, { field: f.field, wireType: 0, varint: v }),
+    );
   }
   return [value(spec, f)];
 }
@@ -129,14 +133,18 @@ function decodeMessage(spec: MessageSpec, buf: Buffer): Json {
   for (const f of readFields(buf)) {
     const field = spec.fields[f.field];
     if (field) setField(out, field, f);
-    else if (!isEmpty(f)) throw unsupported(`this server cannot decode field ${f.field} of ${spec.name} from protobuf; send the object as JSON instead (for example with kubectl create -f FILE)`);
+    else if (!isEmpty(f))
+      throw unsupported(
+        `this server cannot decode field ${f.field} of ${spec.name} from protobuf; send the object as JSON instead (for example with kubectl create -f FILE)`,
+      );
   }
   return out;
 }
 
 /** Decodes a protobuf request body into the JSON object it encodes; 415 for kinds or fields not known here. */
 export function decodeProtobufBody(body: Buffer): Json {
-  if (body.length < magic.length || !body.subarray(0, magic.length).equals(magic)) throw unsupported('the protobuf body does not start with the k8s\\0 magic');
+  if (body.length < magic.length || !body.subarray(0, magic.length).equals(magic))
+    throw unsupported('the protobuf body does not start with the k8s\\0 magic');
   try {
     const envelope = readFields(body.subarray(magic.length));
     const typeMeta = readFields(envelope.find((f) => f.field === 1)?.bytes ?? Buffer.alloc(0));
@@ -145,12 +153,15 @@ export function decodeProtobufBody(body: Buffer): Json {
     const spec = kindMessages.get(`${apiVersion}/${kind}`);
     if (!spec) {
       const known = [...kindMessages.keys()].join(', ');
-      throw unsupported(`this server decodes protobuf bodies only for ${known}; send ${apiVersion} ${kind} as JSON instead`);
+      throw unsupported(
+        `this server decodes protobuf bodies only for ${known}; send ${apiVersion} ${kind} as JSON instead`,
+      );
     }
     const raw = envelope.find((f) => f.field === 2)?.bytes ?? Buffer.alloc(0);
     return { apiVersion, kind, ...decodeMessage(spec, raw) };
   } catch (e: unknown) {
-    if (e instanceof WireError) throw new ApiError(400, 'BadRequest', `the protobuf body could not be decoded: ${e.message}`);
+    if (e instanceof WireError)
+      throw new ApiError(400, 'BadRequest', `the protobuf body could not be decoded: ${e.message}`);
     throw e;
   }
 }

@@ -40,7 +40,13 @@ function messagesOf(prefix: string, desc: Buffer, out: Map<string, Message>): vo
   const fields = fs
     .filter((f) => f.field === 2)
     .map((f) => readFields(f.bytes ?? Buffer.alloc(0)))
-    .map((ff) => ({ name: str(ff, 1), number: num(ff, 3), repeated: num(ff, 4) === 3, type: num(ff, 5), typeName: str(ff, 6) }));
+    .map((ff) => ({
+      name: str(ff, 1),
+      number: num(ff, 3),
+      repeated: num(ff, 4) === 3,
+      type: num(ff, 5),
+      typeName: str(ff, 6),
+    }));
   out.set(name, { name, fields, mapEntry: num(options, 7) === 1 });
   for (const nested of fs.filter((f) => f.field === 3)) messagesOf(name, nested.bytes ?? Buffer.alloc(0), out);
 }
@@ -81,9 +87,24 @@ const special: Record<string, string> = {
 };
 
 // FieldDescriptorProto.Type: 1 double, 3 int64, 4 uint64, 5 int32, 8 bool, 9 string, 11 message, 12 bytes, 13 uint32.
-const scalars: Record<number, string> = { 1: 'double', 3: 'int', 4: 'int', 5: 'int', 8: 'bool', 9: 'string', 12: 'bytes', 13: 'int' };
+const scalars: Record<number, string> = {
+  1: 'double',
+  3: 'int',
+  4: 'int',
+  5: 'int',
+  8: 'bool',
+  9: 'string',
+  12: 'bytes',
+  13: 'int',
+};
 
-const inlined: ReadonlySet<string> = new Set(['localObjectReference', 'ephemeralContainerCommon', 'persistentVolumeSource', 'handler', 'volumeSource']);
+const inlined: ReadonlySet<string> = new Set([
+  'localObjectReference',
+  'ephemeralContainerCommon',
+  'persistentVolumeSource',
+  'handler',
+  'volumeSource',
+]);
 
 function short(name: string): string {
   return name.replace(/^\.k8s\.io\.(api|apimachinery\.pkg\.apis)\./, '');

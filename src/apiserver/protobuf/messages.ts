@@ -36,7 +36,19 @@ const keepZero: ReadonlySet<string> = new Set(
   ].flatMap((line) => line.split(' ')),
 );
 
-const scalars: ReadonlySet<string> = new Set<string>(['string', 'bytes', 'int', 'double', 'bool', 'quantity', 'time', 'microTime', 'duration', 'intOrString', 'rawJson']);
+const scalars: ReadonlySet<string> = new Set<string>([
+  'string',
+  'bytes',
+  'int',
+  'double',
+  'bool',
+  'quantity',
+  'time',
+  'microTime',
+  'duration',
+  'intOrString',
+  'rawJson',
+]);
 
 function shortName(name: string): string {
   return name.split('.').pop() ?? name;
@@ -49,7 +61,14 @@ function fieldSpec(message: string, text: string, specs: Map<string, MessageSpec
   const typeName = rawType.replace(/\[\]$/, '').replace(/^\{(.*)\}$/, '$1');
   const type = scalars.has(typeName) ? (typeName as Scalar) : specs.get(typeName);
   if (!type) throw new Error(`generated-messages: ${message} refers to unknown ${typeName}`);
-  const spec: FieldSpec = { name, type, list, map, keepZero: keepZero.has(`${shortName(message)}.${name}`), inline: name === '*' };
+  const spec: FieldSpec = {
+    name,
+    type,
+    list,
+    map,
+    keepZero: keepZero.has(`${shortName(message)}.${name}`),
+    inline: name === '*',
+  };
   return [Number(num), spec];
 }
 

@@ -35,4 +35,8 @@ const kinds: Array<[string, string, string]> = [
 ];
 
 /** Every decodable kind. */
-export const rootKinds: readonly RootKind[] = kinds.map(([apiVersion, kind, message]) => ({ apiVersion, kind, message }));
+export const rootKinds: readonly RootKind[] = kinds.map(([apiVersion, kind, message]) => ({
+  apiVersion,
+  kind,
+  message,
+}));

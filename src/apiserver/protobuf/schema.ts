@@ -4,7 +4,18 @@
  * Leaf types: `int` covers the integer varints; `time`/`microTime` are metav1.Time/MicroTime, `duration`
  * metav1.Duration, `intOrString` intstr.IntOrString, `rawJson` a JSON document in bytes (FieldsV1, RawExtension).
  */
-export type Scalar = 'string' | 'bytes' | 'int' | 'double' | 'bool' | 'quantity' | 'time' | 'microTime' | 'duration' | 'intOrString' | 'rawJson';
+export type Scalar =
+  | 'string'
+  | 'bytes'
+  | 'int'
+  | 'double'
+  | 'bool'
+  | 'quantity'
+  | 'time'
+  | 'microTime'
+  | 'duration'
+  | 'intOrString'
+  | 'rawJson';
 
 /** One field of a message. */
 export interface FieldSpec {

@@ -31,7 +31,7 @@ function take(buf: Buffer, at: number, n: number): Buffer {
 /** Splits a message into its field records, in order. */
 export function readFields(buf: Buffer): WireField[] {
   const out: WireField[] = [];
-  for (let at = 0; at < buf.length; ) {
+  for (let at = 0; at < buf.length;) {
     const key = readVarint(buf, at);
     at = key.next;
     const field = Number(key.value >> 3n);
@@ -56,7 +56,7 @@ export function readFields(buf: Buffer): WireField[] {
 /** The varints of a packed repeated field. */
 export function readVarints(buf: Buffer): bigint[] {
   const out: bigint[] = [];
-  for (let at = 0; at < buf.length; ) {
+  for (let at = 0; at < buf.length;) {
     const v = readVarint(buf, at);
     out.push(v.value);
     at = v.next;

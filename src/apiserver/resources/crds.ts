@@ -9,27 +9,41 @@ import { isJson, timestamp, type KObject } from '../types.js';
 /** The served resources (one per served version) of a CRD. */
 export function resourcesOfCrd(crd: CustomResourceDefinition): ResourceInfo[] {
   const n = crd.spec.names;
-  return crd.spec.versions.filter((v) => v.served).map((v) => ({
-    group: crd.spec.group,
-    version: v.name,
-    kind: n.kind,
-    listKind: n.listKind ?? `${n.kind}List`,
-    plural: n.plural,
-    singular: n.singular ?? n.kind.toLowerCase(),
-    namespaced: crd.spec.scope === 'Namespaced',
-    shortNames: n.shortNames ?? [],
-    categories: n.categories ?? [],
-    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-    subresources: [
-      ...(v.subresources?.status ? [{ name: 'status', group: crd.spec.group, version: v.name, kind: n.kind, verbs: ['get', 'patch', 'update'] }] : []),
-      ...(scaleOfVersion(v) ? [{ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }] : []),
-    ],
-    hasStatus: v.subresources?.status !== undefined,
-    custom: true,
-    schema: v.schema?.openAPIV3Schema,
-    printerColumns: v.additionalPrinterColumns,
-    ...(scaleOfVersion(v) ? { scale: scaleOfVersion(v) } : {}),
-  }));
+  return crd.spec.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      group: crd.spec.group,
+      version: v.name,
+      kind: n.kind,
+      listKind: n.listKind ?? `${n.kind}List`,
+      plural: n.plural,
+      singular: n.singular ?? n.kind.toLowerCase(),
+      namespaced: crd.spec.scope === 'Namespaced',
+      shortNames: n.shortNames ?? [],
+      categories: n.categories ?? [],
+      verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      subresources: [
+        ...(v.subresources?.status
+          ? [
+              {
+                name: 'status',
+                group: crd.spec.group,
+                version: v.name,
+                kind: n.kind,
+                verbs: ['get', 'patch', 'update'],
+              },
+            ]
+          : []),
+        ...(scaleOfVersion(v)
+          ? [{ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }]
+          : []),
+      ],
+      hasStatus: v.subresources?.status !== undefined,
+      custom: true,
+      schema: v.schema?.openAPIV3Schema,
+      printerColumns: v.additionalPrinterColumns,
+      ...(scaleOfVersion(v) ? { scale: scaleOfVersion(v) } : {}),
+    }));
 }
 
 // The scale subresource of a CRD version, when it declares one with both replica paths.
@@ -44,11 +58,28 @@ function establishedStatus(crd: KObject, now: number): Record<string, unknown> {
   const t = timestamp(now);
   const spec = isJson(crd.spec) ? crd.spec : {};
   const names = isJson(spec.names) ? spec.names : {};
-  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isJson).filter((v) => v.storage).map((v) => v.name) : [];
+  const versions = Array.isArray(spec.versions)
+    ? spec.versions
+        .filter(isJson)
+        .filter((v) => v.storage)
+        .map((v) => v.name)
+    : [];
   return {
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: t, reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: t, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: t,
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: t,
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
     acceptedNames: names,
     storedVersions: versions,
@@ -61,7 +92,9 @@ export function watchCrds(state: ServerState): void {
     if (info.kind !== 'CustomResourceDefinition' || info.custom) return;
     const crd = parseEntry(entry);
     const def = crd as unknown as CustomResourceDefinition;
-    for (const r of state.registry.all().filter((x) => x.custom && x.group === def.spec.group && x.plural === def.spec.names.plural)) {
+    for (const r of state.registry
+      .all()
+      .filter((x) => x.custom && x.group === def.spec.group && x.plural === def.spec.names.plural)) {
       state.registry.remove(r.group, r.version, r.plural);
       if (type === 'DELETED') state.store.dropTable(r);
     }

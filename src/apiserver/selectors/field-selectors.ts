@@ -71,9 +71,13 @@ function podFields(obj: KObject, m: FieldMaking): Record<string, string> {
 /** Pod fields selected rarely and unique to each pod: read from the stored pod when a selector names them. */
 const readPodFields: ReadonlySet<string> = new Set(['status.podIP']);
 
-
 /** Selected rarely: read from the stored Event when a selector names them, not kept with each of 300,000 Events. */
-const readEventFields: ReadonlySet<string> = new Set(['involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'source']);
+const readEventFields: ReadonlySet<string> = new Set([
+  'involvedObject.apiVersion',
+  'involvedObject.resourceVersion',
+  'involvedObject.fieldPath',
+  'source',
+]);
 
 // `regarding.*` (events.k8s.io) are the same fields as `involvedObject.*`: stored once, under involvedObject.
 // Kinds and namespaces repeat; the object's uid is the one its own entry holds; its name is each Event's own.
@@ -113,7 +117,14 @@ const kindFields: Record<string, (obj: KObject, m: FieldMaking) => Record<string
 
 /** The fields each kind makes selectable besides metadata.name and metadata.namespace. */
 const kindFieldNames: Record<string, readonly string[]> = {
-  Pod: ['spec.nodeName', 'status.phase', 'spec.schedulerName', 'spec.serviceAccountName', 'status.podIP', 'spec.restartPolicy'],
+  Pod: [
+    'spec.nodeName',
+    'status.phase',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'status.podIP',
+    'spec.restartPolicy',
+  ],
   Node: ['spec.unschedulable'],
   Namespace: ['status.phase'],
   Secret: ['type'],
@@ -148,11 +159,14 @@ export interface FieldRequirement {
 /** Parses `a=b,c!=d,e==f`; an empty text selects everything. */
 export function parseFieldSelector(text: string | null): FieldRequirement[] {
   if (!text) return [];
-  return text.split(',').filter((p) => p.trim() !== '').map((part) => {
-    const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(part);
-    if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
-    return { field: m[1] ?? '', value: m[3] ?? '', negate: m[2] === '!=' };
-  });
+  return text
+    .split(',')
+    .filter((p) => p.trim() !== '')
+    .map((part) => {
+      const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(part);
+      if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
+      return { field: m[1] ?? '', value: m[3] ?? '', negate: m[2] === '!=' };
+    });
 }
 
 /** Checks the fields named are selectable for the kind (a 400 like upstream's otherwise). Events' are not checked. */
@@ -160,7 +174,8 @@ export function checkFieldsKnown(reqs: FieldRequirement[], kind: string): void {
   if (kind === 'Event') return;
   const own = kindFieldNames[kind] ?? [];
   for (const r of reqs) {
-    if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !own.includes(r.field)) throw badRequest(`field label not supported: ${r.field}`);
+    if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !own.includes(r.field))
+      throw badRequest(`field label not supported: ${r.field}`);
   }
 }
 

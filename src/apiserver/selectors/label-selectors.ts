@@ -33,7 +33,10 @@ function splitTop(text: string): string[] {
 function parseOne(part: string, text: string): LabelRequirement {
   const set = setPattern.exec(part);
   if (set) {
-    const values = (set[3] ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const values = (set[3] ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
     return { key: set[1] ?? '', op: set[2] === 'in' ? 'In' : 'NotIn', values };
   }
   const eq = eqPattern.exec(part);
@@ -53,7 +56,8 @@ export function parseLabelSelector(text: string | null): LabelRequirement[] {
 export function fromLabelSelector(sel: unknown): LabelRequirement[] {
   if (!isJson(sel)) return [];
   const reqs: LabelRequirement[] = [];
-  if (isJson(sel.matchLabels)) for (const [k, v] of Object.entries(sel.matchLabels)) reqs.push({ key: k, op: 'In', values: [String(v)] });
+  if (isJson(sel.matchLabels))
+    for (const [k, v] of Object.entries(sel.matchLabels)) reqs.push({ key: k, op: 'In', values: [String(v)] });
   if (Array.isArray(sel.matchExpressions)) {
     for (const e of sel.matchExpressions) {
       if (!isJson(e)) continue;
@@ -69,10 +73,13 @@ export function matchesLabels(reqs: LabelRequirement[], labels: Record<string, s
   for (const r of reqs) {
     const v = labels?.[r.key];
     const ok =
-      r.op === 'Exists' ? v !== undefined
-      : r.op === 'DoesNotExist' ? v === undefined
-      : r.op === 'In' ? v !== undefined && r.values.includes(v)
-      : v === undefined || !r.values.includes(v);
+      r.op === 'Exists'
+        ? v !== undefined
+        : r.op === 'DoesNotExist'
+          ? v === undefined
+          : r.op === 'In'
+            ? v !== undefined && r.values.includes(v)
+            : v === undefined || !r.values.includes(v);
     if (!ok) return false;
   }
   return true;

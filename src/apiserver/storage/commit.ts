@@ -93,7 +93,12 @@ export function mustGet(state: ServerState, info: ResourceInfo, ns: string | und
 }
 
 /** The stored object, parsed, or undefined. */
-export function findObject(state: ServerState, info: ResourceInfo, ns: string | undefined, name: string): KObject | undefined {
+export function findObject(
+  state: ServerState,
+  info: ResourceInfo,
+  ns: string | undefined,
+  name: string,
+): KObject | undefined {
   const e = state.store.table(info).objects.get(ns && info.namespaced ? `${ns}/${name}` : name);
   return e ? parseEntry(e) : undefined;
 }

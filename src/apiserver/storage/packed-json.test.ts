@@ -8,9 +8,23 @@ function pod(i: number): unknown {
   return {
     kind: 'Pod',
     apiVersion: 'v1',
-    metadata: { name: `web-7d9c-${i.toString(36)}`, namespace: 'default', uid: `uid-${i * 7919}`, resourceVersion: String(1000 + i), labels: { app: 'web' } },
-    spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '512Mi' } } }], nodeName: `ip-10-0-${i % 250}-${i % 7}.ec2.internal`, schedulerName: 'default-scheduler' },
-    status: { phase: 'Running', podIP: `10.1.${i % 250}.${i % 200}`, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    metadata: {
+      name: `web-7d9c-${i.toString(36)}`,
+      namespace: 'default',
+      uid: `uid-${i * 7919}`,
+      resourceVersion: String(1000 + i),
+      labels: { app: 'web' },
+    },
+    spec: {
+      containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '512Mi' } } }],
+      nodeName: `ip-10-0-${i % 250}-${i % 7}.ec2.internal`,
+      schedulerName: 'default-scheduler',
+    },
+    status: {
+      phase: 'Running',
+      podIP: `10.1.${i % 250}.${i % 200}`,
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    },
   };
 }
 

@@ -139,7 +139,8 @@ export class JsonPacker {
     const dictionary = this.dictionary;
     const deflated = dictionary ? deflateRawSync(raw, { dictionary, level: 1 }) : undefined;
     this.sinceSample++;
-    if ((!deflated || deflated.length * sampleRatio > raw.length) && this.sinceSample >= sampleEvery) this.addSample(raw);
+    if ((!deflated || deflated.length * sampleRatio > raw.length) && this.sinceSample >= sampleEvery)
+      this.addSample(raw);
     if (!deflated || deflated.length >= raw.length) return { data: raw.toString('latin1'), dictionary: undefined };
     return { data: deflated.toString('latin1'), dictionary };
   }

@@ -39,7 +39,12 @@ function tableOrder(t: ResourceTable): number {
 
 /** The state's lines as buffers, captured at one instant (entries are immutable, so no copy is needed). */
 function stateChunks(state: ServerState): Buffer[] {
-  const header: StateHeader = { kind: stateKind, version: stateVersion, resourceVersion: String(state.store.currentRv()), savedAtMs: state.clock.now() };
+  const header: StateHeader = {
+    kind: stateKind,
+    version: stateVersion,
+    resourceVersion: String(state.store.currentRv()),
+    savedAtMs: state.clock.now(),
+  };
   const out: Buffer[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
   const close = Buffer.from('}\n');
   const tables = state.store.allTables().sort((a, b) => tableOrder(a) - tableOrder(b));
@@ -57,7 +62,7 @@ export async function saveState(state: ServerState, file: string): Promise<void>
   const fh = await fs.promises.open(tmp, 'w', 0o600);
   try {
     // ~1 MiB writes: one per object would be hundreds of thousands of system calls.
-    for (let i = 0; i < chunks.length; ) {
+    for (let i = 0; i < chunks.length;) {
       const batch: Buffer[] = [];
       let size = 0;
       for (; i < chunks.length && size < 1 << 20; i++) {
@@ -85,7 +90,7 @@ export class StateFileError extends Error {
 
 function* lines(buf: Buffer): Generator<{ text: string; n: number }> {
   let n = 0;
-  for (let start = 0; start < buf.length; ) {
+  for (let start = 0; start < buf.length;) {
     let end = buf.indexOf(10, start);
     if (end < 0) end = buf.length;
     n++;
@@ -102,9 +107,15 @@ function parseHeader(file: string, text: string | undefined): StateHeader {
   } catch {
     h = undefined;
   }
-  if (!isJson(h) || h.kind !== stateKind) throw new StateFileError(file, `the first line is not a ${stateKind} header (is it a Tenon state file?)`);
-  if (h.version !== stateVersion) throw new StateFileError(file, `state version ${String(h.version)} is not supported (this Tenon reads version ${stateVersion})`);
-  if (!/^\d+$/.test(String(h.resourceVersion)) || typeof h.savedAtMs !== 'number') throw new StateFileError(file, 'the header has no valid resourceVersion or savedAtMs');
+  if (!isJson(h) || h.kind !== stateKind)
+    throw new StateFileError(file, `the first line is not a ${stateKind} header (is it a Tenon state file?)`);
+  if (h.version !== stateVersion)
+    throw new StateFileError(
+      file,
+      `state version ${String(h.version)} is not supported (this Tenon reads version ${stateVersion})`,
+    );
+  if (!/^\d+$/.test(String(h.resourceVersion)) || typeof h.savedAtMs !== 'number')
+    throw new StateFileError(file, 'the header has no valid resourceVersion or savedAtMs');
   return h as unknown as StateHeader;
 }
 
@@ -113,7 +124,10 @@ function parseLine(file: string, line: { text: string; n: number }): { resource:
   try {
     v = JSON.parse(line.text);
   } catch (e: unknown) {
-    throw new StateFileError(file, `line ${line.n} is not JSON (${e instanceof Error ? e.message : String(e)}); the file is truncated or corrupt`);
+    throw new StateFileError(
+      file,
+      `line ${line.n} is not JSON (${e instanceof Error ? e.message : String(e)}); the file is truncated or corrupt`,
+    );
   }
   if (!isJson(v) || typeof v.resource !== 'string' || !isJson(v.object) || !isJson(v.object.metadata)) {
     throw new StateFileError(file, `line ${line.n} is not a {"resource", "object"} record`);
@@ -125,9 +139,14 @@ function restoreLine(state: ServerState, file: string, line: { text: string; n: 
   const { resource, object } = parseLine(file, line);
   const [group = '', version = '', plural = ''] = resource.split('/');
   const info = state.registry.find(group, version, plural);
-  if (!info) throw new StateFileError(file, `line ${line.n}: resource ${resource} is not served (its CustomResourceDefinition is missing)`);
+  if (!info)
+    throw new StateFileError(
+      file,
+      `line ${line.n}: resource ${resource} is not served (its CustomResourceDefinition is missing)`,
+    );
   restoreEntry(state, info, object);
-  if (plural === crdPlural && !info.custom) for (const r of resourcesOfCrd(object as unknown as CustomResourceDefinition)) state.registry.add(r);
+  if (plural === crdPlural && !info.custom)
+    for (const r of resourcesOfCrd(object as unknown as CustomResourceDefinition)) state.registry.add(r);
 }
 
 /** Reads the header of a state file, or undefined when the file does not exist. */

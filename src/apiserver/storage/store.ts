@@ -4,7 +4,13 @@
  * instead of re-serialising or re-encoding, and memory stays well under the JSON size (the 150k-pod goal).
  * Entries are immutable; every write stores a new one.
  */
-import { kindField, readField, selectableFields, SharedFieldValues, type FieldSource } from '../selectors/field-selectors.js';
+import {
+  kindField,
+  readField,
+  selectableFields,
+  SharedFieldValues,
+  type FieldSource,
+} from '../selectors/field-selectors.js';
 import { CompactEntries, type EntryMap } from './compact-entries.js';
 import { HotEntries, JsonPacker, PackedJson } from './packed-json.js';
 import { SortedKeys } from './sorted-keys.js';
@@ -68,7 +74,9 @@ export class ResourceTable {
     this.packer = new JsonPacker(shared.hot);
     const compact = info.kind === 'Event';
     this.indexesUids = !compact;
-    this.objects = compact ? new CompactEntries(this.packer, (text) => Entry.fromText(this, text)) : new Map<string, Entry>();
+    this.objects = compact
+      ? new CompactEntries(this.packer, (text) => Entry.fromText(this, text))
+      : new Map<string, Entry>();
   }
 
   /**
@@ -244,7 +252,12 @@ export class Entry extends PackedJson implements FieldSource {
     this.key = objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
     this.rv = Number(obj.metadata.resourceVersion);
     this.uid = table.canonicalUid(obj.metadata.uid ?? '');
-    this.kindFields = selectableFields(table.info.kind, obj, (uid) => table.canonicalUid(uid), table.shared.fieldValues);
+    this.kindFields = selectableFields(
+      table.info.kind,
+      obj,
+      (uid) => table.canonicalUid(uid),
+      table.shared.fieldValues,
+    );
     this.owners = table.ownerList(obj.metadata.ownerReferences?.map((o) => o.uid));
     this.labels = table.labelsOnce(obj.metadata.labels, this.owners !== undefined);
   }
@@ -274,7 +287,11 @@ export class Entry extends PackedJson implements FieldSource {
   /** True when the object is in `namespace` ('' for a cluster-scoped object), without building the namespace string. */
   inNamespace(namespace: string): boolean {
     if (namespace === '') return !this.key.includes('/');
-    return this.key.length > namespace.length && this.key.charCodeAt(namespace.length) === 47 && this.key.startsWith(namespace);
+    return (
+      this.key.length > namespace.length &&
+      this.key.charCodeAt(namespace.length) === 47 &&
+      this.key.startsWith(namespace)
+    );
   }
 
   /** The value of a selectable field ('' when the object has none). */

@@ -19,12 +19,24 @@ export function handleBinding(ctx: Ctx, rp: ResourcePath): Json {
   const node = String(target.name ?? '');
   const pod = parseEntry(mustGet(ctx.state, rp.info, rp.namespace, rp.name ?? ''));
   const spec = (isJson(pod.spec) ? pod.spec : {}) as Json;
-  if (spec.nodeName) throw conflict(subjectOf(rp.info, pod.metadata.name ?? ''), `pod ${pod.metadata.name ?? ''} is already assigned to node "${String(spec.nodeName)}"`);
-  if (pod.metadata.deletionTimestamp) throw conflict(subjectOf(rp.info, pod.metadata.name ?? ''), 'pod is being deleted, cannot be assigned to a host');
+  if (spec.nodeName)
+    throw conflict(
+      subjectOf(rp.info, pod.metadata.name ?? ''),
+      `pod ${pod.metadata.name ?? ''} is already assigned to node "${String(spec.nodeName)}"`,
+    );
+  if (pod.metadata.deletionTimestamp)
+    throw conflict(subjectOf(rp.info, pod.metadata.name ?? ''), 'pod is being deleted, cannot be assigned to a host');
   pod.spec = { ...spec, nodeName: node };
   const status = (isJson(pod.status) ? pod.status : {}) as Json;
-  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter((c) => !(isJson(c) && c.type === 'PodScheduled'));
-  conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(ctx.state.clock.now()) });
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
+    (c) => !(isJson(c) && c.type === 'PodScheduled'),
+  );
+  conditions.push({
+    type: 'PodScheduled',
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: timestamp(ctx.state.clock.now()),
+  });
   pod.status = { ...status, conditions };
   commitWrite(ctx.state, rp.info, pod);
   return success(201);
@@ -35,15 +47,24 @@ function checkBudgets(ctx: Ctx, rp: ResourcePath, pod: KObject): void {
   if (!pdbs || !podHealthy(pod)) return;
   const budgets = budgetsFor(ctx.state, pdbs, pod);
   if (budgets.length > 1) {
-    throw new ApiError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    throw new ApiError(
+      500,
+      'InternalError',
+      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    );
   }
   const pdb = budgets[0];
   if (!pdb) return;
   const s = budgetStatus(pdb, selectedPods(ctx.state, rp.info, pdb));
   if (s.disruptionsAllowed > 0) return;
   const name = pdb.metadata.name ?? '';
-  throw new ApiError(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.', {
-    causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${name} needs ${s.desiredHealthy} healthy pods and has ${s.currentHealthy} currently` }],
+  throw new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
+    causes: [
+      {
+        reason: 'DisruptionBudget',
+        message: `The disruption budget ${name} needs ${s.desiredHealthy} healthy pods and has ${s.currentHealthy} currently`,
+      },
+    ],
   });
 }
 

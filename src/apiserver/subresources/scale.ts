@@ -13,10 +13,16 @@ import { updateObject } from '../writes/writes.js';
 
 function selectorText(sel: unknown): string {
   const labels = isJson(sel) && isJson(sel.matchLabels) ? sel.matchLabels : {};
-  return Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(',');
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(',');
 }
 
-const builtinPaths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
+const builtinPaths = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
 
 // A CRD's replica paths are simple dotted JSON paths (`.spec.replicas`), as apiextensions requires.
 function at(o: unknown, path: string | undefined): unknown {
@@ -48,7 +54,10 @@ export function scaleOf(o: KObject, paths: ResourceInfo['scale'] = builtinPaths)
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: at(o, paths?.specReplicasPath) ?? 0 },
-    status: { replicas: at(o, paths?.statusReplicasPath) ?? 0, selector: typeof selector === 'string' ? selector : selectorText(selector) },
+    status: {
+      replicas: at(o, paths?.statusReplicasPath) ?? 0,
+      selector: typeof selector === 'string' ? selector : selectorText(selector),
+    },
   };
 }
 
@@ -69,5 +78,8 @@ export function handleScale(ctx: Ctx, rp: ResourcePath): Json {
   const rv = n.metadata?.resourceVersion;
   if (rv && rv !== current.metadata.resourceVersion) throw conflict(subjectOf(rp.info, name), staleObjectText);
   const updated = withAt(current, paths.specReplicasPath, n.spec?.replicas ?? 0);
-  return scaleOf(updateObject(ctx.state, rp.info, updated, { ...writeOptions(ctx), namespace: rp.namespace, name }), paths);
+  return scaleOf(
+    updateObject(ctx.state, rp.info, updated, { ...writeOptions(ctx), namespace: rp.namespace, name }),
+    paths,
+  );
 }

@@ -49,6 +49,9 @@ export function oid(dotted: string): Buffer {
 
 /** GeneralizedTime (valid for every year, unlike UTCTime). */
 export function time(d: Date): Buffer {
-  const text = d.toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+  const text = d
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return tlv(0x18, Buffer.from(text, 'ascii'));
 }

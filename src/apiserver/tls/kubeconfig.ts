@@ -6,7 +6,12 @@ export function kubeConfigYaml(opts: { url: string; caPem: string; token: string
   return YAML.stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'tenon', cluster: { server: opts.url, 'certificate-authority-data': Buffer.from(opts.caPem).toString('base64') } }],
+    clusters: [
+      {
+        name: 'tenon',
+        cluster: { server: opts.url, 'certificate-authority-data': Buffer.from(opts.caPem).toString('base64') },
+      },
+    ],
     users: [{ name: 'tenon', user: { token: opts.token } }],
     contexts: [{ name: 'tenon', context: { cluster: 'tenon', user: 'tenon', namespace: 'default' } }],
     'current-context': 'tenon',

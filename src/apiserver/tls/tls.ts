@@ -40,7 +40,11 @@ function certificate(spec: CertSpec): Buffer {
   const spki = spec.publicKey.export({ type: 'spki', format: 'der' });
   const ski = crypto.createHash('sha1').update(spki).digest();
   const exts = spec.isCa
-    ? [extension('2.5.29.19', true, seq(bool(true))), extension('2.5.29.15', true, keyUsage(0x06, 1)), extension('2.5.29.14', false, octets(ski))]
+    ? [
+        extension('2.5.29.19', true, seq(bool(true))),
+        extension('2.5.29.15', true, keyUsage(0x06, 1)),
+        extension('2.5.29.14', false, octets(ski)),
+      ]
     : [
         extension('2.5.29.19', true, seq()),
         // digitalSignature, keyEncipherment; serverAuth; SANs 127.0.0.1 and localhost.
@@ -71,7 +75,25 @@ function pem(der: Buffer): string {
 export function generateServingCerts(now = Date.now()): ServingCerts {
   const ca = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const server = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const caDer = certificate({ subject: 'tenon-apiserver-ca', issuer: 'tenon-apiserver-ca', publicKey: ca.publicKey, signer: ca.privateKey, isCa: true, now });
-  const certDer = certificate({ subject: 'tenon-apiserver', issuer: 'tenon-apiserver-ca', publicKey: server.publicKey, signer: ca.privateKey, isCa: false, now });
-  return { caPem: pem(caDer), certPem: pem(certDer), keyPem: server.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  const caDer = certificate({
+    subject: 'tenon-apiserver-ca',
+    issuer: 'tenon-apiserver-ca',
+    publicKey: ca.publicKey,
+    signer: ca.privateKey,
+    isCa: true,
+    now,
+  });
+  const certDer = certificate({
+    subject: 'tenon-apiserver',
+    issuer: 'tenon-apiserver-ca',
+    publicKey: server.publicKey,
+    signer: ca.privateKey,
+    isCa: false,
+    now,
+  });
+  return {
+    caPem: pem(caDer),
+    certPem: pem(certDer),
+    keyPem: server.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }

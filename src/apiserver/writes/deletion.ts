@@ -26,10 +26,16 @@ const orphan = 'orphan';
 function checkPreconditions(info: ResourceInfo, o: KObject, p: DeleteOptions['preconditions']): void {
   const s = subjectOf(info, o.metadata.name ?? '');
   if (p?.uid && p.uid !== o.metadata.uid) {
-    throw conflict(s, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+    throw conflict(
+      s,
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${o.metadata.uid ?? ''}`,
+    );
   }
   if (p?.resourceVersion && p.resourceVersion !== o.metadata.resourceVersion) {
-    throw conflict(s, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
+    throw conflict(
+      s,
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`,
+    );
   }
 }
 
@@ -60,21 +66,30 @@ function finalizersFor(o: KObject, policy: DeleteOptions['propagationPolicy']): 
  * Deletes an object. With finalizers (or a pod's grace period) it only sets deletionTimestamp; otherwise it is
  * removed and its dependents are garbage-collected as the propagation policy says.
  */
-export function deleteObject(state: ServerState, info: ResourceInfo, ref: { namespace?: string; name: string }, opts: DeleteOptions): DeleteResult {
+export function deleteObject(
+  state: ServerState,
+  info: ResourceInfo,
+  ref: { namespace?: string; name: string },
+  opts: DeleteOptions,
+): DeleteResult {
   const o = findObject(state, info, ref.namespace, ref.name);
   if (!o) throw notFound(subjectOf(info, ref.name));
   checkPreconditions(info, o, opts.preconditions);
   const grace = podGraceSeconds(state, o, opts);
   const finalizers = finalizersFor(o, opts.propagationPolicy ?? defaultPolicy(info));
   if (grace > 0 || finalizers.length > 0) {
-    const unchanged = o.metadata.deletionTimestamp && finalizers.length === (o.metadata.finalizers ?? []).length && o.metadata.deletionGracePeriodSeconds === grace;
+    const unchanged =
+      o.metadata.deletionTimestamp &&
+      finalizers.length === (o.metadata.finalizers ?? []).length &&
+      o.metadata.deletionGracePeriodSeconds === grace;
     if (unchanged) return { object: o, removed: false };
     o.metadata.deletionTimestamp ??= timestamp(state.clock.now() + grace * 1000);
     o.metadata.deletionGracePeriodSeconds = grace;
     o.metadata.finalizers = finalizers;
     if (opts.dryRun) return { object: o, removed: false };
     const stored = parseEntry(commitWrite(state, info, o));
-    if (finalizers.includes(foreground) || finalizers.includes(orphan)) state.defer(() => collectDependents(state, stored));
+    if (finalizers.includes(foreground) || finalizers.includes(orphan))
+      state.defer(() => collectDependents(state, stored));
     return { object: stored, removed: false };
   }
   if (opts.dryRun) return { object: o, removed: true };
@@ -86,7 +101,8 @@ export function deleteObject(state: ServerState, info: ResourceInfo, ref: { name
 /** What follows an object's removal: its dependents are collected, and a namespace's contents go with it. */
 function afterRemoval(state: ServerState, info: ResourceInfo, removed: KObject): void {
   state.defer(() => collectDependents(state, removed));
-  if (info.group === '' && info.plural === 'namespaces') state.defer(() => deleteNamespaceContents(state, removed.metadata.name ?? ''));
+  if (info.group === '' && info.plural === 'namespaces')
+    state.defer(() => deleteNamespaceContents(state, removed.metadata.name ?? ''));
 }
 
 /**
@@ -145,8 +161,11 @@ export function collectDependents(state: ServerState, owner: KObject): void {
   }
   const dependents = dependentsOf(state, uid);
   if (ownerInfo && finalizers.includes(foreground)) {
-    for (const d of dependents) if (!d.obj.metadata.deletionTimestamp) deleteQuietly(state, d.info, d.obj, 'Foreground');
-    const blocking = dependentsOf(state, uid).filter((d) => d.obj.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion));
+    for (const d of dependents)
+      if (!d.obj.metadata.deletionTimestamp) deleteQuietly(state, d.info, d.obj, 'Foreground');
+    const blocking = dependentsOf(state, uid).filter((d) =>
+      d.obj.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion),
+    );
     if (blocking.length === 0) removeFinalizer(state, ownerInfo, owner, foreground);
     return;
   }
@@ -157,9 +176,19 @@ export function collectDependents(state: ServerState, owner: KObject): void {
   }
 }
 
-function deleteQuietly(state: ServerState, info: ResourceInfo, o: KObject, policy: DeleteOptions['propagationPolicy']): void {
+function deleteQuietly(
+  state: ServerState,
+  info: ResourceInfo,
+  o: KObject,
+  policy: DeleteOptions['propagationPolicy'],
+): void {
   try {
-    deleteObject(state, info, { namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, { propagationPolicy: policy });
+    deleteObject(
+      state,
+      info,
+      { namespace: o.metadata.namespace, name: o.metadata.name ?? '' },
+      { propagationPolicy: policy },
+    );
   } catch {
     // Already gone: nothing to collect.
   }

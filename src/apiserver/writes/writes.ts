@@ -26,7 +26,16 @@ export interface WriteOptions {
 /** The writer of a request, for managedFields. */
 export function writerOf(state: ServerState, info: ResourceInfo, opts: WriteOptions): Writer {
   const now = state.clock.now();
-  return { manager: opts.fieldManager ?? 'unknown', operation: opts.operation ?? 'Update', subresource: opts.subresource, apiVersion: apiVersionOf(info), now, time: state.timestamps.format(now), custom: info.custom, schema: info.schema };
+  return {
+    manager: opts.fieldManager ?? 'unknown',
+    operation: opts.operation ?? 'Update',
+    subresource: opts.subresource,
+    apiVersion: apiVersionOf(info),
+    now,
+    time: state.timestamps.format(now),
+    custom: info.custom,
+    schema: info.schema,
+  };
 }
 
 function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, namespace: string | undefined): void {
@@ -46,7 +55,8 @@ function checkNamespace(state: ServerState, info: ResourceInfo, o: KObject, name
 }
 
 function initMetadata(info: ResourceInfo, o: KObject, stamp: string): void {
-  for (const k of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']) delete o.metadata[k];
+  for (const k of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'])
+    delete o.metadata[k];
   o.metadata.uid = newUid();
   o.metadata.creationTimestamp = stamp;
   if (info.hasStatus || info.custom) o.metadata.generation = 1;
@@ -59,7 +69,12 @@ function initMetadata(info: ResourceInfo, o: KObject, stamp: string): void {
  * taken over and changed (every caller passes a freshly parsed or built object; copying it cost a fifth of a
  * create).
  */
-export function createObject(state: ServerState, info: ResourceInfo, input: KObject, opts: WriteOptions & { namespace?: string }): KObject {
+export function createObject(
+  state: ServerState,
+  info: ResourceInfo,
+  input: KObject,
+  opts: WriteOptions & { namespace?: string },
+): KObject {
   if (!isJson(input) || !isJson(input.metadata)) throw badRequest('Object has no metadata');
   let o = input;
   stampType(info, o);
@@ -70,8 +85,10 @@ export function createObject(state: ServerState, info: ResourceInfo, input: KObj
   initMetadata(info, o, state.timestamps.format(now));
   if (!info.custom && info.kind === 'Pod') admitPodPriority(state, o);
   o = admit(info, o, { strict: opts.strict });
-  if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name)) throw alreadyExists(subjectOf(info, name));
-  o.metadata.managedFields = opts.managedFields ?? updateOwnership({ old: undefined, next: o, writer: writerOf(state, info, opts) });
+  if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name))
+    throw alreadyExists(subjectOf(info, name));
+  o.metadata.managedFields =
+    opts.managedFields ?? updateOwnership({ old: undefined, next: o, writer: writerOf(state, info, opts) });
   if (opts.dryRun) return { ...o, metadata: { ...o.metadata, resourceVersion: String(state.store.currentRv()) } };
   commitWrite(state, info, o);
   return o;
@@ -80,7 +97,8 @@ export function createObject(state: ServerState, info: ResourceInfo, input: KObj
 // What an update may change: the status subresource takes only status; the main resource keeps the old status.
 function mergeForSubresource(info: ResourceInfo, old: KObject, incoming: KObject, sub: string | undefined): KObject {
   const hasStatusSub = info.subresources.some((s) => s.name === 'status');
-  if (sub === 'status') return { ...old, metadata: { ...old.metadata, ...pickMetaForStatus(incoming) }, status: incoming.status };
+  if (sub === 'status')
+    return { ...old, metadata: { ...old.metadata, ...pickMetaForStatus(incoming) }, status: incoming.status };
   const next = { ...incoming };
   if (hasStatusSub && info.kind !== 'Namespace') {
     if (old.status === undefined) delete next.status;
@@ -117,20 +135,39 @@ function withoutTimes(entries: unknown[] | undefined): unknown[] {
 }
 
 function sameContent(a: KObject, b: KObject): boolean {
-  const strip = (o: KObject): KObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  const strip = (o: KObject): KObject => ({
+    ...o,
+    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
+  });
   return deepEqual(strip(a), strip(b));
 }
 
 function checkPodImmutables(info: ResourceInfo, old: KObject, next: KObject): void {
   const change = info.custom ? undefined : immutableChange(old, next);
-  if (change) throwInvalid(info, old.metadata.name ?? '', [{ type: 'FieldValueForbidden', field: change.field, detail: change.detail, message: `${change.field}: Forbidden: ${change.detail}` }]);
+  if (change)
+    throwInvalid(info, old.metadata.name ?? '', [
+      {
+        type: 'FieldValueForbidden',
+        field: change.field,
+        detail: change.detail,
+        message: `${change.field}: Forbidden: ${change.detail}`,
+      },
+    ]);
 }
 
 // The stored object an update replaces, after the body's name and resourceVersion are checked against it.
-function currentFor(state: ServerState, info: ResourceInfo, input: KObject, opts: { namespace?: string; name: string }): KObject {
+function currentFor(
+  state: ServerState,
+  info: ResourceInfo,
+  input: KObject,
+  opts: { namespace?: string; name: string },
+): KObject {
   if (!isJson(input) || !isJson(input.metadata)) throw badRequest('Object has no metadata');
   const subject = subjectOf(info, opts.name);
-  if (input.metadata.name && input.metadata.name !== opts.name) throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${opts.name})`);
+  if (input.metadata.name && input.metadata.name !== opts.name)
+    throw badRequest(
+      `the name of the object (${input.metadata.name}) does not match the name on the URL (${opts.name})`,
+    );
   const old = findObject(state, info, opts.namespace, opts.name);
   if (!old) throw notFound(subject);
   const rv = input.metadata.resourceVersion;
@@ -143,7 +180,12 @@ function currentFor(state: ServerState, info: ResourceInfo, input: KObject, opts
  * otherwise); an update that changes nothing is a no-op keeping the resourceVersion. Like createObject, it
  * takes over the input.
  */
-export function updateObject(state: ServerState, info: ResourceInfo, input: KObject, opts: WriteOptions & { namespace?: string; name: string }): KObject {
+export function updateObject(
+  state: ServerState,
+  info: ResourceInfo,
+  input: KObject,
+  opts: WriteOptions & { namespace?: string; name: string },
+): KObject {
   const old = currentFor(state, info, input, opts);
   let next = mergeForSubresource(info, old, input, opts.subresource);
   stampType(info, next);
@@ -151,13 +193,17 @@ export function updateObject(state: ServerState, info: ResourceInfo, input: KObj
   checkPodImmutables(info, old, next);
   if (!info.custom) applyUpdateDefaults(next);
   next = admit(info, next, { old, strict: opts.strict });
-  if ((info.hasStatus || info.custom) && specChanged(old, next)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+  if ((info.hasStatus || info.custom) && specChanged(old, next))
+    next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   next.metadata.resourceVersion = old.metadata.resourceVersion;
   // managedFields a client writes itself (kubectl moving client-side-apply ownership to server-side apply)
   // are stored as given.
-  const ownFields = opts.managedFields === undefined && !deepEqual(next.metadata.managedFields, old.metadata.managedFields);
+  const ownFields =
+    opts.managedFields === undefined && !deepEqual(next.metadata.managedFields, old.metadata.managedFields);
   // An apply that changes no field may still change who owns them (a new manager co-owning a value).
-  const newOwners = opts.managedFields !== undefined && !deepEqual(withoutTimes(opts.managedFields), withoutTimes(old.metadata.managedFields));
+  const newOwners =
+    opts.managedFields !== undefined &&
+    !deepEqual(withoutTimes(opts.managedFields), withoutTimes(old.metadata.managedFields));
   if (!ownFields && !newOwners && sameContent(old, next)) {
     markStored(state, old, mustGet(state, info, opts.namespace, opts.name));
     return old;
@@ -165,11 +211,18 @@ export function updateObject(state: ServerState, info: ResourceInfo, input: KObj
   return store(state, info, { old, next }, ownFields ? { ...opts, managedFields: next.metadata.managedFields } : opts);
 }
 
-function store(state: ServerState, info: ResourceInfo, change: { old: KObject; next: KObject }, opts: WriteOptions): KObject {
+function store(
+  state: ServerState,
+  info: ResourceInfo,
+  change: { old: KObject; next: KObject },
+  opts: WriteOptions,
+): KObject {
   const { old, next } = change;
-  next.metadata.managedFields = opts.managedFields ?? updateOwnership({ old, next, writer: writerOf(state, info, opts) });
+  next.metadata.managedFields =
+    opts.managedFields ?? updateOwnership({ old, next, writer: writerOf(state, info, opts) });
   if (opts.dryRun) return next;
-  if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) return parseEntry(commitDelete(state, info, next));
+  if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0)
+    return parseEntry(commitDelete(state, info, next));
   commitWrite(state, info, next);
   return next;
 }

@@ -47,8 +47,14 @@ async function kubernetesVersion(client: KubeClient): Promise<string> {
 async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
   const { options } = ctx;
   // Karpenter finds the endpoint with eks:DescribeCluster when it is unset; Tenon asks for it instead.
-  if (!options.clusterName) throw new UsageError('CLUSTER_NAME: required with --cloud-provider aws (the name nodes join, used in tags and userData)');
-  if (!options.clusterEndpoint) throw new UsageError('CLUSTER_ENDPOINT: required with --cloud-provider aws (the API server URL nodes bootstrap against)');
+  if (!options.clusterName)
+    throw new UsageError(
+      'CLUSTER_NAME: required with --cloud-provider aws (the name nodes join, used in tags and userData)',
+    );
+  if (!options.clusterEndpoint)
+    throw new UsageError(
+      'CLUSTER_ENDPOINT: required with --cloud-provider aws (the API server URL nodes bootstrap against)',
+    );
   // In a pod the CA is a mounted file (caFile), not caData; nodes need it in their userData either way.
   const caData = await clusterCaData(ctx.kubeConfig, ctx.readFile);
   const wiring = wireAwsProvider({
@@ -60,7 +66,12 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
   });
   const requiredApis = [{ groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }];
-  return { cloudProvider: wiring.cloudProvider, providerControllers: wiring.controllers, providerInformers: wiring.informers, requiredApis };
+  return {
+    cloudProvider: wiring.cloudProvider,
+    providerControllers: wiring.controllers,
+    providerInformers: wiring.informers,
+    requiredApis,
+  };
 }
 
 async function fakeProvider(ctx: ProviderContext): Promise<ProviderParts> {
@@ -70,7 +81,8 @@ async function fakeProvider(ctx: ProviderContext): Promise<ProviderParts> {
     client: ctx.client,
     clock: ctx.clock,
     instanceIdPrefix: ctx.clock.now().toString(36),
-    onError: (agent, e) => ctx.log.warn({ agent, error: e instanceof Error ? e.message : String(e) }, 'fake cloud: recovered from an error'),
+    onError: (agent, e) =>
+      ctx.log.warn({ agent, error: e instanceof Error ? e.message : String(e) }, 'fake cloud: recovered from an error'),
   });
   return { cloudProvider: cloud.cloudProvider, stop: cloud.stop };
 }

@@ -22,7 +22,9 @@ function loadKubeConfig(file: string | undefined): KubeConfig {
     if (file) kc.loadFromFile(file);
     else kc.loadFromDefault();
   } catch (e: unknown) {
-    throw new UsageError(`--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(
+      `--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   return kc;
 }
@@ -43,26 +45,54 @@ function elect(o: { client: KubeClient; options: Options; log: Logger }): Leader
 
 async function run(flags: { kubeconfig?: string; cloudProvider: string; preferencePolicy?: string }): Promise<void> {
   // Flags win over the environment variables of the same settings (Karpenter's --preference-policy / PREFERENCE_POLICY).
-  const options = optionsFromEnv({ ...process.env, ...(flags.preferencePolicy === undefined ? {} : { PREFERENCE_POLICY: flags.preferencePolicy }) });
+  const options = optionsFromEnv({
+    ...process.env,
+    ...(flags.preferencePolicy === undefined ? {} : { PREFERENCE_POLICY: flags.preferencePolicy }),
+  });
   const make = providers[flags.cloudProvider];
-  if (!make) throw new UsageError(`--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`);
+  if (!make)
+    throw new UsageError(
+      `--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`,
+    );
   const log = createLogger({ level: options.logLevel });
   const kc = loadKubeConfig(flags.kubeconfig);
-  const policy = { clock: systemClock, qps: options.kubeClientQps, burst: options.kubeClientBurst, timeoutMs: requestTimeoutMs, maxRetries: 5 };
+  const policy = {
+    clock: systemClock,
+    qps: options.kubeClientQps,
+    burst: options.kubeClientBurst,
+    timeoutMs: requestTimeoutMs,
+    maxRetries: 5,
+  };
   const transport = await transportFromKubeConfig(kc, { policy });
   const leadership = elect({ client: new KubeClient(transport), options, log });
   // Every write of the controllers is fenced by the lease; only the elector writes unfenced (the Lease itself).
   const client = new KubeClient(leadership ? fencedTransport(transport, () => leadership.leading()) : transport);
   const metrics = new Metrics();
   metrics.collectProcessMetrics();
-  const { stop: stopProvider, ...parts } = await make({ client, clock: systemClock, options, kubeConfig: kc, log, readFile });
+  const { stop: stopProvider, ...parts } = await make({
+    client,
+    clock: systemClock,
+    options,
+    kubeConfig: kc,
+    log,
+    readFile,
+  });
   let synced = false;
   const ready = readinessCheck({ client, synced: () => synced, apis: [...coreApis, ...(parts.requiredApis ?? [])] });
   const host = options.bindAddress;
   const probes = await startProbeServer({ port: options.healthProbePort, host, ready });
   const metricsServer = await startMetricsServer({ port: options.metricsPort, host, metrics });
   let stopping = false;
-  const operator = startOperator({ client, ...parts, clock: systemClock, options, log, metrics, onSynced: () => (synced = true), waitToLead: leadership ? () => leadership.won : undefined });
+  const operator = startOperator({
+    client,
+    ...parts,
+    clock: systemClock,
+    options,
+    log,
+    metrics,
+    onSynced: () => (synced = true),
+    waitToLead: leadership ? () => leadership.won : undefined,
+  });
   const shutdown = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -84,9 +114,12 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string; preferen
 export function registerController(program: Command): void {
   program
     .command('controller')
-    .description('run the controllers against a cluster (settings from environment variables named like Karpenter\'s)')
+    .description("run the controllers against a cluster (settings from environment variables named like Karpenter's)")
     .option('--kubeconfig <file>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
     .option('--cloud-provider <name>', `cloud provider: ${Object.keys(providers).join(', ')}`, 'fake')
-    .option('--preference-policy <policy>', 'Respect (default) or Ignore: preferred affinities and ScheduleAnyway spreads (default: $PREFERENCE_POLICY)')
+    .option(
+      '--preference-policy <policy>',
+      'Respect (default) or Ignore: preferred affinities and ScheduleAnyway spreads (default: $PREFERENCE_POLICY)',
+    )
     .action(run);
 }

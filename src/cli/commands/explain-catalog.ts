@@ -17,7 +17,10 @@ function regionOf(zones: readonly string[]): string {
 }
 
 /** The instance types each NodePool of the snapshot may launch, by NodePool name. */
-export async function catalogInstanceTypes(snapshot: ClusterSnapshot, now: number): Promise<Map<string, InstanceType[]>> {
+export async function catalogInstanceTypes(
+  snapshot: ClusterSnapshot,
+  now: number,
+): Promise<Map<string, InstanceType[]>> {
   const out = new Map<string, InstanceType[]>();
   const cache = new SchedulingInputCache();
   for (const np of snapshot.nodePools) {
@@ -30,9 +33,19 @@ export async function catalogInstanceTypes(snapshot: ClusterSnapshot, now: numbe
     }
     const clock = new FakeClock(now);
     const port = new SimEc2({ clock, region: regionOf(zones), zones });
-    const provider = new AwsCloudProvider({ port, clock, cluster: { name: 'explain', endpoint: 'https://cluster.invalid' }, kubernetesVersion: '1.33', getNodeClass: (n) => (n === ref.name ? nodeClass : undefined), userDataGenerator: generateUserData });
+    const provider = new AwsCloudProvider({
+      port,
+      clock,
+      cluster: { name: 'explain', endpoint: 'https://cluster.invalid' },
+      kubernetesVersion: '1.33',
+      getNodeClass: (n) => (n === ref.name ? nodeClass : undefined),
+      userDataGenerator: generateUserData,
+    });
     const pool = { ...np, metadata: { ...np.metadata, name: np.metadata.name ?? '' } };
-    out.set(np.metadata.name ?? '', (await provider.getInstanceTypes(pool)).map((it) => toSchedulingInstanceType(it, cache)));
+    out.set(
+      np.metadata.name ?? '',
+      (await provider.getInstanceTypes(pool)).map((it) => toSchedulingInstanceType(it, cache)),
+    );
   }
   return out;
 }

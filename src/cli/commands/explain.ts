@@ -7,7 +7,16 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Command } from 'commander';
 import { systemClock } from '../../clock/index.js';
 import {
-  explainContext, explainNode, explainNodeClaim, explainNodePool, explainPod, formatJson, formatText, readSnapshot, type ClusterSnapshot, type Explanation,
+  explainContext,
+  explainNode,
+  explainNodeClaim,
+  explainNodePool,
+  explainPod,
+  formatJson,
+  formatText,
+  readSnapshot,
+  type ClusterSnapshot,
+  type Explanation,
 } from '../../explain/index.js';
 import { KubeClient, transportFromKubeConfig } from '../../kube/index.js';
 import { UsageError } from '../usage-error.js';
@@ -15,7 +24,18 @@ import { catalogInstanceTypes } from './explain-catalog.js';
 
 const kinds = ['pod', 'nodeclaim', 'node', 'nodepool'] as const;
 type Kind = (typeof kinds)[number];
-const aliases: Record<string, Kind> = { pod: 'pod', pods: 'pod', po: 'pod', nodeclaim: 'nodeclaim', nodeclaims: 'nodeclaim', node: 'node', nodes: 'node', no: 'node', nodepool: 'nodepool', nodepools: 'nodepool' };
+const aliases: Record<string, Kind> = {
+  pod: 'pod',
+  pods: 'pod',
+  po: 'pod',
+  nodeclaim: 'nodeclaim',
+  nodeclaims: 'nodeclaim',
+  node: 'node',
+  nodes: 'node',
+  no: 'node',
+  nodepool: 'nodepool',
+  nodepools: 'nodepool',
+};
 
 /** What to explain and how to print it. */
 export interface ExplainFlags {
@@ -30,7 +50,9 @@ function loadKubeConfig(file: string | undefined): KubeConfig {
     if (file) kc.loadFromFile(file);
     else kc.loadFromDefault();
   } catch (e: unknown) {
-    throw new UsageError(`--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(
+      `--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   return kc;
 }
@@ -52,13 +74,20 @@ function podKey(name: string, namespace: string | undefined): string {
  */
 function clusterNow(snapshot: ClusterSnapshot, host: number): number {
   let newest = 0;
-  for (const e of snapshot.events) newest = Math.max(newest, Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? '') || 0);
-  for (const list of [snapshot.pods, snapshot.nodeClaims, snapshot.nodes]) for (const o of list) newest = Math.max(newest, Date.parse(o.metadata.creationTimestamp ?? '') || 0);
+  for (const e of snapshot.events)
+    newest = Math.max(newest, Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? '') || 0);
+  for (const list of [snapshot.pods, snapshot.nodeClaims, snapshot.nodes])
+    for (const o of list) newest = Math.max(newest, Date.parse(o.metadata.creationTimestamp ?? '') || 0);
   return newest > 0 && Math.abs(host - newest) > 86_400_000 ? newest : host;
 }
 
 /** Runs the command; resolves to the exit code (0 explained, 1 not found or not explained). */
-export async function runExplain(kindText: string, name: string, flags: ExplainFlags, out: (text: string) => void): Promise<number> {
+export async function runExplain(
+  kindText: string,
+  name: string,
+  flags: ExplainFlags,
+  out: (text: string) => void,
+): Promise<number> {
   const kind = parseKind(kindText);
   const output = flags.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`-o: "${output}" is not text or json`);
@@ -74,7 +103,11 @@ export async function runExplain(kindText: string, name: string, flags: ExplainF
   };
   const e = explain[kind]();
   if (!e) {
-    out(output === 'json' ? `${JSON.stringify({ kind, name, error: 'NotFound' })}\n` : `${kind} ${kind === 'pod' ? podKey(name, flags.namespace) : name} not found\n`);
+    out(
+      output === 'json'
+        ? `${JSON.stringify({ kind, name, error: 'NotFound' })}\n`
+        : `${kind} ${kind === 'pod' ? podKey(name, flags.namespace) : name} not found\n`,
+    );
     return 1;
   }
   out(output === 'json' ? formatJson(e) : formatText(e));
@@ -85,7 +118,9 @@ export async function runExplain(kindText: string, name: string, flags: ExplainF
 export function registerExplain(program: Command): void {
   program
     .command('explain')
-    .description('explain why a pod is pending, a NodeClaim waits, a node stays, or what a NodePool uses (read-only; also `kubectl tenon explain`)')
+    .description(
+      'explain why a pod is pending, a NodeClaim waits, a node stays, or what a NodePool uses (read-only; also `kubectl tenon explain`)',
+    )
     .argument('<kind>', `one of ${kinds.join(', ')}`)
     .argument('<name>', 'NAME, or NAMESPACE/NAME for a pod')
     .option('--kubeconfig <file>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')

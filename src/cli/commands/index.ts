@@ -29,5 +29,6 @@ export const commandNames: readonly string[] = commands.map((c) => c.name);
  */
 export async function registerCommands(program: Command, only?: string): Promise<void> {
   const chosen = commands.filter((c) => only === undefined || c.name === only);
-  for (const register of await Promise.all((chosen.length > 0 ? chosen : commands).map((c) => c.load()))) register(program);
+  for (const register of await Promise.all((chosen.length > 0 ? chosen : commands).map((c) => c.load())))
+    register(program);
 }

@@ -35,12 +35,24 @@ function defaultNodeClass(cluster: string): EC2NodeClass {
 function defaultNodePool(nodeClassName: string): NodePool {
   return {
     metadata: { name: 'default' },
-    spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName }, requirements: [] } } },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName },
+          requirements: [],
+        },
+      },
+    },
   };
 }
 
 /** The types the provider offers for the class and pool, narrowed to the pool's requirements, cheapest first. */
-export async function listInstanceTypes(input: { nodeClass?: EC2NodeClass; nodePool?: NodePool; cluster?: string; kubernetesVersion?: string }): Promise<InstanceTypesResult> {
+export async function listInstanceTypes(input: {
+  nodeClass?: EC2NodeClass;
+  nodePool?: NodePool;
+  cluster?: string;
+  kubernetesVersion?: string;
+}): Promise<InstanceTypesResult> {
   const cluster = input.cluster ?? playgroundCluster;
   const kubernetesVersion = input.kubernetesVersion ?? playgroundKubernetesVersion;
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
@@ -51,23 +63,42 @@ export async function listInstanceTypes(input: { nodeClass?: EC2NodeClass; nodeP
   const resolution = await resolver.resolve(nodeClass);
   if (!resolution.ready) {
     const ready = resolution.status.conditions?.find((c) => c.type === 'Ready');
-    return { ok: false, message: `EC2NodeClass ${name} is not ready in the simulated account (cluster ${cluster}): ${ready?.message ?? ''}` };
+    return {
+      ok: false,
+      message: `EC2NodeClass ${name} is not ready in the simulated account (cluster ${cluster}): ${ready?.message ?? ''}`,
+    };
   }
   const resolved: EC2NodeClass = { ...nodeClass, status: resolution.status };
   const provider = new AwsCloudProvider({
-    port: sim, clock, cluster: { name: cluster, endpoint: 'https://cluster.invalid' }, kubernetesVersion,
-    getNodeClass: (n) => (n === name ? resolved : undefined), userDataGenerator: generateUserData,
+    port: sim,
+    clock,
+    cluster: { name: cluster, endpoint: 'https://cluster.invalid' },
+    kubernetesVersion,
+    getNodeClass: (n) => (n === name ? resolved : undefined),
+    userDataGenerator: generateUserData,
   });
   const pool = input.nodePool ?? defaultNodePool(name);
   const poolReqs = Requirements.fromSelector(pool.spec.template.spec.requirements);
-  const types = (await provider.getInstanceTypes({ ...pool, spec: { template: { ...pool.spec.template, spec: { ...pool.spec.template.spec, nodeClassRef: { ...pool.spec.template.spec.nodeClassRef, name } } } } }))
+  const types = (
+    await provider.getInstanceTypes({
+      ...pool,
+      spec: {
+        template: {
+          ...pool.spec.template,
+          spec: { ...pool.spec.template.spec, nodeClassRef: { ...pool.spec.template.spec.nodeClassRef, name } },
+        },
+      },
+    })
+  )
     .filter((t) => poolReqs.intersects(Requirements.fromSelector(t.requirements)) === undefined)
     .sort((a, b) => minPrice(a) - minPrice(b) || a.name.localeCompare(b.name));
   return { ok: true, types };
 }
 
 function minPrice(t: InstanceType, capacityType?: string): number {
-  const prices = t.offerings.filter((o) => o.available && (capacityType === undefined || o.capacityType === capacityType)).map((o) => o.price);
+  const prices = t.offerings
+    .filter((o) => o.available && (capacityType === undefined || o.capacityType === capacityType))
+    .map((o) => o.price);
   return prices.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...prices);
 }
 
@@ -75,7 +106,8 @@ function minPrice(t: InstanceType, capacityType?: string): number {
 function gpus(t: InstanceType): string {
   const count = (key: string): number => Number(t.capacity[key] ?? 0);
   const gpu = count('nvidia.com/gpu') + count('amd.com/gpu');
-  if (gpu > 0) return [gpu, t.labels[Labels.instanceGpuManufacturer], t.labels[Labels.instanceGpuName]].filter(Boolean).join(' ');
+  if (gpu > 0)
+    return [gpu, t.labels[Labels.instanceGpuManufacturer], t.labels[Labels.instanceGpuName]].filter(Boolean).join(' ');
   const neuron = count('aws.amazon.com/neuron');
   return neuron > 0 ? `${neuron} neuron` : '-';
 }
@@ -84,7 +116,20 @@ const price = (p: number): string => (Number.isFinite(p) ? p.toFixed(4) : '-');
 
 /** The table the command prints, one line per type. */
 export function formatTable(types: InstanceType[]): string[] {
-  const header = ['NAME', 'ARCH', 'GPU', 'ZONES', 'CAPACITY TYPES', 'ON-DEMAND $/H', 'SPOT $/H', 'CPU', 'MEMORY', 'PODS', 'ALLOC CPU', 'ALLOC MEMORY'];
+  const header = [
+    'NAME',
+    'ARCH',
+    'GPU',
+    'ZONES',
+    'CAPACITY TYPES',
+    'ON-DEMAND $/H',
+    'SPOT $/H',
+    'CPU',
+    'MEMORY',
+    'PODS',
+    'ALLOC CPU',
+    'ALLOC MEMORY',
+  ];
   const rows = types.map((t) => [
     t.name,
     t.labels[Labels.arch] ?? '',
@@ -93,41 +138,88 @@ export function formatTable(types: InstanceType[]): string[] {
     [...new Set(t.offerings.map((o) => o.capacityType))].sort().join(','),
     price(minPrice(t, 'on-demand')),
     price(minPrice(t, 'spot')),
-    t.capacity.cpu ?? '', t.capacity.memory ?? '', t.capacity.pods ?? '', t.allocatable.cpu ?? '', t.allocatable.memory ?? '',
+    t.capacity.cpu ?? '',
+    t.capacity.memory ?? '',
+    t.capacity.pods ?? '',
+    t.allocatable.cpu ?? '',
+    t.allocatable.memory ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  return [header, ...rows].map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** Registers `tenon instance-types`. */
 export function registerInstanceTypes(program: Command): void {
   program
     .command('instance-types')
-    .description('list the instance types the AWS provider offers for an EC2NodeClass and NodePool (simulated account, shipped catalog)')
-    .argument('[files...]', 'manifests with a NodePool and/or its EC2NodeClass (multi-document YAML; ${CLUSTER_NAME} is replaced by --cluster)')
-    .option('--nodeclass <file>', 'EC2NodeClass manifest (default: al2023@latest, discovery-tagged subnets and security groups)')
+    .description(
+      'list the instance types the AWS provider offers for an EC2NodeClass and NodePool (simulated account, shipped catalog)',
+    )
+    .argument(
+      '[files...]',
+      'manifests with a NodePool and/or its EC2NodeClass (multi-document YAML; ${CLUSTER_NAME} is replaced by --cluster)',
+    )
+    .option(
+      '--nodeclass <file>',
+      'EC2NodeClass manifest (default: al2023@latest, discovery-tagged subnets and security groups)',
+    )
     .option('--nodepool <file>', 'NodePool manifest whose requirements narrow the list')
     .option('--name <nodepool>', 'which NodePool, when the files hold several')
-    .option('--cluster <name>', 'cluster name the simulated account tags its subnets and security groups with (as `tenon serve`)', playgroundCluster)
-    .option('--kubernetes-version <minor>', 'Kubernetes version AMI aliases resolve for (as `tenon serve`)', playgroundKubernetesVersion)
+    .option(
+      '--cluster <name>',
+      'cluster name the simulated account tags its subnets and security groups with (as `tenon serve`)',
+      playgroundCluster,
+    )
+    .option(
+      '--kubernetes-version <minor>',
+      'Kubernetes version AMI aliases resolve for (as `tenon serve`)',
+      playgroundKubernetesVersion,
+    )
     .option('--json', 'print a JSON array of {name, arch, capacity, allocatable} objects')
     .action(async (files: string[], opts: InstanceTypesFlags) => {
       exitQuietlyWhenOutputCloses();
-      const input = readInstanceTypesInput({ files: [...files, ...[opts.nodepool, opts.nodeclass].filter((f): f is string => f !== undefined)], cluster: opts.cluster, poolName: opts.name });
+      const input = readInstanceTypesInput({
+        files: [...files, ...[opts.nodepool, opts.nodeclass].filter((f): f is string => f !== undefined)],
+        cluster: opts.cluster,
+        poolName: opts.name,
+      });
       const version = kubernetesVersionProblem(opts.kubernetesVersion);
       if (!input.ok || version) {
-        process.stderr.write(`tenon instance-types: ${input.ok ? `--kubernetes-version: ${version ?? ''}` : input.message}\n`);
+        process.stderr.write(
+          `tenon instance-types: ${input.ok ? `--kubernetes-version: ${version ?? ''}` : input.message}\n`,
+        );
         process.exitCode = 2;
         return;
       }
-      const result = await listInstanceTypes({ nodeClass: input.nodeClass, nodePool: input.nodePool, cluster: opts.cluster, kubernetesVersion: opts.kubernetesVersion });
+      const result = await listInstanceTypes({
+        nodeClass: input.nodeClass,
+        nodePool: input.nodePool,
+        cluster: opts.cluster,
+        kubernetesVersion: opts.kubernetesVersion,
+      });
       if (!result.ok) {
         process.stderr.write(`${result.message}\n`);
         process.exitCode = 1;
         return;
       }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(result.types.map((t) => ({ name: t.name, arch: t.labels[Labels.arch], capacity: t.capacity, allocatable: t.allocatable })), null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify(
+            result.types.map((t) => ({
+              name: t.name,
+              arch: t.labels[Labels.arch],
+              capacity: t.capacity,
+              allocatable: t.allocatable,
+            })),
+            null,
+            2,
+          )}\n`,
+        );
         return;
       }
       process.stdout.write(`${formatTable(result.types).join('\n')}\n`);

@@ -37,7 +37,10 @@ describe('tenon lint', () => {
   });
 
   it('passes the two-word form', () => {
-    const fixed = s3.replace(`--kubelet-extra-args='--register-with-taints="karpenter.sh/unregistered:NoExecute"'`, `--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'`);
+    const fixed = s3.replace(
+      `--kubelet-extra-args='--register-with-taints="karpenter.sh/unregistered:NoExecute"'`,
+      `--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'`,
+    );
     const { nodeClasses, nodePools } = readNodeClasses([file(fixed)]);
     const { lines, failed } = lintLines(nodeClasses, nodePools);
     expect(lines.filter((l) => l.includes(' error '))).toEqual([]);

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
-import { effectiveKubeletConfig, familyOf, lint, tryGenerateUserData, type AmiFamily, type EC2NodeClassLike, type LintFinding, type NodePoolLike, type UserDataInput } from '../../providers/aws/bootstrap/index.js';
+import {
+  effectiveKubeletConfig,
+  familyOf,
+  lint,
+  tryGenerateUserData,
+  type AmiFamily,
+  type EC2NodeClassLike,
+  type LintFinding,
+  type NodePoolLike,
+  type UserDataInput,
+} from '../../providers/aws/bootstrap/index.js';
 
 interface Manifest {
   kind?: string;
@@ -10,7 +20,10 @@ interface Manifest {
 }
 
 /** The EC2NodeClasses and NodePools in the files (any other kinds are ignored). */
-export function readNodeClasses(files: readonly string[]): { nodeClasses: EC2NodeClassLike[]; nodePools: NodePoolLike[] } {
+export function readNodeClasses(files: readonly string[]): {
+  nodeClasses: EC2NodeClassLike[];
+  nodePools: NodePoolLike[];
+} {
   const nodeClasses: EC2NodeClassLike[] = [];
   const nodePools: NodePoolLike[] = [];
   for (const file of files) {
@@ -26,17 +39,27 @@ export function readNodeClasses(files: readonly string[]): { nodeClasses: EC2Nod
 
 function where(f: LintFinding): string {
   const l = f.location;
-  const parts = [l.part !== undefined ? `part ${l.part}` : '', l.document !== undefined ? `document ${l.document}` : '', l.line !== undefined ? `line ${l.line}` : ''].filter(Boolean);
+  const parts = [
+    l.part !== undefined ? `part ${l.part}` : '',
+    l.document !== undefined ? `document ${l.document}` : '',
+    l.line !== undefined ? `line ${l.line}` : '',
+  ].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 /** Lint lines for every EC2NodeClass, and whether any finding is an error. */
-export function lintLines(nodeClasses: readonly EC2NodeClassLike[], nodePools: readonly NodePoolLike[]): { lines: string[]; failed: boolean } {
+export function lintLines(
+  nodeClasses: readonly EC2NodeClassLike[],
+  nodePools: readonly NodePoolLike[],
+): { lines: string[]; failed: boolean } {
   const lines: string[] = [];
   let failed = false;
   for (const nodeClass of nodeClasses) {
     const name = `EC2NodeClass/${nodeClass.metadata?.name ?? '?'}`;
-    const pools = nodePools.filter((p) => !p.spec.template.spec.nodeClassRef?.name || p.spec.template.spec.nodeClassRef.name === nodeClass.metadata?.name);
+    const pools = nodePools.filter(
+      (p) =>
+        !p.spec.template.spec.nodeClassRef?.name || p.spec.template.spec.nodeClassRef.name === nodeClass.metadata?.name,
+    );
     const findings = lint({ nodeClass, nodePools: pools });
     if (findings.length === 0) lines.push(`${name}: no findings`);
     for (const f of findings) {
@@ -75,7 +98,12 @@ function userDataInput(nodeClass: EC2NodeClassLike, pool: NodePoolLike | undefin
   return {
     amiFamily: family,
     userData: nodeClass.spec.userData,
-    cluster: { name: 'my-cluster', endpoint: 'https://my-cluster.example', caBundle: 'Q0E=', serviceCidr: '10.100.0.0/16' },
+    cluster: {
+      name: 'my-cluster',
+      endpoint: 'https://my-cluster.example',
+      caBundle: 'Q0E=',
+      serviceCidr: '10.100.0.0/16',
+    },
     labels: { ...t?.metadata?.labels, 'karpenter.sh/nodepool': pool?.metadata?.name ?? 'default' },
     taints: t?.spec.taints ?? [],
     startupTaints: t?.spec.startupTaints ?? [],
@@ -91,15 +119,22 @@ function printUserData(nodeClass: EC2NodeClassLike, pool: NodePoolLike | undefin
     process.stdout.write(`\nEC2NodeClass/${name}: userData cannot be generated: ${generated.error}\n`);
     return;
   }
-  process.stdout.write(`\n--- userData Tenon would launch EC2NodeClass/${name} with (${family}) ---\n${generated.userData}\n`);
-  if (effective) process.stdout.write(`--- what the kubelet will run with ---\n${JSON.stringify(effectiveKubeletConfig(generated.userData, family), null, 2)}\n`);
+  process.stdout.write(
+    `\n--- userData Tenon would launch EC2NodeClass/${name} with (${family}) ---\n${generated.userData}\n`,
+  );
+  if (effective)
+    process.stdout.write(
+      `--- what the kubelet will run with ---\n${JSON.stringify(effectiveKubeletConfig(generated.userData, family), null, 2)}\n`,
+    );
 }
 
 /** `tenon lint FILE...` (or `-f FILE`): the userData lint of SCENARIOS.md S2/S3, and the userData Tenon would generate. */
 export function registerLint(program: Command): void {
   program
     .command('lint')
-    .description('lint EC2NodeClass userData (bootstrap options, registration taints, settings Tenon manages); exits 1 on errors')
+    .description(
+      'lint EC2NodeClass userData (bootstrap options, registration taints, settings Tenon manages); exits 1 on errors',
+    )
     .argument('[files...]', 'manifests with EC2NodeClasses (and optionally their NodePools)')
     .option('-f, --file <files...>', 'the same, as a flag')
     .option('--userdata', 'also print the userData Tenon would generate')

@@ -65,16 +65,22 @@ function seedOf(file: string, flag: string | undefined, o: { run: number; repeat
   return o.repeat > 1 ? (loadScenario(file)?.seed ?? 1) + o.run : undefined;
 }
 
-async function run(files: string[], flags: { repeat: string; seed?: string; json?: boolean; report?: string; cluster?: string }): Promise<void> {
+async function run(
+  files: string[],
+  flags: { repeat: string; seed?: string; json?: boolean; report?: string; cluster?: string },
+): Promise<void> {
   const repeat = Number(flags.repeat);
-  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
   let failed = 0;
   for (const file of files) {
     for (let i = 0; i < repeat; i++) {
       const seed = seedOf(file, flags.seed, { run: i, repeat });
       const skipped = flags.cluster ? clusterSkip(file) : undefined;
       if (skipped) {
-        process.stdout.write(flags.json ? `${JSON.stringify({ scenario: file, skipped })}\n` : `${basename(file)}: skipped: ${skipped}\n`);
+        process.stdout.write(
+          flags.json ? `${JSON.stringify({ scenario: file, skipped })}\n` : `${basename(file)}: skipped: ${skipped}\n`,
+        );
         break;
       }
       const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json, cluster: flags.cluster });
@@ -83,7 +89,11 @@ async function run(files: string[], flags: { repeat: string; seed?: string; json
         break;
       }
       if (!done.report.passed) failed++;
-      process.stdout.write(flags.json ? `${jsonLine(done.report)}\n` : `${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`);
+      process.stdout.write(
+        flags.json
+          ? `${jsonLine(done.report)}\n`
+          : `${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`,
+      );
     }
   }
   if (!flags.json) process.stdout.write(`${failed === 0 ? 'all scenarios passed' : `${failed} run(s) failed`}\n`);
@@ -101,16 +111,21 @@ function validate(files: string[]): void {
 
 /** `tenon scenario run|validate`. */
 export function registerScenario(program: Command): void {
-  const scenario = program.command('scenario').description('run or check playground scenario files (format: scenarios/README.md)');
+  const scenario = program
+    .command('scenario')
+    .description('run or check playground scenario files (format: scenarios/README.md)');
   scenario
     .command('run')
     .description('run scenario files on a fresh playground each; exits non-zero if any expectation fails')
     .argument('<files...>', 'scenario files')
     .option('--repeat <n>', 'run each file n times with successive seeds', '1')
-    .option('--seed <s>', 'seed of the first run (default: the file\'s)')
+    .option('--seed <s>', "seed of the first run (default: the file's)")
     .option('--json', 'one JSON object per run instead of the summary')
     .option('--report <dir>', 'write an HTML report per run into this directory')
-    .option('--cluster <kubeconfig>', 'run against this existing (disposable) cluster: its kube-scheduler and kube-controller-manager replace the simulated ones; the scenario\'s objects stay there')
+    .option(
+      '--cluster <kubeconfig>',
+      "run against this existing (disposable) cluster: its kube-scheduler and kube-controller-manager replace the simulated ones; the scenario's objects stay there",
+    )
     .action(run);
   scenario
     .command('validate')

@@ -31,7 +31,9 @@ describe('the tenon serve banner', () => {
     const text = serveBanner(input).join('\n');
     expect(text).toMatch(/logs\s+\/home\/me\/.tenon\/tenon.log .*--verbose/);
     expect(text).toMatch(/metrics\s+http:\/\/127.0.0.1:8080\/metrics/);
-    expect(text).toContain("AGE column reads true");
-    expect(serveBanner({ ...input, speed: 10 }).join('\n')).toMatch(/time\s+simulated, from this host's time at 10x: it runs ahead of this host/);
+    expect(text).toContain('AGE column reads true');
+    expect(serveBanner({ ...input, speed: 10 }).join('\n')).toMatch(
+      /time\s+simulated, from this host's time at 10x: it runs ahead of this host/,
+    );
   });
 });

@@ -19,8 +19,11 @@ export interface ServeBannerInput {
 }
 
 function timeLine(i: ServeBannerInput): string {
-  if (i.speed === 1 && !i.fastForward) return "simulated, from this host's time at 1x (kubectl's AGE column reads true)";
-  const how = [i.speed !== 1 ? `${i.speed}x` : '', i.fastForward ? 'jumping ahead whenever the cluster is idle' : ''].filter(Boolean).join(', ');
+  if (i.speed === 1 && !i.fastForward)
+    return "simulated, from this host's time at 1x (kubectl's AGE column reads true)";
+  const how = [i.speed !== 1 ? `${i.speed}x` : '', i.fastForward ? 'jumping ahead whenever the cluster is idle' : '']
+    .filter(Boolean)
+    .join(', ');
   return `simulated, from this host's time at ${how}: it runs ahead of this host, so kubectl's AGE column reads short; the logs carry simulated time`;
 }
 

@@ -40,12 +40,16 @@ function positive(name: string, text: string): number {
 
 function port(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${name}: must be a port number (0 for any free port), got "${text}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${name}: must be a port number (0 for any free port), got "${text}"`);
   return n;
 }
 
 function clusterName(text: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9-]{0,99}$/.test(text)) throw new UsageError(`--cluster-name: must start with a letter and hold only letters, digits and hyphens (an EKS cluster name), got "${text}"`);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,99}$/.test(text))
+    throw new UsageError(
+      `--cluster-name: must start with a letter and hold only letters, digits and hyphens (an EKS cluster name), got "${text}"`,
+    );
   return text;
 }
 
@@ -75,12 +79,24 @@ async function serve(flags: ServeFlags): Promise<void> {
   const metricsPort = port('--metrics-port', flags.metricsPort);
   useLeanHeap();
   const stateFile = flags.state ? resolve(flags.state) : undefined;
-  if (flags.cluster && flags.state) throw new UsageError('--state: not with --cluster (the cluster keeps its own state)');
+  if (flags.cluster && flags.state)
+    throw new UsageError('--state: not with --cluster (the cluster keeps its own state)');
   const cluster = flags.cluster ? { kubeconfig: resolve(flags.cluster), startMs: systemClock.now() } : undefined;
   const { targets, logFile } = logTargets(flags);
-  const pg = await startPlayground({ ...options, defaults: flags.defaults, stateFile, cluster, startTime: systemClock.now(), logDestination: fanOut(targets) });
+  const pg = await startPlayground({
+    ...options,
+    defaults: flags.defaults,
+    stateFile,
+    cluster,
+    startTime: systemClock.now(),
+    logDestination: fanOut(targets),
+  });
   const kubeconfig = cluster ? cluster.kubeconfig : writePrivateFile(flags.kubeconfig, pg.kubeConfigYaml);
-  const health = await startHealthServer({ port: metricsPort, metrics: pg.operator.context.metrics, ready: () => pg.operator.ready() });
+  const health = await startHealthServer({
+    port: metricsPort,
+    metrics: pg.operator.context.metrics,
+    ready: () => pg.operator.ready(),
+  });
   const stopClock = pg.clock.run({ speed, jumpWhenIdle: flags.fastForward ?? false });
   const banner = serveBanner({
     url: pg.url,
@@ -108,11 +124,21 @@ async function serve(flags: ServeFlags): Promise<void> {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run a live simulated cluster (API server + simulated EC2 and world + Tenon) for kubectl, until Ctrl-C')
+    .description(
+      'run a live simulated cluster (API server + simulated EC2 and world + Tenon) for kubectl, until Ctrl-C',
+    )
     .option('--port <port>', 'API server port on 127.0.0.1 (0: any free port)', '0')
     .option('--kubeconfig <file>', 'where to write the kubeconfig (a new folder gets a .gitignore)', defaultKubeconfig)
-    .option('--cluster-name <name>', "the cluster's name, as Karpenter's examples' ${CLUSTER_NAME}: discovery tags, node role, default EC2NodeClass", playgroundCluster)
-    .option('--kubernetes-version <minor>', 'Kubernetes version of the API server, the AMIs aliases resolve to and the kubelets', playgroundKubernetesVersion)
+    .option(
+      '--cluster-name <name>',
+      "the cluster's name, as Karpenter's examples' ${CLUSTER_NAME}: discovery tags, node role, default EC2NodeClass",
+      playgroundCluster,
+    )
+    .option(
+      '--kubernetes-version <minor>',
+      'Kubernetes version of the API server, the AMIs aliases resolve to and the kubelets',
+      playgroundKubernetesVersion,
+    )
     .option('--speed <n>', "simulated seconds per wall second (time starts at this host's time)", '1')
     .option('--fast-forward', 'also jump simulated time ahead to the next timer whenever the cluster is idle')
     .option('--seed <s>', 'seed of the simulated world', '1')
@@ -125,7 +151,10 @@ export function registerServe(program: Command): void {
       '--state <file>',
       'keep the API objects and simulated time in this file (loaded at start, saved on exit and every 60s); simulated EC2 instances are not kept, so Tenon replaces the NodeClaims whose instances are gone',
     )
-    .option('--cluster <kubeconfig>', 'attach to this existing cluster instead of serving the embedded API server (its kube-scheduler and kube-controller-manager stand in for the simulated ones)')
+    .option(
+      '--cluster <kubeconfig>',
+      'attach to this existing cluster instead of serving the embedded API server (its kube-scheduler and kube-controller-manager stand in for the simulated ones)',
+    )
     .action(async (flags: ServeFlags) => {
       try {
         await serve(flags);

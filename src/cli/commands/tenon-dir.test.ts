@@ -12,6 +12,8 @@ describe('the kubeconfig tenon serve writes by default', () => {
     const path = writePrivateFile(join(repo, defaultKubeconfig), 'apiVersion: v1\nkind: Config\n');
     expect(path).toBe(join(repo, '.tenon', 'kubeconfig'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' })).toBe('');
+    expect(
+      execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' }),
+    ).toBe('');
   });
 });

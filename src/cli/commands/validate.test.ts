@@ -25,7 +25,14 @@ const badPool = (): Record<string, unknown> => {
 
 describe('tenon validate', () => {
   test('accepts valid manifests and notes kinds it does not serve', () => {
-    const dir = workspace({ 'all.yaml': stream(fullNodePool(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, fullEC2NodeClass(), fullNodeClaim()) });
+    const dir = workspace({
+      'all.yaml': stream(
+        fullNodePool(),
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } },
+        fullEC2NodeClass(),
+        fullNodeClaim(),
+      ),
+    });
     const { lines, failed } = validateFiles([dir]);
     expect(failed).toBe(false);
     expect(lines).toContain(`${join(dir, 'all.yaml')}[1] ConfigMap/cm: note: kind not served by Tenon, skipped`);
@@ -74,9 +81,15 @@ describe('tenon validate', () => {
 
   test('the command exits non-zero on an invalid manifest', () => {
     const dir = workspace({ 'bad.yaml': stream(badPool()) });
-    const run = (): string => execFileSync('node', ['bin/tenon.js', 'validate', '-f', join(dir, 'bad.yaml')], { encoding: 'utf8', stdio: 'pipe' });
+    const run = (): string =>
+      execFileSync('node', ['bin/tenon.js', 'validate', '-f', join(dir, 'bad.yaml')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     expect(run).toThrow();
     const good = workspace({ 'good.yaml': stream(fullNodePool()) });
-    expect(execFileSync('node', ['bin/tenon.js', 'validate', '-f', good], { encoding: 'utf8' })).toContain('1 object(s) checked: valid');
+    expect(execFileSync('node', ['bin/tenon.js', 'validate', '-f', good], { encoding: 'utf8' })).toContain(
+      '1 object(s) checked: valid',
+    );
   });
 });

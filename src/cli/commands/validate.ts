@@ -11,7 +11,13 @@ export function manifestFiles(paths: string[]): string[] {
   for (const p of paths) {
     if (statSync(p).isDirectory()) {
       const entries = readdirSync(p).sort();
-      out.push(...manifestFiles(entries.map((e) => join(p, e)).filter((e) => statSync(e).isDirectory() || manifestExtensions.some((x) => e.endsWith(x)))));
+      out.push(
+        ...manifestFiles(
+          entries
+            .map((e) => join(p, e))
+            .filter((e) => statSync(e).isDirectory() || manifestExtensions.some((x) => e.endsWith(x))),
+        ),
+      );
     } else {
       out.push(p);
     }

@@ -10,7 +10,12 @@ const claim = (requirements: NodeClaim['spec']['requirements'] = []): NodeClaim 
 });
 
 const types = [
-  fakeInstanceType({ name: 'small', cpu: 2, memoryGi: 4, offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.1 }] }),
+  fakeInstanceType({
+    name: 'small',
+    cpu: 2,
+    memoryGi: 4,
+    offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.1 }],
+  }),
   fakeInstanceType({
     name: 'big',
     cpu: 8,
@@ -25,7 +30,9 @@ const types = [
 describe('FakeCloudProvider', () => {
   it('launches the cheapest offering the requirements allow and records the call', async () => {
     const cp = new FakeCloudProvider({ instanceTypes: types });
-    const onDemand = await cp.create(claim([{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }]));
+    const onDemand = await cp.create(
+      claim([{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }]),
+    );
     expect(onDemand.metadata.labels?.['node.kubernetes.io/instance-type']).toBe('small');
     const any = await cp.create(claim());
     expect(any.metadata.labels?.['karpenter.sh/capacity-type']).toBe('spot');
@@ -36,9 +43,9 @@ describe('FakeCloudProvider', () => {
 
   it('throws insufficient capacity when nothing fits, and not found on a second delete', async () => {
     const cp = new FakeCloudProvider({ instanceTypes: types });
-    await expect(cp.create(claim([{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z'] }]))).rejects.toSatisfy(
-      InsufficientCapacityError.is,
-    );
+    await expect(
+      cp.create(claim([{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z'] }])),
+    ).rejects.toSatisfy(InsufficientCapacityError.is);
     const launched = await cp.create(claim());
     await cp.delete(launched);
     await expect(cp.delete(launched)).rejects.toSatisfy(NodeClaimNotFoundError.is);

@@ -99,7 +99,8 @@ export class FakeCloudProvider implements CloudProvider {
         }
       }
     }
-    if (best === undefined) throw new InsufficientCapacityError('no instance type and offering fit the requirements', []);
+    if (best === undefined)
+      throw new InsufficientCapacityError('no instance type and offering fit the requirements', []);
     const id = `i-${this.idPrefix}-${String(this.next++).padStart(6, '0')}`;
     const providerID = `fake:///${best.offering.zone}/${id}`;
     const launched: NodeClaim = {

@@ -7,7 +7,11 @@ import { adjustedPrice, applyOverlays, type OverlayRule } from './apply.js';
 function type(name: string, cpu: number, price: number): InstanceType {
   return {
     name,
-    labels: { [Labels.instanceType]: name, 'karpenter.k8s.aws/instance-cpu': String(cpu), 'karpenter.k8s.aws/instance-family': name.split('.')[0] ?? '' },
+    labels: {
+      [Labels.instanceType]: name,
+      'karpenter.k8s.aws/instance-cpu': String(cpu),
+      'karpenter.k8s.aws/instance-family': name.split('.')[0] ?? '',
+    },
     requirements: [],
     capacity: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110' },
     overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
@@ -20,8 +24,11 @@ function type(name: string, cpu: number, price: number): InstanceType {
 }
 
 const types = [type('m5.large', 2, 0.096), type('m5.xlarge', 4, 0.192), type('c5.xlarge', 4, 0.17)];
-const priceOf = (ts: InstanceType[], name: string, ct = 'on-demand'): number | undefined => ts.find((t) => t.name === name)?.offerings.find((o) => o.capacityType === ct)?.price;
-const family = (f: string): OverlayRule['requirements'] => [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: [f] }];
+const priceOf = (ts: InstanceType[], name: string, ct = 'on-demand'): number | undefined =>
+  ts.find((t) => t.name === name)?.offerings.find((o) => o.capacityType === ct)?.price;
+const family = (f: string): OverlayRule['requirements'] => [
+  { key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: [f] },
+];
 
 describe('NodeOverlay price', () => {
   test('price replaces, priceAdjustment adds dollars or a percentage, never below zero', () => {
@@ -34,7 +41,11 @@ describe('NodeOverlay price', () => {
   });
 
   test('only the selected instance types and offerings change', () => {
-    const spotC5: OverlayRule = { name: 'spot-c5', requirements: [...family('c5'), { key: Labels.capacityType, operator: 'In', values: ['spot'] }], priceAdjustment: '-50%' };
+    const spotC5: OverlayRule = {
+      name: 'spot-c5',
+      requirements: [...family('c5'), { key: Labels.capacityType, operator: 'In', values: ['spot'] }],
+      priceAdjustment: '-50%',
+    };
     const { types: out } = applyOverlays(types, [spotC5], 'default');
     expect(priceOf(out, 'c5.xlarge', 'spot')).toBeCloseTo(0.17 / 3 / 2);
     expect(priceOf(out, 'c5.xlarge')).toBe(0.17);
@@ -42,26 +53,46 @@ describe('NodeOverlay price', () => {
   });
 
   test('Gte and Lte select by integer label, bounds included', () => {
-    const big: OverlayRule = { name: 'big', requirements: [{ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Gte', values: ['4'] }], price: '1' };
-    const small: OverlayRule = { name: 'small', requirements: [{ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Lte', values: ['2'] }], price: '2' };
+    const big: OverlayRule = {
+      name: 'big',
+      requirements: [{ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Gte', values: ['4'] }],
+      price: '1',
+    };
+    const small: OverlayRule = {
+      name: 'small',
+      requirements: [{ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Lte', values: ['2'] }],
+      price: '2',
+    };
     const { types: out } = applyOverlays(types, [big, small], 'default');
     expect(types.map((t) => priceOf(out, t.name))).toEqual([2, 1, 1]);
   });
 
   test('the highest weight wins; an overlay may select by NodePool', () => {
     const low: OverlayRule = { name: 'a-low', weight: 1, requirements: family('m5'), price: '0.01' };
-    const high: OverlayRule = { name: 'z-high', weight: 10, requirements: [...family('m5'), { key: Labels.nodePool, operator: 'In', values: ['batch'] }], price: '0.02' };
+    const high: OverlayRule = {
+      name: 'z-high',
+      weight: 10,
+      requirements: [...family('m5'), { key: Labels.nodePool, operator: 'In', values: ['batch'] }],
+      price: '0.02',
+    };
     expect(priceOf(applyOverlays(types, [low, high], 'batch').types, 'm5.large')).toBe(0.02);
     expect(priceOf(applyOverlays(types, [low, high], 'default').types, 'm5.large')).toBe(0.01);
   });
 
   test('equal weights: the first by name wins and the other is reported as conflicting', () => {
     const a: OverlayRule = { name: 'alpha', weight: 5, requirements: family('m5'), price: '0.01' };
-    const b: OverlayRule = { name: 'beta', weight: 5, requirements: [{ key: Labels.instanceType, operator: 'In', values: ['m5.large'] }], priceAdjustment: '-10%' };
+    const b: OverlayRule = {
+      name: 'beta',
+      weight: 5,
+      requirements: [{ key: Labels.instanceType, operator: 'In', values: ['m5.large'] }],
+      priceAdjustment: '-10%',
+    };
     const { types: out, conflicts } = applyOverlays(types, [b, a], 'default');
     expect(priceOf(out, 'm5.large')).toBe(0.01);
     expect([...conflicts.keys()]).toEqual(['beta']);
-    expect(conflicts.get('beta')).toMatch(/^conflicts with NodeOverlay alpha \(same weight 5\) over price of m5\.large/);
+    expect(conflicts.get('beta')).toMatch(
+      /^conflicts with NodeOverlay alpha \(same weight 5\) over price of m5\.large/,
+    );
   });
 
   test('capacity adds extended resources to capacity and allocatable', () => {
@@ -69,7 +100,9 @@ describe('NodeOverlay price', () => {
     const out = applyOverlays(types, [gpu], 'default').types.find((t) => t.name === 'c5.xlarge');
     expect(out?.capacity['example.com/device']).toBe('2');
     expect(out?.allocatable['example.com/device']).toBe('2');
-    expect(applyOverlays(types, [gpu], 'default').types.find((t) => t.name === 'm5.large')?.capacity['example.com/device']).toBeUndefined();
+    expect(
+      applyOverlays(types, [gpu], 'default').types.find((t) => t.name === 'm5.large')?.capacity['example.com/device'],
+    ).toBeUndefined();
   });
 
   test('for any overlays, a type no overlay selects keeps its prices, and prices never go negative', () => {
@@ -81,7 +114,12 @@ describe('NodeOverlay price', () => {
     });
     fc.assert(
       fc.property(fc.array(arbRule, { maxLength: 5 }), (rs) => {
-        const rules: OverlayRule[] = rs.map((r) => ({ name: r.name, ...(r.weight ? { weight: r.weight } : {}), requirements: family(r.fam), priceAdjustment: r.adj }));
+        const rules: OverlayRule[] = rs.map((r) => ({
+          name: r.name,
+          ...(r.weight ? { weight: r.weight } : {}),
+          requirements: family(r.fam),
+          priceAdjustment: r.adj,
+        }));
         const out = applyOverlays(types, rules, 'default').types;
         for (const t of out) {
           for (const o of t.offerings) expect(o.price).toBeGreaterThanOrEqual(0);

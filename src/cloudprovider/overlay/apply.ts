@@ -5,7 +5,11 @@
  * Two overlays of equal weight setting different values for the same offering (price) or instance type
  * (a capacity key) conflict: the later one by name is reported with ValidationSucceeded=False.
  */
-import { Labels, type NodeSelectorRequirementWithMinValues as NodeSelectorRequirement, type ResourceList } from '../../api/index.js';
+import {
+  Labels,
+  type NodeSelectorRequirementWithMinValues as NodeSelectorRequirement,
+  type ResourceList,
+} from '../../api/index.js';
 import { valueSatisfies } from '../../scheduling/check/labels.js';
 import type { InstanceType, Offering } from '../instance-type.js';
 
@@ -62,12 +66,20 @@ function claim({ claims, conflicts }: Claims, key: string, rule: OverlayRule, va
     return true;
   }
   if ((held.by.weight ?? 0) === (rule.weight ?? 0) && held.value !== value && !conflicts.has(rule.name)) {
-    conflicts.set(rule.name, `conflicts with NodeOverlay ${held.by.name} (same weight ${rule.weight ?? 0}) over ${key}`);
+    conflicts.set(
+      rule.name,
+      `conflicts with NodeOverlay ${held.by.name} (same weight ${rule.weight ?? 0}) over ${key}`,
+    );
   }
   return false;
 }
 
-function overlayOffering(o: Offering, labels: Record<string, string>, rules: readonly OverlayRule[], ctx: Claims & { type: string }): Offering {
+function overlayOffering(
+  o: Offering,
+  labels: Record<string, string>,
+  rules: readonly OverlayRule[],
+  ctx: Claims & { type: string },
+): Offering {
   const at = { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType };
   let price = o.price;
   for (const rule of rules) {
@@ -78,10 +90,21 @@ function overlayOffering(o: Offering, labels: Record<string, string>, rules: rea
   return price === o.price ? o : { ...o, price };
 }
 
-function overlayCapacity(it: InstanceType, labels: Record<string, string>, rules: readonly OverlayRule[], ctx: Claims): ResourceList {
+function overlayCapacity(
+  it: InstanceType,
+  labels: Record<string, string>,
+  rules: readonly OverlayRule[],
+  ctx: Claims,
+): ResourceList {
   const added: ResourceList = {};
   for (const rule of rules) {
-    if (!rule.capacity || !it.offerings.some((o) => selects(rule, { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType }))) continue;
+    if (
+      !rule.capacity ||
+      !it.offerings.some((o) =>
+        selects(rule, { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType }),
+      )
+    )
+      continue;
     for (const [k, v] of Object.entries(rule.capacity)) {
       if (claim(ctx, `capacity ${k} of ${it.name}`, rule, String(v))) added[k] = String(v);
     }
@@ -90,7 +113,11 @@ function overlayCapacity(it: InstanceType, labels: Record<string, string>, rules
 }
 
 /** Applies the overlays to the instance types a NodePool can launch. */
-export function applyOverlays(types: readonly InstanceType[], overlays: readonly OverlayRule[], nodePool: string): OverlayResult {
+export function applyOverlays(
+  types: readonly InstanceType[],
+  overlays: readonly OverlayRule[],
+  nodePool: string,
+): OverlayResult {
   const conflicts = new Map<string, string>();
   const rules = [...overlays].sort(overlayOrder);
   if (rules.length === 0) return { types: [...types], conflicts };

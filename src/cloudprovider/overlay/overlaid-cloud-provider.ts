@@ -33,10 +33,17 @@ export class OverlaidCloudProvider implements CloudProvider {
   }
 
   private async narrowed(nodeClaim: NodeClaim, rules: readonly OverlayRule[]): Promise<NodeClaim> {
-    const allowed = nodeClaim.spec.requirements.find((r) => r.key === Labels.instanceType && r.operator === 'In')?.values;
+    const allowed = nodeClaim.spec.requirements.find(
+      (r) => r.key === Labels.instanceType && r.operator === 'In',
+    )?.values;
     if (!allowed || allowed.length < 2) return nodeClaim;
     const pool = nodeClaim.metadata.labels?.[Labels.nodePool] ?? '';
-    const asPool: NodePool = { metadata: { name: pool }, spec: { template: { spec: { nodeClassRef: nodeClaim.spec.nodeClassRef, requirements: nodeClaim.spec.requirements } } } };
+    const asPool: NodePool = {
+      metadata: { name: pool },
+      spec: {
+        template: { spec: { nodeClassRef: nodeClaim.spec.nodeClassRef, requirements: nodeClaim.spec.requirements } },
+      },
+    };
     const raw = (await this.inner.getInstanceTypes(asPool)).filter((t) => allowed.includes(t.name));
     const overlaid = applyOverlays(raw, rules, pool).types;
     if (overlaid.every((t, i) => t === raw[i])) return nodeClaim;
@@ -44,7 +51,9 @@ export class OverlaidCloudProvider implements CloudProvider {
     const best = Math.min(...overlaid.map(price));
     const keep = overlaid.filter((t) => price(t) <= best).map((t) => t.name);
     if (keep.length === 0) return nodeClaim;
-    const requirements = nodeClaim.spec.requirements.map((r) => (r.key === Labels.instanceType && r.operator === 'In' ? { ...r, values: keep } : r));
+    const requirements = nodeClaim.spec.requirements.map((r) =>
+      r.key === Labels.instanceType && r.operator === 'In' ? { ...r, values: keep } : r,
+    );
     return { ...nodeClaim, spec: { ...nodeClaim.spec, requirements } };
   }
 
@@ -72,7 +81,8 @@ export class OverlaidCloudProvider implements CloudProvider {
 
   /** The overlays that lost a conflict on this NodePool's instance types, with what they conflicted over. */
   async conflicts(nodePool: NodePool): Promise<Map<string, string>> {
-    return applyOverlays(await this.inner.getInstanceTypes(nodePool), this.overlays(), nodePool.metadata.name ?? '').conflicts;
+    return applyOverlays(await this.inner.getInstanceTypes(nodePool), this.overlays(), nodePool.metadata.name ?? '')
+      .conflicts;
   }
 
   /** See CloudProvider (overlays do not change NodeClass readiness). */

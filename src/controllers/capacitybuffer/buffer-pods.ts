@@ -6,8 +6,15 @@ import { resolveBuffer, virtualPods, type ResolvedBuffer } from './resolve.js';
 export function resolveFromCache(informers: ClusterInformers, b: StoredCapacityBuffer): ResolvedBuffer {
   const ref = b.spec.scalableRef;
   const apps = ref && (ref.apiGroup ?? 'apps') === 'apps' && ref.kind === 'Deployment';
-  const scalable = apps ? informers.deployments.cache.get(`${b.metadata.namespace ?? 'default'}/${ref.name}`) : undefined;
-  if (ref && !apps) return { ok: false, reason: 'ScalableNotSupported', message: `scalableRef ${ref.apiGroup ?? ''}/${ref.kind} is not supported; name an apps/v1 Deployment` };
+  const scalable = apps
+    ? informers.deployments.cache.get(`${b.metadata.namespace ?? 'default'}/${ref.name}`)
+    : undefined;
+  if (ref && !apps)
+    return {
+      ok: false,
+      reason: 'ScalableNotSupported',
+      message: `scalableRef ${ref.apiGroup ?? ''}/${ref.kind} is not supported; name an apps/v1 Deployment`,
+    };
   return resolveBuffer(b, scalable);
 }
 
@@ -16,7 +23,8 @@ export function bufferPods(informers: ClusterInformers): Pod[] {
   const out: Pod[] = [];
   for (const b of informers.capacityBuffers.cache.list()) {
     if (b.metadata.deletionTimestamp) continue;
-    if ((b.spec.provisioningStrategy ?? 'buffer.x-k8s.io/active-capacity') !== 'buffer.x-k8s.io/active-capacity') continue;
+    if ((b.spec.provisioningStrategy ?? 'buffer.x-k8s.io/active-capacity') !== 'buffer.x-k8s.io/active-capacity')
+      continue;
     const r = resolveFromCache(informers, b);
     if (r.ok) out.push(...virtualPods(b, r));
   }

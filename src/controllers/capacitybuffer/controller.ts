@@ -4,7 +4,16 @@
  * reference...). Provisioning reads the buffers itself; this controller only reports.
  */
 import { ActiveCapacityStrategy } from '../../api/index.js';
-import { ignoreNotFound, parseKey, Resources, updateWithRetry, WorkQueue, type KubeObject, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import {
+  ignoreNotFound,
+  parseKey,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type KubeObject,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../kube/index.js';
 import type { StoredCapacityBuffer } from '../../state/informers.js';
 import { setCondition } from '../conditions.js';
 import type { ControllerContext } from '../context.js';
@@ -25,7 +34,8 @@ export class CapacityBufferController implements Reconciler {
     ctx.informers.capacityBuffers.on({ add: (b) => this.queue.add(key(b)), update: (_o, b) => this.queue.add(key(b)) });
     const byDeployment = (d: KubeObject): void => {
       for (const b of ctx.informers.capacityBuffers.cache.list()) {
-        if (b.metadata.namespace === d.metadata.namespace && b.spec.scalableRef?.name === d.metadata.name) this.queue.add(key(b));
+        if (b.metadata.namespace === d.metadata.namespace && b.spec.scalableRef?.name === d.metadata.name)
+          this.queue.add(key(b));
       }
     };
     ctx.informers.deployments.on({ add: byDeployment, update: (_o, d) => byDeployment(d), delete: byDeployment });
@@ -46,8 +56,18 @@ export class CapacityBufferController implements Reconciler {
         const status = fresh.status ?? {};
         const at = { now: this.ctx.clock.now(), generation: fresh.metadata.generation };
         const condition = resolved.ok
-          ? { type: ReadyForProvisioning, status: 'True' as const, reason: 'Ready', message: `${resolved.replicas} unit(s) of buffer capacity` }
-          : { type: ReadyForProvisioning, status: 'False' as const, reason: resolved.reason, message: resolved.message };
+          ? {
+              type: ReadyForProvisioning,
+              status: 'True' as const,
+              reason: 'Ready',
+              message: `${resolved.replicas} unit(s) of buffer capacity`,
+            }
+          : {
+              type: ReadyForProvisioning,
+              status: 'False' as const,
+              reason: resolved.reason,
+              message: resolved.message,
+            };
         const next = {
           ...status,
           provisioningStrategy: fresh.spec.provisioningStrategy ?? ActiveCapacityStrategy,

@@ -10,19 +10,33 @@ import type { Pod } from '../../kube/index.js';
 import type { Scalable } from '../../state/informers.js';
 
 /** A resolved buffer: how many units of which shape, or why it cannot be provisioned. */
-export type ResolvedBuffer = { ok: true; replicas: number; template: Scalable['spec']['template'] } | { ok: false; reason: string; message: string };
+export type ResolvedBuffer =
+  | { ok: true; replicas: number; template: Scalable['spec']['template'] }
+  | { ok: false; reason: string; message: string };
 
 function milli(q: string | number | undefined): number {
   if (q === undefined) return 0;
   const text = String(q);
   const m = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti|k|M|G)?$/.exec(text);
   if (!m) return Number.NaN;
-  const units: Record<string, number> = { m: 0.001, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9 };
+  const units: Record<string, number> = {
+    m: 0.001,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+  };
   return Number(m[1]) * (m[2] ? (units[m[2]] ?? 1) : 1);
 }
 
 /** The units a buffer's limits allow: for each limited resource, the whole units whose requests fit it. */
-export function unitsWithinLimits(limits: Record<string, string | number> | undefined, perUnit: Record<string, string>): number {
+export function unitsWithinLimits(
+  limits: Record<string, string | number> | undefined,
+  perUnit: Record<string, string>,
+): number {
   let units = Number.POSITIVE_INFINITY;
   for (const [resource, limit] of Object.entries(limits ?? {})) {
     const each = milli(perUnit[resource]);
@@ -33,7 +47,8 @@ export function unitsWithinLimits(limits: Record<string, string | number> | unde
 
 function requestsOf(spec: Pod['spec']): Record<string, string> {
   const out: Record<string, number> = {};
-  for (const c of spec.containers) for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + milli(v);
+  for (const c of spec.containers)
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + milli(v);
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)]));
 }
 
@@ -43,15 +58,28 @@ function requestsOf(spec: Pod['spec']): Record<string, string> {
  */
 export function resolveBuffer(buffer: CapacityBuffer, scalable: Scalable | undefined): ResolvedBuffer {
   const spec = buffer.spec;
-  if (spec.podTemplateRef) return { ok: false, reason: 'PodTemplateNotSupported', message: 'podTemplateRef is not supported yet; use scalableRef' };
+  if (spec.podTemplateRef)
+    return {
+      ok: false,
+      reason: 'PodTemplateNotSupported',
+      message: 'podTemplateRef is not supported yet; use scalableRef',
+    };
   const ref = spec.scalableRef;
-  if (!ref) return { ok: false, reason: 'NoPodShape', message: 'set scalableRef (with replicas, percentage or limits)' };
-  if (!scalable) return { ok: false, reason: 'ScalableNotFound', message: `${ref.kind} ${ref.name} not found in namespace ${buffer.metadata?.namespace ?? 'default'}` };
+  if (!ref)
+    return { ok: false, reason: 'NoPodShape', message: 'set scalableRef (with replicas, percentage or limits)' };
+  if (!scalable)
+    return {
+      ok: false,
+      reason: 'ScalableNotFound',
+      message: `${ref.kind} ${ref.name} not found in namespace ${buffer.metadata?.namespace ?? 'default'}`,
+    };
   const template = scalable.spec.template;
-  const byPercent = spec.percentage !== undefined ? Math.ceil(((scalable.spec.replicas ?? 1) * spec.percentage) / 100) : undefined;
+  const byPercent =
+    spec.percentage !== undefined ? Math.ceil(((scalable.spec.replicas ?? 1) * spec.percentage) / 100) : undefined;
   const wanted = spec.replicas ?? byPercent ?? (spec.limits ? Number.POSITIVE_INFINITY : 0);
   const replicas = Math.min(wanted, unitsWithinLimits(spec.limits, requestsOf(template.spec)));
-  if (!Number.isFinite(replicas)) return { ok: false, reason: 'Unbounded', message: 'limits name no resource the pods request' };
+  if (!Number.isFinite(replicas))
+    return { ok: false, reason: 'Unbounded', message: 'limits name no resource the pods request' };
   return { ok: true, replicas, template };
 }
 

@@ -60,7 +60,13 @@ export class DisruptionController implements Reconciler {
     const now = this.ctx.clock.now();
     if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
     // Nothing can be a candidate before some NodeClaim is initialized: skip the (costly) view until then.
-    if (!this.pending && !this.ctx.informers.nodeClaims.cache.list().some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized))) return { requeueAfter: disruptionPollMs };
+    if (
+      !this.pending &&
+      !this.ctx.informers.nodeClaims.cache
+        .list()
+        .some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized))
+    )
+      return { requeueAfter: disruptionPollMs };
     const view = await buildView(this.ctx, this.orchestration.claimed(), this.inputCache);
     if (this.pending) {
       const { command } = this.pending;
@@ -93,17 +99,23 @@ export class DisruptionController implements Reconciler {
   }
 
   private record(d: Decision): void {
-    for (const [reason, n] of Object.entries(d.eligible)) this.ctx.metrics.eligibleNodes.set({ reason: reason.toLowerCase() }, n);
+    for (const [reason, n] of Object.entries(d.eligible))
+      this.ctx.metrics.eligibleNodes.set({ reason: reason.toLowerCase() }, n);
     for (const [reason, pools] of Object.entries(d.allowed)) {
-      for (const [nodepool, a] of pools) this.ctx.metrics.allowedDisruptions.set({ nodepool, reason: reason.toLowerCase() }, a.allowed);
+      for (const [nodepool, a] of pools)
+        this.ctx.metrics.allowedDisruptions.set({ nodepool, reason: reason.toLowerCase() }, a.allowed);
     }
   }
 
   /** A decision the re-validation dropped: said on every candidate, so a user sees why the node stayed. */
   private async abandoned(command: Command, why: string): Promise<void> {
-    this.ctx.log.info({ controller: this.name, command: command.summary, why }, 'abandoning disruption decision: the cluster changed');
+    this.ctx.log.info(
+      { controller: this.name, command: command.summary, why },
+      'abandoning disruption decision: the cluster changed',
+    );
     const message = `Abandoned ${command.summary} after re-validation: ${why}`;
-    for (const c of command.candidates) await this.publish({ node: c.node, message, reason: EventReasons.unconsolidatable });
+    for (const c of command.candidates)
+      await this.publish({ node: c.node, message, reason: EventReasons.unconsolidatable });
   }
 
   private async reportBlocked(blocked: readonly Blocked[], now: number): Promise<void> {

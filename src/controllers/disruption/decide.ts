@@ -41,7 +41,12 @@ export interface DecideOptions {
  * confirms its command with the solver alone; if the solver disagrees, the method's alternatives are confirmed
  * in turn, and only when none holds does the method run again on the solver (a much slower search).
  */
-function confirmed(method: Method, eligible: readonly Candidate[], ctx: MethodContext, solver: RemovalSimulator): MethodResult {
+function confirmed(
+  method: Method,
+  eligible: readonly Candidate[],
+  ctx: MethodContext,
+  solver: RemovalSimulator,
+): MethodResult {
   const r = method.computeCommand(eligible, ctx);
   if (!r.command || r.command.reason !== 'Underutilized') return r;
   for (const cmd of [r.command, ...(r.alternatives ?? [])]) {
@@ -59,17 +64,27 @@ export function decide(view: DisruptionView, opts: DecideOptions = {}): Decision
   const solver = new SolveRemovalSimulator(view, cache);
   const simulator = opts.simulator ?? new ResourceRemovalSimulator(view, solver, cache);
   const pendingVerdicts = new Map<RemovalSimulator, string | null>();
-  const ctx = { view, simulator, pricing: new Pricing(view.instanceTypesByNodePool, cache), spotToSpot: view.spotToSpot, pendingVerdicts };
+  const ctx = {
+    view,
+    simulator,
+    pricing: new Pricing(view.instanceTypesByNodePool, cache),
+    spotToSpot: view.spotToSpot,
+    pendingVerdicts,
+  };
   const decision: Decision = { blocked: [...blocked], eligible: {}, allowed: {} };
   const sorted = [...candidates].sort(byDisruptionCost);
   for (const method of opts.methods ?? defaultMethods()) {
     const eligible = sorted.filter((c) => method.shouldDisrupt(c, view));
     decision.blocked.push(...disabled(method, sorted));
     decision.eligible[method.reason] = Math.max(decision.eligible[method.reason] ?? 0, eligible.length);
-    const budgets = decision.allowed[method.reason] ?? allowances(view.nodePools, view.nodes, { reason: method.reason, now: view.now });
+    const budgets =
+      decision.allowed[method.reason] ??
+      allowances(view.nodePools, view.nodes, { reason: method.reason, now: view.now });
     decision.allowed[method.reason] = budgets;
     if (eligible.length === 0) continue;
-    const r = opts.simulator ? method.computeCommand(eligible, { ...ctx, budgets }) : confirmed(method, eligible, { ...ctx, budgets }, solver);
+    const r = opts.simulator
+      ? method.computeCommand(eligible, { ...ctx, budgets })
+      : confirmed(method, eligible, { ...ctx, budgets }, solver);
     decision.blocked.push(...r.blocked);
     if (r.incomplete) decision.incomplete = { method, message: r.incomplete };
     if (r.command) {

@@ -48,7 +48,8 @@ export function clusterFingerprint(view: DisruptionView, ids: ObjectIds): string
   const parts = view.nodes.map((n) => nodePart(n, view, ids));
   parts.push(view.pendingPods.map((p) => ids.of(p)).join(','), JSON.stringify(view.inFlight));
   parts.push(JSON.stringify([view.nodePools, view.schedulingNodePools, view.pdbs, view.daemonSets, view.spotToSpot]));
-  for (const [pool, types] of Object.entries(view.instanceTypesByNodePool)) parts.push(`${pool}:${types.map((t) => `${t.name}@${ids.of(t.offerings)}`).join(',')}`);
+  for (const [pool, types] of Object.entries(view.instanceTypesByNodePool))
+    parts.push(`${pool}:${types.map((t) => `${t.name}@${ids.of(t.offerings)}`).join(',')}`);
   for (const reason of reasons) {
     const a = allowances(view.nodePools, view.nodes, { reason, now: view.now });
     parts.push(`${reason}:${[...a].map(([k, v]) => `${k}=${v.allowed}/${v.remaining}`).join(',')}`);

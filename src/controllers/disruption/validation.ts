@@ -23,25 +23,36 @@ export const ConsolidationTtlMs = 15_000;
 export type Validation = { ok: true; command: Command } | { ok: false; why: string };
 
 /** Re-checks `cmd` against a fresh view. */
-export function validate(cmd: Command, view: DisruptionView, simulator: RemovalSimulator = new SolveRemovalSimulator(view)): Validation {
+export function validate(
+  cmd: Command,
+  view: DisruptionView,
+  simulator: RemovalSimulator = new SolveRemovalSimulator(view),
+): Validation {
   const method = defaultMethods().find((m) => m.name === cmd.method);
   if (!method) return { ok: false, why: `unknown method ${cmd.method}` };
   const fresh = new Map(candidatesOf(view).candidates.map((c) => [c.node.name, c]));
   const candidates = [];
   for (const c of cmd.candidates) {
     const now = fresh.get(c.node.name);
-    if (!now || !method.shouldDisrupt(now, view)) return { ok: false, why: `node ${c.node.name} is no longer a ${method.name} candidate` };
+    if (!now || !method.shouldDisrupt(now, view))
+      return { ok: false, why: `node ${c.node.name} is no longer a ${method.name} candidate` };
     candidates.push(now);
   }
   const budgets = allowances(view.nodePools, view.nodes, { reason: cmd.reason, now: view.now });
-  if (withinBudgets(candidates, budgets, cmd.reason).blocked.length) return { ok: false, why: 'a disruption budget no longer allows it' };
+  if (withinBudgets(candidates, budgets, cmd.reason).blocked.length)
+    return { ok: false, why: 'a disruption budget no longer allows it' };
   if (cmd.reason !== 'Underutilized') return { ok: true, command: { ...cmd, candidates } };
   const pricing = new Pricing(view.instanceTypesByNodePool);
-  const again = computeConsolidation(candidates, { simulator, pricing, spotToSpot: view.spotToSpot }, cmd.consolidationType);
+  const again = computeConsolidation(
+    candidates,
+    { simulator, pricing, spotToSpot: view.spotToSpot },
+    cmd.consolidationType,
+  );
   if (!again.ok) return { ok: false, why: again.message };
   const recomputed = cmd.consolidationType === 'multi' ? withoutSameType(again.command, pricing) : again.command;
   if (!recomputed) return { ok: false, why: 'the only replacement left is of a type being removed and no cheaper' };
-  if (recomputed.replacements.length !== cmd.replacements.length || recomputed.costAfter > cmd.costAfter + 1e-9) return { ok: false, why: 'the replacement it needs changed' };
+  if (recomputed.replacements.length !== cmd.replacements.length || recomputed.costAfter > cmd.costAfter + 1e-9)
+    return { ok: false, why: 'the replacement it needs changed' };
   // Tenon's reason for preferring this command over Karpenter's longest prefix still holds: keep it in the events.
   const kept: Command = { ...recomputed, preferredOver: cmd.preferredOver };
   kept.summary = describe(kept);

@@ -5,7 +5,14 @@
  */
 import { ConditionTypes } from '../../api/index.js';
 import { OverlaidCloudProvider } from '../../cloudprovider/index.js';
-import { ignoreNotFound, Resources, updateWithRetry, WorkQueue, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import {
+  ignoreNotFound,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../kube/index.js';
 import type { StoredNodeOverlay } from '../../state/informers.js';
 import { setCondition } from '../conditions.js';
 import type { ControllerContext } from '../context.js';
@@ -43,7 +50,12 @@ export class NodeOverlayController implements Reconciler {
         const status = (fresh.status ??= {});
         const at = { now: this.ctx.clock.now(), generation: fresh.metadata.generation };
         const valid = conflict
-          ? { type: ConditionTypes.validationSucceeded, status: 'False' as const, reason: 'Conflict', message: conflict }
+          ? {
+              type: ConditionTypes.validationSucceeded,
+              status: 'False' as const,
+              reason: 'Conflict',
+              message: conflict,
+            }
           : { type: ConditionTypes.validationSucceeded, status: 'True' as const, reason: 'ValidationSucceeded' };
         const ready = conflict
           ? { type: ConditionTypes.ready, status: 'False' as const, reason: 'Conflict', message: conflict }

@@ -4,7 +4,14 @@
  */
 import { bufferPods } from '../capacitybuffer/buffer-pods.js';
 import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
-import { Resources, TokenBucket, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../kube/index.js';
+import {
+  Resources,
+  TokenBucket,
+  WorkQueue,
+  type Pod,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../kube/index.js';
 import { solve, SolveCache, type NewNodeClaim, type SchedulingResult } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
 import { UnplacedDiagnoser } from '../../explain/index.js';
@@ -14,7 +21,13 @@ import { EventReasons } from '../event-reasons.js';
 import { Batcher } from './batcher.js';
 import { nodeClaimFor } from './nodeclaim-template.js';
 import { isProvisionable } from './provisionable.js';
-import { buildSchedulingInput, SchedulingInputCache, toSchedulingInstanceType, toSchedulingPod, type ProvisioningView } from './scheduling-input.js';
+import {
+  buildSchedulingInput,
+  SchedulingInputCache,
+  toSchedulingInstanceType,
+  toSchedulingPod,
+  type ProvisioningView,
+} from './scheduling-input.js';
 
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
@@ -25,7 +38,10 @@ const retryUnplacedMs = 10_000;
 /** NodePools that may launch for pods: not being deleted, not reported not Ready, and not static (replicas). */
 function launchable(pools: readonly StoredNodePool[]): StoredNodePool[] {
   return pools.filter(
-    (np) => !np.metadata.deletionTimestamp && np.spec.replicas === undefined && np.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False',
+    (np) =>
+      !np.metadata.deletionTimestamp &&
+      np.spec.replicas === undefined &&
+      np.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False',
   );
 }
 
@@ -68,7 +84,9 @@ export class ProvisioningController implements Reconciler {
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(ctx.clock);
     const o = ctx.options;
-    this.batcher = new Batcher(ctx.clock, { idleMs: o.batchIdleDuration, maxMs: o.batchMaxDuration }, () => this.queue.add(provisioningKey));
+    this.batcher = new Batcher(ctx.clock, { idleMs: o.batchIdleDuration, maxMs: o.batchMaxDuration }, () =>
+      this.queue.add(provisioningKey),
+    );
     const onPod = (p: Pod): void => {
       if (isProvisionable(p)) this.batcher.trigger();
     };
@@ -77,7 +95,10 @@ export class ProvisioningController implements Reconciler {
     ctx.informers.capacityBuffers.on({ add: () => this.batcher.trigger(), update: () => this.batcher.trigger() });
     // A NodeClaim that went away (e.g. insufficient capacity) sends its pods back here.
     ctx.informers.nodeClaims.on({ delete: () => this.batcher.trigger() });
-    ctx.informers.nodes.on({ update: (old, n) => (old.metadata.deletionTimestamp ? undefined : n.metadata.deletionTimestamp && this.batcher.trigger()) });
+    ctx.informers.nodes.on({
+      update: (old, n) =>
+        old.metadata.deletionTimestamp ? undefined : n.metadata.deletionTimestamp && this.batcher.trigger(),
+    });
   }
 
   /** One provisioning pass over every pending pod. */
@@ -92,7 +113,11 @@ export class ProvisioningController implements Reconciler {
     if (view.pods.size === 0 && virtual.length === 0) return;
     const started = this.ctx.clock.now();
     const pods = virtual.length === 0 ? view.input.pods : [...view.input.pods, ...virtual];
-    const result = solve({ ...view.input, pods, preferencePolicy: this.ctx.options.preferencePolicy }, undefined, this.solveCache);
+    const result = solve(
+      { ...view.input, pods, preferencePolicy: this.ctx.options.preferencePolicy },
+      undefined,
+      this.solveCache,
+    );
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
@@ -100,10 +125,28 @@ export class ProvisioningController implements Reconciler {
     this.nominateInFlight(result, view.pods);
     this.flushEvents();
     this.reportUnplaced(result, view, types);
-    this.ctx.log.info({ controller: this.name, pods: view.pods.size, nodeClaims: created.length, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs }, 'provisioning pass');
-    this.onPass?.({ startedAt, pods: view.pods.size, created, nominated: result.nominated.length, unplaced: result.unplaced.length, solveMs });
+    this.ctx.log.info(
+      {
+        controller: this.name,
+        pods: view.pods.size,
+        nodeClaims: created.length,
+        nominated: result.nominated.length,
+        unplaced: result.unplaced.length,
+        solveMs,
+      },
+      'provisioning pass',
+    );
+    this.onPass?.({
+      startedAt,
+      pods: view.pods.size,
+      created,
+      nominated: result.nominated.length,
+      unplaced: result.unplaced.length,
+      solveMs,
+    });
     // A failed create is the queue's to retry, with back-off: its pods may never change again to re-trigger a pass.
-    if (failed.length > 0) throw new Error(`creating ${failed.length} of ${result.newNodeClaims.length} NodeClaims failed: ${failed[0]}`);
+    if (failed.length > 0)
+      throw new Error(`creating ${failed.length} of ${result.newNodeClaims.length} NodeClaims failed: ${failed[0]}`);
     // Buffers are topped up again once real pods have taken their room, which no pod event announces.
     return result.unplaced.length > 0 || virtual.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
   }
@@ -129,7 +172,11 @@ export class ProvisioningController implements Reconciler {
   }
 
   /** Creates the planned NodeClaims; returns those made and the error message of each that failed. */
-  private async createNodeClaims(planned: readonly NewNodeClaim[], pools: readonly StoredNodePool[], pods: ReadonlyMap<string, Pod>): Promise<{ created: CreatedNodeClaim[]; failed: string[] }> {
+  private async createNodeClaims(
+    planned: readonly NewNodeClaim[],
+    pools: readonly StoredNodePool[],
+    pods: ReadonlyMap<string, Pod>,
+  ): Promise<{ created: CreatedNodeClaim[]; failed: string[] }> {
     const byName = new Map(pools.map((p) => [p.metadata.name ?? '', p]));
     const made = await Promise.all(planned.map((p) => this.createOne(p, byName.get(p.nodePool), pods)));
     const created: CreatedNodeClaim[] = [];
@@ -142,13 +189,19 @@ export class ProvisioningController implements Reconciler {
   }
 
   /** The NodeClaim created, undefined when its NodePool is gone, or the error message when the create failed. */
-  private async createOne(planned: NewNodeClaim, pool: StoredNodePool | undefined, pods: ReadonlyMap<string, Pod>): Promise<CreatedNodeClaim | string | undefined> {
+  private async createOne(
+    planned: NewNodeClaim,
+    pool: StoredNodePool | undefined,
+    pods: ReadonlyMap<string, Pod>,
+  ): Promise<CreatedNodeClaim | string | undefined> {
     if (!pool) return undefined;
     try {
       const nc = await this.ctx.client.create<StoredNodeClaim>(Resources.nodeClaims, nodeClaimFor(pool, planned));
       const name = nc.metadata.name ?? '';
       this.ctx.state.expectNodeClaim(name);
-      this.ctx.metrics.nodeClaimsCreated.labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' }).inc();
+      this.ctx.metrics.nodeClaimsCreated
+        .labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' })
+        .inc();
       // One target string for all its pods: a nomination is kept per pending pod.
       const target = `nodeclaim/${name}`;
       for (const key of planned.pods) this.nominate(pods.get(key), key, target);
@@ -191,23 +244,50 @@ export class ProvisioningController implements Reconciler {
       if (!this.nominationLimiter.hasToken(now)) break;
       // One Nominated event per pod per 2 minutes, as Karpenter: nominations move between in-flight NodeClaims.
       const dedupe = { values: [e.pod.metadata.uid ?? e.pod.metadata.name ?? ''] };
-      void this.ctx.recorder.publish(e.pod, { type: 'Normal', reason: EventReasons.nominated, message: e.message, dedupe, limiter: this.nominationLimiter });
+      void this.ctx.recorder.publish(e.pod, {
+        type: 'Normal',
+        reason: EventReasons.nominated,
+        message: e.message,
+        dedupe,
+        limiter: this.nominationLimiter,
+      });
     }
   }
 
-  private reportUnplaced(result: SchedulingResult, view: ProvisioningView, types: ReadonlyMap<string, ProviderInstanceType[]>): void {
+  private reportUnplaced(
+    result: SchedulingResult,
+    view: ProvisioningView,
+    types: ReadonlyMap<string, ProviderInstanceType[]>,
+  ): void {
     if (result.unplaced.length === 0) return;
-    const byPool = new Map([...types].map(([pool, list]) => [pool, list.map((it) => toSchedulingInstanceType(it, this.inputCache))]));
+    const byPool = new Map(
+      [...types].map(([pool, list]) => [pool, list.map((it) => toSchedulingInstanceType(it, this.inputCache))]),
+    );
     // Every NodePool, launchable or not: one that is not Ready (its NodeClass is not) is the cause users look for.
-    const diagnoser = new UnplacedDiagnoser({ nodePools: this.ctx.informers.nodePools.cache.list(), nodeClaims: this.ctx.informers.nodeClaims.cache.list(), instanceTypes: byPool, volumes: view.input.volumes ?? {} });
+    const diagnoser = new UnplacedDiagnoser({
+      nodePools: this.ctx.informers.nodePools.cache.list(),
+      nodeClaims: this.ctx.informers.nodeClaims.cache.list(),
+      instanceTypes: byPool,
+      volumes: view.input.volumes ?? {},
+    });
     for (const u of result.unplaced) {
       const pod = view.pods.get(u.pod);
       if (!pod) continue;
       const found = diagnoser.diagnose(pod, u.reasons);
-      const why = found ? `${found.cause.message}; fix: ${found.fix}` : u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
+      const why = found
+        ? `${found.cause.message}; fix: ${found.fix}`
+        : u.reasons.map((r) => r.message).join('; ') || 'no nodepool could place it';
       // One event per cause: the same cause again within 5 minutes is not repeated, a different one is reported.
-      const dedupe = { values: [pod.metadata.uid ?? pod.metadata.name ?? '', found?.cause.constraint ?? '', found?.cause.object ?? ''], timeoutMs: 5 * 60_000 };
-      void this.ctx.recorder.publish(pod, { type: 'Warning', reason: EventReasons.failedScheduling, message: `Failed to schedule pod, ${why}`, dedupe });
+      const dedupe = {
+        values: [pod.metadata.uid ?? pod.metadata.name ?? '', found?.cause.constraint ?? '', found?.cause.object ?? ''],
+        timeoutMs: 5 * 60_000,
+      };
+      void this.ctx.recorder.publish(pod, {
+        type: 'Warning',
+        reason: EventReasons.failedScheduling,
+        message: `Failed to schedule pod, ${why}`,
+        dedupe,
+      });
     }
   }
 }

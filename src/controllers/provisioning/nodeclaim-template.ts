@@ -3,7 +3,13 @@
  * carrying the NodePool's template labels and annotations, its drift hash, the narrowed requirements, the pods'
  * resource requests, the NodePool's taints and startup taints, and an owner reference to the NodePool.
  */
-import { Annotations, KarpenterApiVersion, Labels, type NodeClaim, type NodeSelectorRequirementWithMinValues } from '../../api/index.js';
+import {
+  Annotations,
+  KarpenterApiVersion,
+  Labels,
+  type NodeClaim,
+  type NodeSelectorRequirementWithMinValues,
+} from '../../api/index.js';
 import type { NewNodeClaim } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
 import { nodePoolHash, nodePoolHashVersion } from '../nodepool/hash/nodepool-hash.js';
@@ -14,7 +20,9 @@ type NodeClaimRequirement = NodeClaim['spec']['requirements'][number];
 export function toNodeClaimRequirement(r: NodeSelectorRequirementWithMinValues): NodeClaimRequirement {
   if (r.operator !== 'Gte' && r.operator !== 'Lte') return { ...r, operator: r.operator };
   const n = Number(r.values?.[0] ?? '0');
-  return r.operator === 'Gte' ? { ...r, operator: 'Gt', values: [String(n - 1)] } : { ...r, operator: 'Lt', values: [String(n + 1)] };
+  return r.operator === 'Gte'
+    ? { ...r, operator: 'Gt', values: [String(n - 1)] }
+    : { ...r, operator: 'Lt', values: [String(n + 1)] };
 }
 
 /** The NodeClaim object to create for a planned NodeClaim of `nodePool`. */
@@ -30,8 +38,20 @@ export function nodeClaimFor(nodePool: StoredNodePool, planned: NewNodeClaim): S
     metadata: {
       generateName: `${poolName}-`,
       labels,
-      annotations: { ...t.metadata?.annotations, [Annotations.nodePoolHash]: nodePoolHash(nodePool), [Annotations.nodePoolHashVersion]: nodePoolHashVersion },
-      ownerReferences: [{ apiVersion: KarpenterApiVersion, kind: 'NodePool', name: poolName, uid: nodePool.metadata.uid ?? '', blockOwnerDeletion: true }],
+      annotations: {
+        ...t.metadata?.annotations,
+        [Annotations.nodePoolHash]: nodePoolHash(nodePool),
+        [Annotations.nodePoolHashVersion]: nodePoolHashVersion,
+      },
+      ownerReferences: [
+        {
+          apiVersion: KarpenterApiVersion,
+          kind: 'NodePool',
+          name: poolName,
+          uid: nodePool.metadata.uid ?? '',
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       nodeClassRef: t.spec.nodeClassRef,

@@ -19,8 +19,18 @@ function state(): ClusterState {
 }
 
 const types = [
-  fakeInstanceType({ name: 'small', cpu: 2, memoryGi: 4, offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.1 }] }),
-  fakeInstanceType({ name: 'large', cpu: 8, memoryGi: 32, offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.4 }] }),
+  fakeInstanceType({
+    name: 'small',
+    cpu: 2,
+    memoryGi: 4,
+    offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.1 }],
+  }),
+  fakeInstanceType({
+    name: 'large',
+    cpu: 8,
+    memoryGi: 32,
+    offerings: [{ zone: 'a', capacityType: 'on-demand', price: 0.4 }],
+  }),
 ];
 
 const pool: StoredNodePool = {
@@ -28,7 +38,12 @@ const pool: StoredNodePool = {
   spec: {
     template: {
       metadata: { labels: { team: 'a' }, annotations: { owner: 'me' } },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [], startupTaints: [{ key: 'agent', effect: 'NoSchedule' }], expireAfter: '720h' },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [],
+        startupTaints: [{ key: 'agent', effect: 'NoSchedule' }],
+        expireAfter: '720h',
+      },
     },
   },
 } as StoredNodePool;
@@ -37,28 +52,57 @@ function pendingPod(name: string, cpu: string, extra: Partial<Pod> = {}): Pod {
   return {
     metadata: { name, namespace: 'default', ...extra.metadata },
     spec: { containers: [{ name: 'c', resources: { requests: { cpu, memory: '1Gi' } } }], ...extra.spec },
-    status: extra.status ?? { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    status: extra.status ?? {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+    },
   };
 }
 
-describe('the provisioner\'s view of the cluster', () => {
+describe("the provisioner's view of the cluster", () => {
   it('takes only provisionable pods: unschedulable, unbound, not DaemonSet-owned, not preempting', () => {
     const s = state();
     s.informers.pods.cache.set(pendingPod('wants-node', '1'));
-    s.informers.pods.cache.set(pendingPod('daemon', '1', { metadata: { name: 'daemon', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u' }] } }));
-    s.informers.pods.cache.set(pendingPod('preempting', '1', { status: { phase: 'Pending', nominatedNodeName: 'n1', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } }));
+    s.informers.pods.cache.set(
+      pendingPod('daemon', '1', {
+        metadata: {
+          name: 'daemon',
+          namespace: 'default',
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u' }],
+        },
+      }),
+    );
+    s.informers.pods.cache.set(
+      pendingPod('preempting', '1', {
+        status: {
+          phase: 'Pending',
+          nominatedNodeName: 'n1',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+        },
+      }),
+    );
     s.informers.pods.cache.set(pendingPod('not-yet-tried', '1', { status: { phase: 'Pending' } }));
     const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
     expect([...view.pods.keys()]).toEqual(['default/wants-node']);
   });
 
-  it('ignores terminal pods, as Karpenter does: finished Job pods neither need capacity nor hold a node\'s', () => {
+  it("ignores terminal pods, as Karpenter does: finished Job pods neither need capacity nor hold a node's", () => {
     const s = state();
     const unschedulable = [{ type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable' }];
-    s.informers.pods.cache.set(pendingPod('failed-pending', '1', { status: { phase: 'Failed', conditions: unschedulable } }));
+    s.informers.pods.cache.set(
+      pendingPod('failed-pending', '1', { status: { phase: 'Failed', conditions: unschedulable } }),
+    );
     s.informers.pods.cache.set(pendingPod('wants-node', '1'));
-    s.informers.nodes.cache.set({ metadata: { name: 'n1', labels: { 'karpenter.sh/nodepool': 'default' } }, spec: {}, status: { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } } } as Node);
-    s.informers.pods.cache.set({ metadata: { name: 'done', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { requests: { cpu: '2' } } }] }, status: { phase: 'Succeeded' } });
+    s.informers.nodes.cache.set({
+      metadata: { name: 'n1', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: {},
+      status: { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } },
+    } as Node);
+    s.informers.pods.cache.set({
+      metadata: { name: 'done', namespace: 'default' },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { requests: { cpu: '2' } } }] },
+      status: { phase: 'Succeeded' },
+    });
     const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
     expect([...view.pods.keys()]).toEqual(['default/wants-node']);
     expect(view.input.nodes?.[0]?.pods ?? []).toEqual([]);
@@ -67,7 +111,14 @@ describe('the provisioner\'s view of the cluster', () => {
 
   it('counts an in-flight NodeClaim at the capacity any of its instance types guarantees, so its pods are not launched twice', () => {
     const s = state();
-    const inFlight = { metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } }, spec: { nodeClassRef: pool.spec.template.spec.nodeClassRef, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small', 'large'] }], resources: { requests: { cpu: '1' } } } } as StoredNodeClaim;
+    const inFlight = {
+      metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: {
+        nodeClassRef: pool.spec.template.spec.nodeClassRef,
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small', 'large'] }],
+        resources: { requests: { cpu: '1' } },
+      },
+    } as StoredNodeClaim;
     s.informers.nodeClaims.cache.set(inFlight);
     s.informers.pods.cache.set(pendingPod('p', '1500m'));
     const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
@@ -79,9 +130,21 @@ describe('the provisioner\'s view of the cluster', () => {
 
   it('puts the pods of a node being deleted back in the input, so their new home launches before the drain', () => {
     const s = state();
-    const node = { metadata: { name: 'old', labels: { 'karpenter.sh/nodepool': 'default' }, deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: {}, status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110' } } } as Node;
+    const node = {
+      metadata: {
+        name: 'old',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+        deletionTimestamp: '2026-01-01T00:00:00Z',
+      },
+      spec: {},
+      status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110' } },
+    } as Node;
     s.informers.nodes.cache.set(node);
-    s.informers.pods.cache.set({ metadata: { name: 'running', namespace: 'default' }, spec: { nodeName: 'old', containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] }, status: { phase: 'Running' } });
+    s.informers.pods.cache.set({
+      metadata: { name: 'running', namespace: 'default' },
+      spec: { nodeName: 'old', containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] },
+      status: { phase: 'Running' },
+    });
     const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
     expect([...view.pods.keys()]).toEqual(['default/running']);
     expect(view.input.nodes?.[0]?.markedForDeletion).toBe(true);
@@ -104,13 +167,15 @@ describe('a NodeClaim for a planned bin', () => {
     labels: { 'kubernetes.io/hostname': 'hostname-placeholder-1', 'karpenter.sh/nodepool': 'default' },
   };
 
-  it('is named <nodepool>-<suffix>, owned by its NodePool, with the template\'s labels, annotations, drift hash and taints', () => {
+  it("is named <nodepool>-<suffix>, owned by its NodePool, with the template's labels, annotations, drift hash and taints", () => {
     const nc = nodeClaimFor(pool, planned);
     expect(nc.metadata.generateName).toBe('default-');
     expect(nc.metadata.labels).toEqual({ team: 'a', 'karpenter.sh/nodepool': 'default' });
     expect(nc.metadata.annotations).toMatchObject({ owner: 'me', 'karpenter.sh/nodepool-hash-version': 'v3' });
     expect(nc.metadata.annotations?.['karpenter.sh/nodepool-hash']).toMatch(/^\d+$/);
-    expect(nc.metadata.ownerReferences).toEqual([{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'default', uid: 'np-uid', blockOwnerDeletion: true }]);
+    expect(nc.metadata.ownerReferences).toEqual([
+      { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'default', uid: 'np-uid', blockOwnerDeletion: true },
+    ]);
     expect(nc.spec.startupTaints).toEqual([{ key: 'agent', effect: 'NoSchedule' }]);
     expect(nc.spec.resources?.requests).toEqual({ cpu: '1', memory: '1Gi' });
     expect(nc.spec.expireAfter).toBe('720h');

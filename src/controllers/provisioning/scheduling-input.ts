@@ -24,7 +24,12 @@ export function toSchedulingNodePool(np: StoredNodePool): sched.NodePool {
   return {
     name: np.metadata.name ?? '',
     weight: np.spec.weight,
-    template: { labels: t.metadata?.labels, taints: t.spec.taints, startupTaints: t.spec.startupTaints, requirements: t.spec.requirements },
+    template: {
+      labels: t.metadata?.labels,
+      taints: t.spec.taints,
+      startupTaints: t.spec.startupTaints,
+      requirements: t.spec.requirements,
+    },
     limits: quantities(np.spec.limits),
   };
 }
@@ -44,7 +49,14 @@ export class SchedulingInputCache {
 export function toSchedulingInstanceType(it: ProviderInstanceType, cache: SchedulingInputCache): sched.InstanceType {
   let t = cache.instanceTypes.get(it);
   if (!t) {
-    t = { name: it.name, labels: it.labels, requirements: it.requirements, capacity: it.capacity, allocatable: it.allocatable, offerings: it.offerings };
+    t = {
+      name: it.name,
+      labels: it.labels,
+      requirements: it.requirements,
+      capacity: it.capacity,
+      allocatable: it.allocatable,
+      offerings: it.offerings,
+    };
     cache.instanceTypes.set(it, t);
   }
   return t;
@@ -53,12 +65,17 @@ export function toSchedulingInstanceType(it: ProviderInstanceType, cache: Schedu
 /** Labels a node launched from these requirements will surely carry: every single-valued `In`. */
 export function requirementLabels(reqs: readonly NodeSelectorRequirementWithMinValues[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of reqs) if (r.operator === 'In' && r.values?.length === 1 && r.values[0] !== undefined) out[r.key] = r.values[0];
+  for (const r of reqs)
+    if (r.operator === 'In' && r.values?.length === 1 && r.values[0] !== undefined) out[r.key] = r.values[0];
   return out;
 }
 
 /** Per resource, the least any of the named instance types offers: what the NodeClaim will surely have. */
-export function guaranteedAllocatable(names: readonly string[], types: ReadonlyMap<string, ProviderInstanceType>, cache: SchedulingInputCache): ResourceList | undefined {
+export function guaranteedAllocatable(
+  names: readonly string[],
+  types: ReadonlyMap<string, ProviderInstanceType>,
+  cache: SchedulingInputCache,
+): ResourceList | undefined {
   let min: Record<string, number> | undefined;
   for (const name of names) {
     const it = types.get(name);
@@ -92,7 +109,11 @@ function attachLimits(state: ClusterState, nodeName: string): Record<string, num
  * (a device plugin's nvidia.com/gpu, aws.amazon.com/neuron) count at the NodeClaim's amount, as Karpenter's
  * state node does, so the pods waiting for them stay on it instead of launching more NodeClaims.
  */
-function expectedResources(reported: ResourceList | undefined, launched: Record<string, string | number> | undefined, initialized: boolean): ResourceList | undefined {
+function expectedResources(
+  reported: ResourceList | undefined,
+  launched: Record<string, string | number> | undefined,
+  initialized: boolean,
+): ResourceList | undefined {
   if (initialized || !launched) return reported;
   const out: ResourceList = { ...reported };
   for (const [k, v] of Object.entries(launched)) {
@@ -103,7 +124,11 @@ function expectedResources(reported: ResourceList | undefined, launched: Record<
 }
 
 /** A node's allocatable and capacity for scheduling (see expectedResources). */
-function nodeResources(node: Node, nc: StoredNodeClaim | undefined, initialized: boolean): { allocatable: ResourceList; capacity: ResourceList | undefined } {
+function nodeResources(
+  node: Node,
+  nc: StoredNodeClaim | undefined,
+  initialized: boolean,
+): { allocatable: ResourceList; capacity: ResourceList | undefined } {
   return {
     allocatable: expectedResources(node.status?.allocatable, nc?.status?.allocatable, initialized) ?? {},
     capacity: expectedResources(node.status?.capacity, nc?.status?.capacity, initialized),
@@ -128,13 +153,25 @@ function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
   };
 }
 
-function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstanceType>, cache: SchedulingInputCache): sched.InFlightNodeClaim {
-  const allocatable = quantities(nc.status?.allocatable) ?? guaranteedAllocatable(instanceTypeNames(nc), types, cache) ?? quantities(nc.spec.resources?.requests) ?? {};
+function inFlight(
+  nc: StoredNodeClaim,
+  types: ReadonlyMap<string, ProviderInstanceType>,
+  cache: SchedulingInputCache,
+): sched.InFlightNodeClaim {
+  const allocatable =
+    quantities(nc.status?.allocatable) ??
+    guaranteedAllocatable(instanceTypeNames(nc), types, cache) ??
+    quantities(nc.spec.resources?.requests) ??
+    {};
   return {
     name: nc.metadata.name ?? '',
     nodePool: nc.metadata.labels?.[Labels.nodePool] ?? '',
     // Until its Node exists, the NodeClaim's name stands in for the hostname (hostname spread and anti-affinity).
-    labels: { [Labels.hostname]: nc.metadata.name ?? '', ...requirementLabels(nc.spec.requirements), ...nc.metadata.labels },
+    labels: {
+      [Labels.hostname]: nc.metadata.name ?? '',
+      ...requirementLabels(nc.spec.requirements),
+      ...nc.metadata.labels,
+    },
     taints: nc.spec.taints,
     startupTaints: nc.spec.startupTaints,
     allocatable,
@@ -148,7 +185,11 @@ function inFlight(nc: StoredNodeClaim, types: ReadonlyMap<string, ProviderInstan
 function volumeInfo(state: ClusterState): sched.VolumeInfo {
   const inf = state.informers;
   const claims: NonNullable<sched.VolumeInfo['claims']> = {};
-  for (const c of inf.persistentVolumeClaims.cache.list()) claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = { storageClassName: c.spec?.storageClassName, volumeName: c.spec?.volumeName };
+  for (const c of inf.persistentVolumeClaims.cache.list())
+    claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = {
+      storageClassName: c.spec?.storageClassName,
+      volumeName: c.spec?.volumeName,
+    };
   const volumes: NonNullable<sched.VolumeInfo['volumes']> = {};
   for (const v of inf.persistentVolumes.cache.list()) {
     const terms = v.spec?.nodeAffinity?.required?.nodeSelectorTerms as sched.NodeSelectorTerm[] | undefined;
@@ -157,13 +198,21 @@ function volumeInfo(state: ClusterState): sched.VolumeInfo {
   const storageClasses: NonNullable<sched.VolumeInfo['storageClasses']> = {};
   for (const sc of inf.storageClasses.cache.list()) {
     const name = sc.metadata.name ?? '';
-    storageClasses[name] = { name, provisioner: sc.provisioner, volumeBindingMode: sc.volumeBindingMode, allowedTopologies: sc.allowedTopologies };
+    storageClasses[name] = {
+      name,
+      provisioner: sc.provisioner,
+      volumeBindingMode: sc.volumeBindingMode,
+      allowedTopologies: sc.allowedTopologies,
+    };
   }
   return { claims, volumes, storageClasses };
 }
 
 function toSchedulingDaemonSet(ds: DaemonSet): sched.DaemonSet {
-  const template = { metadata: ds.spec.template.metadata, spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec };
+  const template = {
+    metadata: ds.spec.template.metadata,
+    spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
+  };
   return { name: ds.metadata.name ?? '', namespace: ds.metadata.namespace, template };
 }
 

@@ -4,8 +4,16 @@
  */
 import { ConditionTypes, Labels, type EC2NodeClass } from '../../api/index.js';
 import {
-  CreateError, NodeClaimNotFoundError, NodeClassNotReadyError, type CloudProvider, type DriftReason, type InstanceType, type NodeClaim,
-  type NodeClassReadiness, type NodePool, type RepairPolicy,
+  CreateError,
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+  type CloudProvider,
+  type DriftReason,
+  type InstanceType,
+  type NodeClaim,
+  type NodeClassReadiness,
+  type NodePool,
+  type RepairPolicy,
 } from '../../cloudprovider/index.js';
 import { UnavailableOfferings } from './cache/unavailable-offerings.js';
 import { driftOf } from './drift.js';
@@ -42,14 +50,25 @@ export class AwsCloudProvider implements CloudProvider {
     const { port, clock } = options;
     this.unavailableOfferings = new UnavailableOfferings(clock);
     this.instanceTypes = new InstanceTypesProvider({
-      port, clock, pricing: new PricingProvider({ port, clock }), unavailable: this.unavailableOfferings,
-      settings: { vmMemoryOverheadPercent: options.vmMemoryOverheadPercent ?? 0.075, reservedEnis: options.reservedEnis ?? 0 },
+      port,
+      clock,
+      pricing: new PricingProvider({ port, clock }),
+      unavailable: this.unavailableOfferings,
+      settings: {
+        vmMemoryOverheadPercent: options.vmMemoryOverheadPercent ?? 0.075,
+        reservedEnis: options.reservedEnis ?? 0,
+      },
     });
     this.launchTemplates = new LaunchTemplateProvider({ port, clock });
     this.tagger = new InstanceTagger({ port, clock });
     this.launcher = new Launcher({
-      port, clock, cluster: clusterInfo(options.cluster), templates: this.launchTemplates, unavailable: this.unavailableOfferings,
-      userDataGenerator: options.userDataGenerator, fleetBatchWindowMs: options.fleetBatchWindowMs ?? 0,
+      port,
+      clock,
+      cluster: clusterInfo(options.cluster),
+      templates: this.launchTemplates,
+      unavailable: this.unavailableOfferings,
+      userDataGenerator: options.userDataGenerator,
+      fleetBatchWindowMs: options.fleetBatchWindowMs ?? 0,
     });
     // Concurrent Get calls become one DescribeInstances (filtered, so one unknown id does not fail the rest).
     this.describes = new Batcher<string, InstanceInfo | undefined>({
@@ -58,7 +77,9 @@ export class AwsCloudProvider implements CloudProvider {
         const found = await port.describeInstances({ filters: [{ name: 'instance-id', values: [...new Set(ids)] }] });
         return ids.map((id) => found.find((i) => i.instanceId === id));
       },
-      clock, windowMs: 0, maxSize: 500,
+      clock,
+      windowMs: 0,
+      maxSize: 500,
     });
   }
 
@@ -68,7 +89,12 @@ export class AwsCloudProvider implements CloudProvider {
     const types = await this.instanceTypes.list(nodeClass);
     const plan = planLaunch(nodeClaim, types);
     if (!plan.ok) throw new CreateError('InstanceTypesNotFound', plan.message);
-    const launched = await this.launcher.launch({ nodeClaim, nodeClass, capacityType: plan.capacityType, candidates: plan.candidates });
+    const launched = await this.launcher.launch({
+      nodeClaim,
+      nodeClass,
+      capacityType: plan.capacityType,
+      candidates: plan.candidates,
+    });
     this.tagger.enqueue(launched.instance.instanceId, nodeClaimTags(nodeClaim));
     return launchedNodeClaim(nodeClaim, nodeClass, launched);
   }
@@ -77,7 +103,8 @@ export class AwsCloudProvider implements CloudProvider {
   async delete(nodeClaim: NodeClaim): Promise<void> {
     const providerID = nodeClaim.status?.providerID ?? '';
     const instance = await this.describe(providerID);
-    if (instance.state === 'shutting-down') throw new NodeClaimNotFoundError(providerID, `instance ${instance.instanceId} is already terminating`);
+    if (instance.state === 'shutting-down')
+      throw new NodeClaimNotFoundError(providerID, `instance ${instance.instanceId} is already terminating`);
     try {
       await this.o.port.terminateInstances([instance.instanceId]);
     } catch (e: unknown) {
@@ -102,7 +129,9 @@ export class AwsCloudProvider implements CloudProvider {
       ],
     });
     const now = this.o.clock.now();
-    return Promise.all(instances.map(async (i) => instanceNodeClaim(i, await this.typeOf(i), this.nodeClassOf(i), now)));
+    return Promise.all(
+      instances.map(async (i) => instanceNodeClaim(i, await this.typeOf(i), this.nodeClassOf(i), now)),
+    );
   }
 
   /** The class's instance types (empty when the class is missing or not Ready). */
@@ -125,11 +154,27 @@ export class AwsCloudProvider implements CloudProvider {
     const ref = nodePool.spec.template.spec.nodeClassRef;
     if (ref.kind !== 'EC2NodeClass') return undefined;
     const nodeClass = this.o.getNodeClass(ref.name);
-    if (!nodeClass) return { status: 'False', reason: 'NodeClassNotFound', message: `EC2NodeClass ${ref.name} not found on the cluster` };
-    if (nodeClass.metadata?.deletionTimestamp) return { status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${ref.name} is terminating` };
+    if (!nodeClass)
+      return {
+        status: 'False',
+        reason: 'NodeClassNotFound',
+        message: `EC2NodeClass ${ref.name} not found on the cluster`,
+      };
+    if (nodeClass.metadata?.deletionTimestamp)
+      return { status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${ref.name} is terminating` };
     const ready = nodeClass.status?.conditions?.find((c) => c.type === ConditionTypes.ready);
-    if (!ready || ready.status === 'Unknown') return { status: 'False', reason: 'NodeClassReadinessUnknown', message: `EC2NodeClass ${ref.name} readiness unknown (not resolved yet)` };
-    if (ready.status === 'False') return { status: 'False', reason: ready.reason || 'NodeClassNotReady', message: `EC2NodeClass ${ref.name} is not Ready: ${ready.message ?? ''}` };
+    if (!ready || ready.status === 'Unknown')
+      return {
+        status: 'False',
+        reason: 'NodeClassReadinessUnknown',
+        message: `EC2NodeClass ${ref.name} readiness unknown (not resolved yet)`,
+      };
+    if (ready.status === 'False')
+      return {
+        status: 'False',
+        reason: ready.reason || 'NodeClassNotReady',
+        message: `EC2NodeClass ${ref.name} is not Ready: ${ready.message ?? ''}`,
+      };
     return { status: 'True', reason: 'NodeClassReady', message: '' };
   }
 
@@ -143,7 +188,10 @@ export class AwsCloudProvider implements CloudProvider {
     if (!nodeClass) throw new NodeClassNotReadyError(name, `EC2NodeClass "${name}" not found`);
     if (!isReady(nodeClass)) {
       const ready = nodeClass.status?.conditions?.find((c) => c.type === ConditionTypes.ready);
-      throw new NodeClassNotReadyError(name, `EC2NodeClass "${name}" is not ready${ready?.message ? `: ${ready.message}` : ' (not resolved yet)'}`);
+      throw new NodeClassNotReadyError(
+        name,
+        `EC2NodeClass "${name}" is not ready${ready?.message ? `: ${ready.message}` : ' (not resolved yet)'}`,
+      );
     }
     return nodeClass;
   }

@@ -19,7 +19,10 @@ function resolvedDrift(nodeClass: EC2NodeClass, instance: InstanceInfo): DriftRe
   const subnets = status?.subnets ?? [];
   if (subnets.length > 0 && !subnets.some((s) => s.id === instance.subnetId)) return DriftReasons.subnet;
   const groups = new Set((status?.securityGroups ?? []).map((g) => g.id));
-  if (groups.size > 0 && (groups.size !== instance.securityGroupIds.length || instance.securityGroupIds.some((g) => !groups.has(g)))) {
+  if (
+    groups.size > 0 &&
+    (groups.size !== instance.securityGroupIds.length || instance.securityGroupIds.some((g) => !groups.has(g)))
+  ) {
     return DriftReasons.securityGroup;
   }
   return undefined;
@@ -29,13 +32,21 @@ function staticDrift(nodeClaim: NodeClaim, nodeClass: EC2NodeClass): DriftReason
   const annotations = nodeClaim.metadata.annotations ?? {};
   const hash = annotations[Annotations.nodeClassHash];
   // A hash of another scheme version cannot be compared; Karpenter re-stamps it instead of drifting.
-  if (hash !== undefined && annotations[Annotations.nodeClassHashVersion] === NodeClassHashVersion && hash !== nodeClassHash(nodeClass)) {
+  if (
+    hash !== undefined &&
+    annotations[Annotations.nodeClassHashVersion] === NodeClassHashVersion &&
+    hash !== nodeClassHash(nodeClass)
+  ) {
     return DriftReasons.nodeClass;
   }
   return undefined;
 }
 
 /** Why the instance differs from what the class would launch now, or undefined. */
-export function driftOf(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, instance: InstanceInfo): DriftReason | undefined {
+export function driftOf(
+  nodeClaim: NodeClaim,
+  nodeClass: EC2NodeClass,
+  instance: InstanceInfo,
+): DriftReason | undefined {
   return resolvedDrift(nodeClass, instance) ?? staticDrift(nodeClaim, nodeClass);
 }

@@ -6,7 +6,13 @@ export { cleanupNodeClass, type NodeClassCleanup } from './nodeclass/cleanup.js'
 export { nodeClassHash, NodeClassHashVersion } from './nodeclass/hash.js';
 export { DriftReasons } from './drift.js';
 export { awsRepairPolicies } from './repair-policies.js';
-export { computeResources, eniLimitedPods, maxPods, type OverheadSettings, type ComputedResources } from './instancetype/overhead.js';
+export {
+  computeResources,
+  eniLimitedPods,
+  maxPods,
+  type OverheadSettings,
+  type ComputedResources,
+} from './instancetype/overhead.js';
 export { instanceTypeLabels } from './instancetype/labels.js';
 export { toResourceList, formatAmount } from './instancetype/quantities.js';
 export { providerIdOf, instanceIdOf } from './instance/provider-id.js';

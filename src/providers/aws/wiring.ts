@@ -5,7 +5,15 @@
  */
 import type { NodeClaim } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
-import { EventRecorder, Informer, Resources, type KubeClient, type KubeObject, type Reconciler, type WorkQueue } from '../../kube/index.js';
+import {
+  EventRecorder,
+  Informer,
+  Resources,
+  type KubeClient,
+  type KubeObject,
+  type Reconciler,
+  type WorkQueue,
+} from '../../kube/index.js';
 import { generateUserData } from './bootstrap/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { NodeClassController, type StoredNodeClass } from './controllers/nodeclass/controller.js';
@@ -34,7 +42,12 @@ export interface AwsWiringOptions {
 
 /** Builds the provider, its EC2NodeClass informer and controller. */
 export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
-  const nodeClasses = new Informer<StoredNodeClass>({ client: o.client, clock: o.clock, resource: Resources.ec2NodeClasses, onError: () => undefined });
+  const nodeClasses = new Informer<StoredNodeClass>({
+    client: o.client,
+    clock: o.clock,
+    resource: Resources.ec2NodeClasses,
+    onError: () => undefined,
+  });
   const cloudProvider = new AwsCloudProvider({
     port: o.port,
     clock: o.clock,
@@ -44,12 +57,27 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     userDataGenerator: generateUserData,
     vmMemoryOverheadPercent: o.vmMemoryOverheadPercent,
   });
-  const resolver = new NodeClassResolver({ port: o.port, clock: o.clock, clusterName: o.cluster.name, kubernetesVersion: o.kubernetesVersion });
+  const resolver = new NodeClassResolver({
+    port: o.port,
+    clock: o.clock,
+    clusterName: o.cluster.name,
+    kubernetesVersion: o.kubernetesVersion,
+  });
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter' });
   const inUse = async (name: string): Promise<boolean> => {
     const claims = await o.client.list<NodeClaim & KubeObject>(Resources.nodeClaims);
     return claims.items.some((nc) => nc.spec.nodeClassRef.name === name);
   };
-  const controller = new NodeClassController({ client: o.client, clock: o.clock, port: o.port, resolver, provider: cloudProvider, recorder, clusterName: o.cluster.name, nodeClasses, inUse });
+  const controller = new NodeClassController({
+    client: o.client,
+    clock: o.clock,
+    port: o.port,
+    resolver,
+    provider: cloudProvider,
+    recorder,
+    clusterName: o.cluster.name,
+    nodeClasses,
+    inUse,
+  });
   return { cloudProvider, controllers: [controller], informers: [nodeClasses] };
 }

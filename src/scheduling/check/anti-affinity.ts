@@ -27,7 +27,11 @@ function groups(world: World): Map<string, Group> {
 
 function culprit(world: World, g: Group, owner: PlacedPod, values: ReadonlySet<string>): string {
   const other = world.placed.find(
-    (q) => q !== owner && (owner.isNew || q.isNew) && termSelects(g.term, q) && domainValues(q.node, g.term.topologyKey).some((v) => values.has(v)),
+    (q) =>
+      q !== owner &&
+      (owner.isNew || q.isNew) &&
+      termSelects(g.term, q) &&
+      domainValues(q.node, g.term.topologyKey).some((v) => values.has(v)),
   );
   return other ? `${other.key} on ${other.node.target}` : 'another pod';
 }
@@ -53,7 +57,13 @@ export function checkAntiAffinity(world: World): Violation[] {
       const others = values.reduce((s, v) => s + (counts.get(v) ?? 0), 0) - self;
       if (others <= 0) continue;
       const message = `anti-affinity on ${key}: shares ${values.length > 1 ? 'a possible' : 'its'} domain ${values.join('|')} with ${culprit(world, g, owner, new Set(values))}`;
-      out.push({ family: 'pod-anti-affinity', pod: owner.key, target: owner.node.target, message, details: { topologyKey: key, conflicts: others } });
+      out.push({
+        family: 'pod-anti-affinity',
+        pod: owner.key,
+        target: owner.node.target,
+        message,
+        details: { topologyKey: key, conflicts: others },
+      });
     }
   }
   return out;

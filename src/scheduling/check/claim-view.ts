@@ -82,9 +82,15 @@ interface Ctx {
 function optionMulti(ctx: Ctx, it: InstanceType): Map<string, (string | undefined)[]> | undefined {
   const multi = new Map<string, (string | undefined)[]>();
   for (const r of it.requirements ?? []) {
-    const allowed = requirementValues(r).filter((v) => v === '*' || ctx.reqs.every((q) => q.key !== r.key || valueSatisfies(q, v)));
+    const allowed = requirementValues(r).filter(
+      (v) => v === '*' || ctx.reqs.every((q) => q.key !== r.key || valueSatisfies(q, v)),
+    );
     if (allowed.length === 0) {
-      ctx.violations.push({ family: 'requirements', target: ctx.target, message: `instance type option ${it.name} cannot satisfy the NodeClaim's requirements on ${r.key}` });
+      ctx.violations.push({
+        family: 'requirements',
+        target: ctx.target,
+        message: `instance type option ${it.name} cannot satisfy the NodeClaim's requirements on ${r.key}`,
+      });
       return undefined;
     }
     multi.set(r.key, allowed);
@@ -96,12 +102,20 @@ function optionLabels(ctx: Ctx, it: InstanceType): Record<string, string> | unde
   const labels: Record<string, string> = { ...(it.labels ?? {}), [Labels.instanceType]: it.name };
   for (const [k, v] of Object.entries(labels)) {
     if (ctx.fixed[k] !== undefined && ctx.fixed[k] !== v) {
-      ctx.violations.push({ family: 'requirements', target: ctx.target, message: `instance type option ${it.name} has ${k}=${v} but the NodeClaim says ${ctx.fixed[k]}` });
+      ctx.violations.push({
+        family: 'requirements',
+        target: ctx.target,
+        message: `instance type option ${it.name} has ${k}=${v} but the NodeClaim says ${ctx.fixed[k]}`,
+      });
       return undefined;
     }
     const broken = ctx.reqs.find((r) => r.key === k && !valueSatisfies(r, v));
     if (broken) {
-      ctx.violations.push({ family: 'requirements', target: ctx.target, message: `instance type option ${it.name} (${k}=${v}) does not satisfy ${formatRequirement(broken)}` });
+      ctx.violations.push({
+        family: 'requirements',
+        target: ctx.target,
+        message: `instance type option ${it.name} (${k}=${v}) does not satisfy ${formatRequirement(broken)}`,
+      });
       return undefined;
     }
   }
@@ -113,7 +127,11 @@ function launchable(ctx: Ctx, it: InstanceType): Offering[] {
   return it.offerings.filter((o) => {
     if (!o.available) return false;
     const ol = offeringLabels(o);
-    return offerKeys.every((k) => (ctx.fixed[k] === undefined || ctx.fixed[k] === ol[k]) && ctx.reqs.every((r) => r.key !== k || valueSatisfies(r, ol[k])));
+    return offerKeys.every(
+      (k) =>
+        (ctx.fixed[k] === undefined || ctx.fixed[k] === ol[k]) &&
+        ctx.reqs.every((r) => r.key !== k || valueSatisfies(r, ol[k])),
+    );
   });
 }
 
@@ -123,11 +141,20 @@ function addOption(ctx: Ctx, it: InstanceType, acc: Accumulator): ClaimOption | 
   if (!labels || !multi) return undefined;
   const offerings = launchable(ctx, it);
   if (offerings.length === 0) {
-    ctx.violations.push({ family: 'offerings', target: ctx.target, message: `instance type option ${it.name} has no available offering the NodeClaim's requirements allow` });
+    ctx.violations.push({
+      family: 'offerings',
+      target: ctx.target,
+      message: `instance type option ${it.name} has no available offering the NodeClaim's requirements allow`,
+    });
     return undefined;
   }
   for (const o of offerings) acc.add({ ...ctx.fixed, ...labels, ...offeringLabels(o) }, multi);
-  return { name: it.name, allocatable: allocatableOf(it), capacity: amountsOf(it.capacity), price: Math.min(...offerings.map((o) => o.price)) };
+  return {
+    name: it.name,
+    allocatable: allocatableOf(it),
+    capacity: amountsOf(it.capacity),
+    price: Math.min(...offerings.map((o) => o.price)),
+  };
 }
 
 /** Keys no option or offering defines take their values from the requirements (single-valued In becomes a label). */
@@ -145,16 +172,33 @@ function undefinedKeys(ctx: Ctx, acc: Accumulator): void {
 }
 
 /** Builds the view of `claim` launched from `pool` with instance types `catalog`. */
-export function claimView(claim: NewNodeClaim, opts: { pool: NodePool; catalog: ReadonlyMap<string, InstanceType>; target: string }): ClaimView {
+export function claimView(
+  claim: NewNodeClaim,
+  opts: { pool: NodePool; catalog: ReadonlyMap<string, InstanceType>; target: string },
+): ClaimView {
   const { pool, catalog, target } = opts;
-  const fixed: Record<string, string> = { ...(pool.template.labels ?? {}), [Labels.nodePool]: pool.name, ...claim.labels };
-  const ctx: Ctx = { claim, target, reqs: [...(pool.template.requirements ?? []), ...claim.requirements], fixed, violations: [] };
+  const fixed: Record<string, string> = {
+    ...(pool.template.labels ?? {}),
+    [Labels.nodePool]: pool.name,
+    ...claim.labels,
+  };
+  const ctx: Ctx = {
+    claim,
+    target,
+    reqs: [...(pool.template.requirements ?? []), ...claim.requirements],
+    fixed,
+    violations: [],
+  };
   const acc = new Accumulator();
   const options: ClaimOption[] = [];
   for (const name of claim.instanceTypeOptions) {
     const it = catalog.get(name);
     if (!it) {
-      ctx.violations.push({ family: 'offerings', target, message: `instance type option ${name} is not offered to nodepool ${pool.name}` });
+      ctx.violations.push({
+        family: 'offerings',
+        target,
+        message: `instance type option ${name} is not offered to nodepool ${pool.name}`,
+      });
       continue;
     }
     const o = addOption(ctx, it, acc);

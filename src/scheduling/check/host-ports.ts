@@ -12,7 +12,8 @@ interface Port {
 function portsOf(pod: Pod): Port[] {
   const out: Port[] = [];
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
-    for (const p of c.ports ?? []) if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', ip: p.hostIP || '0.0.0.0', port: p.hostPort });
+    for (const p of c.ports ?? [])
+      if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', ip: p.hostIP || '0.0.0.0', port: p.hostPort });
   }
   return out;
 }
@@ -29,7 +30,13 @@ export function checkHostPorts(world: World): Violation[] {
     for (const p of node.pods) {
       for (const port of portsOf(p.pod)) {
         const other = seen.find((s) => s.p !== p && (s.p.isNew || p.isNew) && clash(s.port, port));
-        if (other) out.push({ family: 'host-ports', pod: p.key, target: node.target, message: `host port ${port.protocol}/${port.port} is also used by ${other.p.key}` });
+        if (other)
+          out.push({
+            family: 'host-ports',
+            pod: p.key,
+            target: node.target,
+            message: `host port ${port.protocol}/${port.port} is also used by ${other.p.key}`,
+          });
         seen.push({ p, port });
       }
     }

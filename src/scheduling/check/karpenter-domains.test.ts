@@ -33,7 +33,15 @@ function result(claims: NewNodeClaim[]): SchedulingResult {
 
 const spreadPods = (n: number, topologyKey: string, extra: Partial<Pod['spec']> = {}): Pod[] =>
   Array.from({ length: n }, (_, i) =>
-    makePod({ name: `web-${i}`, cpu: '100m', labels: { app: 'web' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }], ...extra }),
+    makePod({
+      name: `web-${i}`,
+      cpu: '100m',
+      labels: { app: 'web' },
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } },
+      ],
+      ...extra,
+    }),
   );
 
 describe("checkPlacement with Karpenter's topology domains", () => {
@@ -53,7 +61,13 @@ describe("checkPlacement with Karpenter's topology domains", () => {
     const pods = spreadPods(2, zone, { nodeSelector: { [zone]: 'zone-b' } });
     const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['zone-a', 'zone-b'] }] });
     const input: SchedulingInput = { pods, nodePools: [pool], instanceTypes: catalog };
-    expect(discoveredDomains({ ...input, pods: [] }, makePod(), { maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule' })).toEqual(['zone-a', 'zone-b']);
+    expect(
+      discoveredDomains({ ...input, pods: [] }, makePod(), {
+        maxSkew: 1,
+        topologyKey: zone,
+        whenUnsatisfiable: 'DoNotSchedule',
+      }),
+    ).toEqual(['zone-a', 'zone-b']);
     expect(checkPlacement(input, result([claim(pods, 'n1', 'zone-b')]), { domains: 'karpenter' })).toEqual([]);
   });
 

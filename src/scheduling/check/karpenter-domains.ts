@@ -27,7 +27,8 @@ export type PoolDomainMemo = Map<string, Set<string>>;
 /** The values of `key` the NodePool's requirements name (`In`) or its template labels fix. */
 function requirementDomains(pool: NodePool, key: string, out: Set<string>): void {
   const reqs = (pool.template.requirements ?? []).filter((r) => r.key === key);
-  for (const r of reqs) if (r.operator === 'In') for (const v of r.values ?? []) if (reqs.every((q) => valueSatisfies(q, v))) out.add(v);
+  for (const r of reqs)
+    if (r.operator === 'In') for (const v of r.values ?? []) if (reqs.every((q) => valueSatisfies(q, v))) out.add(v);
   const fixed = pool.template.labels?.[key];
   if (fixed !== undefined) out.add(fixed);
 }
@@ -35,7 +36,12 @@ function requirementDomains(pool: NodePool, key: string, out: Set<string>): void
 /** The values of `key` on the offerings the NodePool allows. */
 function offeringDomains(input: SchedulingInput, pool: NodePool, key: string, out: Set<string>): void {
   for (const it of input.instanceTypesByNodePool?.[pool.name] ?? input.instanceTypes) {
-    const base = { ...(it.labels ?? {}), ...(pool.template.labels ?? {}), [Labels.instanceType]: it.name, [Labels.nodePool]: pool.name };
+    const base = {
+      ...(it.labels ?? {}),
+      ...(pool.template.labels ?? {}),
+      [Labels.instanceType]: it.name,
+      [Labels.nodePool]: pool.name,
+    };
     for (const o of it.offerings) {
       const labels: Record<string, string> = { ...base, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType };
       const v = labels[key];
@@ -45,7 +51,12 @@ function offeringDomains(input: SchedulingInput, pool: NodePool, key: string, ou
 }
 
 /** Values of `key` a NodePool may launch into (its `In` values and those of the offerings it allows); memoized in `byPool`. */
-export function poolDomains(input: SchedulingInput, pool: NodePool, key: string, byPool: PoolDomainMemo = new Map()): ReadonlySet<string> {
+export function poolDomains(
+  input: SchedulingInput,
+  pool: NodePool,
+  key: string,
+  byPool: PoolDomainMemo = new Map(),
+): ReadonlySet<string> {
   const id = JSON.stringify([pool.name, key]);
   const known = byPool.get(id);
   if (known) return known;
@@ -58,8 +69,13 @@ export function poolDomains(input: SchedulingInput, pool: NodePool, key: string,
 
 function ownerFilter(pod: Pod, c: TopologySpreadConstraint): NodeSelectorRequirement[][] | undefined {
   if ((c.nodeAffinityPolicy ?? 'Honor') === 'Ignore') return undefined;
-  const sel = Object.entries(pod.spec.nodeSelector ?? {}).map(([key, v]) => ({ key, operator: 'In' as const, values: [v] }));
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const sel = Object.entries(pod.spec.nodeSelector ?? {}).map(([key, v]) => ({
+    key,
+    operator: 'In' as const,
+    values: [v],
+  }));
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (sel.length === 0 && terms.length === 0) return undefined;
   return terms.length === 0 ? [sel] : terms.map((t) => [...sel, ...(t.matchExpressions ?? [])]);
 }
@@ -69,12 +85,21 @@ function ownerFilter(pod: Pod, c: TopologySpreadConstraint): NodeSelectorRequire
  * values the pod's node filter allows on that key (nodeAffinityPolicy), from NodePools whose taints it tolerates
  * when nodeTaintsPolicy is Honor; for the hostname key, one new empty node.
  */
-export function discoveredDomains(input: SchedulingInput, pod: Pod, c: TopologySpreadConstraint, memo: PoolDomainMemo = new Map()): string[] {
+export function discoveredDomains(
+  input: SchedulingInput,
+  pod: Pod,
+  c: TopologySpreadConstraint,
+  memo: PoolDomainMemo = new Map(),
+): string[] {
   if (c.topologyKey === Labels.hostname) return [NewHostname];
   const terms = ownerFilter(pod, c);
   const out = new Set<string>();
   for (const pool of input.nodePools) {
-    if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(pool.template.taints ?? [], pod.spec.tolerations ?? [])) continue;
+    if (
+      (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' &&
+      blockingTaint(pool.template.taints ?? [], pod.spec.tolerations ?? [])
+    )
+      continue;
     for (const v of poolDomains(input, pool, c.topologyKey, memo)) {
       if (!terms || terms.some((t) => t.every((r) => r.key !== c.topologyKey || valueSatisfies(r, v)))) out.add(v);
     }

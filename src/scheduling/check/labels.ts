@@ -46,7 +46,10 @@ function integer(v: string | undefined): number | undefined {
 }
 
 /** Whether one label value (or absence) satisfies one requirement, with Karpenter's extra Gte/Lte. */
-export function valueSatisfies(req: Pick<NodeSelectorRequirement, 'operator' | 'values'>, v: string | undefined): boolean {
+export function valueSatisfies(
+  req: Pick<NodeSelectorRequirement, 'operator' | 'values'>,
+  v: string | undefined,
+): boolean {
   const values = req.values ?? [];
   switch (req.operator) {
     case 'In':
@@ -72,7 +75,10 @@ function compareInteger(op: string, n: number | undefined, bound: number | undef
 }
 
 /** The first requirement of `reqs` that some possible label value of `node` fails, if any. */
-export function firstNotAlways(node: NodeLabels, reqs: readonly NodeSelectorRequirement[]): NodeSelectorRequirement | undefined {
+export function firstNotAlways(
+  node: NodeLabels,
+  reqs: readonly NodeSelectorRequirement[],
+): NodeSelectorRequirement | undefined {
   for (const r of reqs) {
     for (const v of node.possible(r.key)) if (!valueSatisfies(r, v)) return r;
   }
@@ -104,7 +110,10 @@ export function formatPossible(node: NodeLabels, key: string): string {
 }
 
 /** Whether `labels` match a label selector; an absent selector matches nothing (pod affinity terms, spread). */
-export function selectorMatches(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>>): boolean {
+export function selectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   if (!selector) return false;
   for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
   for (const e of selector.matchExpressions ?? []) {
@@ -123,5 +132,7 @@ function tolerationMatches(t: Toleration, taint: Taint): boolean {
 
 /** The first NoSchedule/NoExecute taint the tolerations leave untolerated (PreferNoSchedule never blocks). */
 export function blockingTaint(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint | undefined {
-  return taints.find((taint) => taint.effect !== 'PreferNoSchedule' && !tolerations.some((t) => tolerationMatches(t, taint)));
+  return taints.find(
+    (taint) => taint.effect !== 'PreferNoSchedule' && !tolerations.some((t) => tolerationMatches(t, taint)),
+  );
 }

@@ -5,7 +5,14 @@
 import { Labels } from '../../api/index.js';
 import type { Pod } from '../model.js';
 import { addAmounts, formatNano, podDemand, shortfalls, type Amounts } from './amounts.js';
-import { blockingTaint, firstNotAlways, formatPossible, formatRequirement, termAlwaysHolds, type NodeLabels } from './labels.js';
+import {
+  blockingTaint,
+  firstNotAlways,
+  formatPossible,
+  formatRequirement,
+  termAlwaysHolds,
+  type NodeLabels,
+} from './labels.js';
 import type { CheckNode, World } from './world.js';
 import type { Violation } from './violation.js';
 
@@ -27,11 +34,18 @@ function nodeResources(node: CheckNode, demands: WeakMap<Pod, Amounts>): Violati
         family: 'resources',
         target: node.target,
         message: `${node.target} (${c.name}) needs ${formatNano(s.need)} ${s.resource} for its ${node.pods.length} pods and DaemonSets but has ${formatNano(s.have)}`,
-        details: { option: c.name, resource: s.resource, needed: formatNano(s.need), allocatable: formatNano(s.have), daemonOverhead: formatNano(node.daemonOverhead.get(s.resource) ?? 0n) },
+        details: {
+          option: c.name,
+          resource: s.resource,
+          needed: formatNano(s.need),
+          allocatable: formatNano(s.have),
+          daemonOverhead: formatNano(node.daemonOverhead.get(s.resource) ?? 0n),
+        },
       });
     }
   }
-  if (node.kind === 'new' && node.capacities.length === 0) out.push({ family: 'offerings', target: node.target, message: `${node.target} has no valid instance type option` });
+  if (node.kind === 'new' && node.capacities.length === 0)
+    out.push({ family: 'offerings', target: node.target, message: `${node.target} has no valid instance type option` });
   return out;
 }
 
@@ -56,12 +70,25 @@ function podFit(world: World): Violation[] {
   for (const p of world.placed) {
     if (!p.isNew) continue;
     const node = p.node;
-    if (node.existing?.markedForDeletion) out.push({ family: 'accounting', pod: p.key, target: node.target, message: `${node.target} is marked for deletion` });
+    if (node.existing?.markedForDeletion)
+      out.push({
+        family: 'accounting',
+        pod: p.key,
+        target: node.target,
+        message: `${node.target} is marked for deletion`,
+      });
     const taint = blockingTaint(node.taints, p.pod.spec.tolerations ?? []);
-    if (taint) out.push({ family: 'taints', pod: p.key, target: node.target, message: `${node.target} has taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} the pod does not tolerate` });
+    if (taint)
+      out.push({
+        family: 'taints',
+        pod: p.key,
+        target: node.target,
+        message: `${node.target} has taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} the pod does not tolerate`,
+      });
     const aff = nodeAffinityFailure(p.pod, node.labels);
     if (aff) out.push({ family: 'requirements', pod: p.key, target: node.target, message: aff });
-    if (node.labels.possible(Labels.hostname).size !== 1) out.push({ family: 'nodeclaim', pod: p.key, target: node.target, message: 'node has no single hostname' });
+    if (node.labels.possible(Labels.hostname).size !== 1)
+      out.push({ family: 'nodeclaim', pod: p.key, target: node.target, message: 'node has no single hostname' });
   }
   return out;
 }

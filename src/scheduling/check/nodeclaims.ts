@@ -24,7 +24,9 @@ function minValuesFailures(node: CheckNode, world: World): Violation[] {
   const claim = node.claim;
   if (!claim) return [];
   const pool = world.input.nodePools.find((p) => p.name === claim.nodePool);
-  const catalog = new Map((world.input.instanceTypesByNodePool?.[claim.nodePool] ?? world.input.instanceTypes).map((it) => [it.name, it]));
+  const catalog = new Map(
+    (world.input.instanceTypesByNodePool?.[claim.nodePool] ?? world.input.instanceTypes).map((it) => [it.name, it]),
+  );
   const reqs: NodeSelectorRequirementWithMinValues[] = [...(pool?.template.requirements ?? []), ...claim.requirements];
   const out: Violation[] = [];
   for (const r of reqs) {
@@ -35,7 +37,12 @@ function minValuesFailures(node: CheckNode, world: World): Violation[] {
       for (const v of it ? valuesOf(it, r.key) : []) if (valueSatisfies(r, v)) seen.add(v);
     }
     if (seen.size < r.minValues) {
-      out.push({ family: 'nodeclaim', target: node.target, message: `minValues ${r.minValues} on ${r.key} but the options offer ${seen.size}`, details: { key: r.key, minValues: r.minValues, offered: seen.size } });
+      out.push({
+        family: 'nodeclaim',
+        target: node.target,
+        message: `minValues ${r.minValues} on ${r.key} but the options offer ${seen.size}`,
+        details: { key: r.key, minValues: r.minValues, offered: seen.size },
+      });
     }
   }
   return out;
@@ -52,11 +59,14 @@ function claimShape(node: CheckNode): Violation[] {
   if (claim.pods.length === 0) bad('NodeClaim has no pods');
   for (let i = 1; i < options.length; i++) {
     const [a, b] = [options[i - 1], options[i]];
-    if (a && b && b.price < a.price - 1e-12) bad(`options are not cheapest first: ${a.name} ($${a.price}) before ${b.name} ($${b.price})`);
+    if (a && b && b.price < a.price - 1e-12)
+      bad(`options are not cheapest first: ${a.name} ($${a.price}) before ${b.name} ($${b.price})`);
   }
   const first = options[0];
   if (first && (claim.cheapest.instanceType !== first.name || Math.abs(claim.cheapest.price - first.price) > 1e-9)) {
-    bad(`cheapest says ${claim.cheapest.instanceType} at $${claim.cheapest.price}, the first option is ${first.name} at $${first.price}`);
+    bad(
+      `cheapest says ${claim.cheapest.instanceType} at $${claim.cheapest.price}, the first option is ${first.name} at $${first.price}`,
+    );
   }
   return out;
 }
@@ -78,7 +88,13 @@ function limitViolations(world: World): Violation[] {
     for (const n of nodes) addAmounts(used, capacityOfNode(n));
     for (const [k, limit] of amountsOf(pool.limits)) {
       const u = used.get(k) ?? 0n;
-      if (u > limit) out.push({ family: 'nodepool-limits', target: `nodepool/${pool.name}`, message: `nodepool ${pool.name} would use ${formatNano(u)} ${k}, its limit is ${formatNano(limit)}`, details: { resource: k, used: formatNano(u), limit: formatNano(limit) } });
+      if (u > limit)
+        out.push({
+          family: 'nodepool-limits',
+          target: `nodepool/${pool.name}`,
+          message: `nodepool ${pool.name} would use ${formatNano(u)} ${k}, its limit is ${formatNano(limit)}`,
+          details: { resource: k, used: formatNano(u), limit: formatNano(limit) },
+        });
     }
   }
   return out;
@@ -90,6 +106,7 @@ export function checkNodeClaims(world: World): Violation[] {
   for (const n of world.nodes) if (n.kind === 'new') out.push(...claimShape(n), ...minValuesFailures(n, world));
   out.push(...limitViolations(world));
   const sum = world.result.newNodeClaims.reduce((s, c) => s + c.cheapest.price, 0);
-  if (Math.abs(sum - world.result.cost) > 1e-6 * Math.max(1, sum)) out.push({ family: 'cost', message: `result cost ${world.result.cost} but its NodeClaims add up to ${sum}` });
+  if (Math.abs(sum - world.result.cost) > 1e-6 * Math.max(1, sum))
+    out.push({ family: 'cost', message: `result cost ${world.result.cost} but its NodeClaims add up to ${sum}` });
   return out;
 }

@@ -7,11 +7,19 @@ const zone = 'topology.kubernetes.io/zone';
 const hostname = 'kubernetes.io/hostname';
 const zones = ['zone-a', 'zone-b'];
 
-const term = (topologyKey: string, matchLabels: Record<string, string>): PodAffinityTerm => ({ topologyKey, labelSelector: { matchLabels } });
+const term = (topologyKey: string, matchLabels: Record<string, string>): PodAffinityTerm => ({
+  topologyKey,
+  labelSelector: { matchLabels },
+});
 
 /** A pod with required pod affinity `terms`. */
 const affine = (name: string, labels: Record<string, string>, terms: PodAffinityTerm[]): Pod =>
-  makePod({ name, cpu: '100m', labels, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: terms } } });
+  makePod({
+    name,
+    cpu: '100m',
+    labels,
+    affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: terms } },
+  });
 
 /** An existing node running `pods`; `extra` labels beside its zone and hostname. */
 const node = (name: string, inZone: string, pods: Pod[], extra: Record<string, string> = {}): ExistingNode => ({
@@ -25,8 +33,19 @@ const key = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metada
 
 /** The pending pods, each bound to the named existing node. */
 function place(nodes: ExistingNode[], placed: [Pod, string][]): { input: SchedulingInput; result: SchedulingResult } {
-  const input: SchedulingInput = { pods: placed.map(([p]) => p), nodes, nodePools: [makeNodePool()], instanceTypes: [makeInstanceType({ name: 'm', cpu: 4, memGi: 8, price: 0.1, zones })] };
-  const result: SchedulingResult = { existingNodes: placed.map(([p, n]) => ({ pod: key(p), node: n })), nominated: [], newNodeClaims: [], unplaced: [], cost: 0 };
+  const input: SchedulingInput = {
+    pods: placed.map(([p]) => p),
+    nodes,
+    nodePools: [makeNodePool()],
+    instanceTypes: [makeInstanceType({ name: 'm', cpu: 4, memGi: 8, price: 0.1, zones })],
+  };
+  const result: SchedulingResult = {
+    existingNodes: placed.map(([p, n]) => ({ pod: key(p), node: n })),
+    nominated: [],
+    newNodeClaims: [],
+    unplaced: [],
+    cost: 0,
+  };
   return { input, result };
 }
 
@@ -132,7 +151,14 @@ const cases: Case[] = [
       const labels = { app: 'db', tier: 'data' };
       const terms = [term(zone, { app: 'db' }), term(hostname, { tier: 'data' })];
       const [a, b, c] = ['a', 'b', 'c'].map((n) => affine(n, labels, terms));
-      return place([node('n1', 'zone-a', []), node('n2', 'zone-a', [])], [[a as Pod, 'n1'], [b as Pod, 'n1'], [c as Pod, 'n1']]);
+      return place(
+        [node('n1', 'zone-a', []), node('n2', 'zone-a', [])],
+        [
+          [a as Pod, 'n1'],
+          [b as Pod, 'n1'],
+          [c as Pod, 'n1'],
+        ],
+      );
     },
     flagged: [],
   },
@@ -145,7 +171,15 @@ const cases: Case[] = [
       const b = affine('b', { app: 'b', tier: 'x' }, [term(hostname, { app: 'b' })]);
       const c = affine('c', { app: 'b', tier: 'y' }, [term(zone, { tier: 'y' })]);
       const d = affine('d', { app: 'a', tier: 'x' }, [term(zone, { tier: 'y' })]);
-      return place([node('n1', 'zone-a', []), node('n2', 'zone-b', [])], [[a, 'n1'], [b, 'n1'], [c, 'n2'], [d, 'n2']]);
+      return place(
+        [node('n1', 'zone-a', []), node('n2', 'zone-b', [])],
+        [
+          [a, 'n1'],
+          [b, 'n1'],
+          [c, 'n2'],
+          [d, 'n2'],
+        ],
+      );
     },
     flagged: [],
   },
@@ -168,7 +202,15 @@ describe('required pod affinity with several terms, judged as kube-scheduler doe
     const labels = { app: 'db', tier: 'data' };
     const terms = [term(zone, { app: 'db' }), term(hostname, { tier: 'data' })];
     const [a, b] = [affine('a', labels, terms), affine('b', labels, terms)];
-    const flagged = affinityViolations(place([node('n1', 'zone-a', []), node('n2', 'zone-a', [])], [[a, 'n1'], [b, 'n2']]));
+    const flagged = affinityViolations(
+      place(
+        [node('n1', 'zone-a', []), node('n2', 'zone-a', [])],
+        [
+          [a, 'n1'],
+          [b, 'n2'],
+        ],
+      ),
+    );
     expect(flagged).toHaveLength(1);
     expect(['default/a', 'default/b']).toContain(flagged[0]);
   });

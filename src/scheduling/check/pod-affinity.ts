@@ -121,7 +121,7 @@ function unmet(p: Pending, counts: Map<string, Counts>, bootstrap: boolean): str
 
 /** Binds every pod whose terms are met, until none is; returns the pods still waiting. */
 function settle(left: Pending[], bound: Bound): Pending[] {
-  for (let progress = true; progress && left.length > 0; ) {
+  for (let progress = true; progress && left.length > 0;) {
     progress = false;
     const next: Pending[] = [];
     for (const p of left) {
@@ -155,7 +155,7 @@ function stranded(left: Pending[], bound: Bound): number {
   const startable = new Set(left.filter((q) => (bound.counts.get(q.set.key)?.total ?? 0) === 0).map((q) => q.set.key));
   const supply = bound.clone();
   let rest = left;
-  for (let progress = true; progress && rest.length > 0; ) {
+  for (let progress = true; progress && rest.length > 0;) {
     progress = false;
     const next: Pending[] = [];
     for (const q of rest) {
@@ -200,7 +200,13 @@ function starter(stuck: Pending[], from: Bound, rest: Pending[]): Pending | unde
   for (const { p } of tried) {
     const trial = from.clone();
     trial.bind(p.pod);
-    const dead = stranded(settle(rest.filter((q) => q !== p), trial), trial);
+    const dead = stranded(
+      settle(
+        rest.filter((q) => q !== p),
+        trial,
+      ),
+      trial,
+    );
     // A start that strands nobody is as good as any (the usual case: groups that do not select each other).
     if (dead === 0) return p;
     if (dead < fewest) [best, fewest] = [p, dead];

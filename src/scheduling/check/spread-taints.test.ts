@@ -16,9 +16,13 @@ const spread = (policy: 'Honor' | 'Ignore'): TopologySpreadConstraint => ({
   labelSelector: { matchLabels: labels },
   nodeTaintsPolicy: policy,
 });
-const owner = (name: string, policy: 'Honor' | 'Ignore', extra: Partial<Pod['spec']> = {}): Pod => makePod({ name, cpu: '100m', labels, topologySpreadConstraints: [spread(policy)], ...extra });
+const owner = (name: string, policy: 'Honor' | 'Ignore', extra: Partial<Pod['spec']> = {}): Pod =>
+  makePod({ name, cpu: '100m', labels, topologySpreadConstraints: [spread(policy)], ...extra });
 /** Matching pods already running (they tolerate the team taint). */
-const running = (n: number, prefix: string): Pod[] => Array.from({ length: n }, (_, i) => makePod({ name: `${prefix}${i}`, cpu: '100m', labels, tolerations: [{ key: 'team', operator: 'Exists' }] }));
+const running = (n: number, prefix: string): Pod[] =>
+  Array.from({ length: n }, (_, i) =>
+    makePod({ name: `${prefix}${i}`, cpu: '100m', labels, tolerations: [{ key: 'team', operator: 'Exists' }] }),
+  );
 const node = (name: string, inZone: string, opts: { taints?: Taint[]; pods?: Pod[] } = {}): ExistingNode => ({
   name,
   labels: { [zone]: inZone, [hostname]: name },
@@ -29,24 +33,58 @@ const node = (name: string, inZone: string, opts: { taints?: Taint[]; pods?: Pod
 const key = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 
 function place(nodes: ExistingNode[], placed: [Pod, string][]): { input: SchedulingInput; result: SchedulingResult } {
-  const input: SchedulingInput = { pods: placed.map(([p]) => p), nodes, nodePools: [makeNodePool()], instanceTypes: [makeInstanceType({ name: 'm', cpu: 4, memGi: 8, price: 0.1, zones: ['zone-a', 'zone-b', 'zone-c'] })] };
-  const result: SchedulingResult = { existingNodes: placed.map(([p, n]) => ({ pod: key(p), node: n })), nominated: [], newNodeClaims: [], unplaced: [], cost: 0 };
+  const input: SchedulingInput = {
+    pods: placed.map(([p]) => p),
+    nodes,
+    nodePools: [makeNodePool()],
+    instanceTypes: [
+      makeInstanceType({ name: 'm', cpu: 4, memGi: 8, price: 0.1, zones: ['zone-a', 'zone-b', 'zone-c'] }),
+    ],
+  };
+  const result: SchedulingResult = {
+    existingNodes: placed.map(([p, n]) => ({ pod: key(p), node: n })),
+    nominated: [],
+    newNodeClaims: [],
+    unplaced: [],
+    cost: 0,
+  };
   return { input, result };
 }
 
-const spreadViolations = (c: { input: SchedulingInput; result: SchedulingResult }): number => checkPlacement(c.input, c.result).filter((v) => v.family === 'topology-spread').length;
+const spreadViolations = (c: { input: SchedulingInput; result: SchedulingResult }): number =>
+  checkPlacement(c.input, c.result).filter((v) => v.family === 'topology-spread').length;
 
 /** One owner per zone on untainted nodes; zone-a also has a tainted node running two matching pods. */
-function onePerZone(policy: 'Honor' | 'Ignore', extra: Partial<Pod['spec']> = {}): { input: SchedulingInput; result: SchedulingResult } {
-  const nodes = [node('t1', 'zone-a', { taints: [team], pods: running(2, 'r') }), node('a1', 'zone-a'), node('b1', 'zone-b'), node('c1', 'zone-c')];
-  return place(nodes, [[owner('o1', policy, extra), 'a1'], [owner('o2', policy, extra), 'b1'], [owner('o3', policy, extra), 'c1']]);
+function onePerZone(
+  policy: 'Honor' | 'Ignore',
+  extra: Partial<Pod['spec']> = {},
+): { input: SchedulingInput; result: SchedulingResult } {
+  const nodes = [
+    node('t1', 'zone-a', { taints: [team], pods: running(2, 'r') }),
+    node('a1', 'zone-a'),
+    node('b1', 'zone-b'),
+    node('c1', 'zone-c'),
+  ];
+  return place(nodes, [
+    [owner('o1', policy, extra), 'a1'],
+    [owner('o2', policy, extra), 'b1'],
+    [owner('o3', policy, extra), 'c1'],
+  ]);
 }
 
 /** Two owners each in zone-b and zone-c; zone-a holds an empty node with `taints` and a tainted node running four. */
 function noneInA(policy: 'Honor' | 'Ignore', taints: Taint[]): { input: SchedulingInput; result: SchedulingResult } {
-  const nodes = [node('t1', 'zone-a', { taints: [team], pods: running(4, 'r') }), node('a1', 'zone-a', { taints }), node('b1', 'zone-b'), node('c1', 'zone-c')];
+  const nodes = [
+    node('t1', 'zone-a', { taints: [team], pods: running(4, 'r') }),
+    node('a1', 'zone-a', { taints }),
+    node('b1', 'zone-b'),
+    node('c1', 'zone-c'),
+  ];
   const owners = ['o1', 'o2', 'o3', 'o4'].map((n) => owner(n, policy));
-  return place(nodes, owners.map((o, i): [Pod, string] => [o, i < 2 ? 'b1' : 'c1']));
+  return place(
+    nodes,
+    owners.map((o, i): [Pod, string] => [o, i < 2 ? 'b1' : 'c1']),
+  );
 }
 
 // kube-scheduler's PodTopologySpread (matchNodeInclusionPolicies): with nodeTaintsPolicy Honor a node with a

@@ -23,8 +23,13 @@ interface Stats {
 /** The owner's node filter under nodeAffinityPolicy Honor: nodeSelector and required terms (any one holds). */
 function filterTerms(owner: PlacedPod, c: TopologySpreadConstraint): NodeSelectorRequirement[][] | undefined {
   if ((c.nodeAffinityPolicy ?? 'Honor') === 'Ignore') return undefined;
-  const sel = Object.entries(owner.pod.spec.nodeSelector ?? {}).map(([key, v]) => ({ key, operator: 'In' as const, values: [v] }));
-  const terms = owner.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const sel = Object.entries(owner.pod.spec.nodeSelector ?? {}).map(([key, v]) => ({
+    key,
+    operator: 'In' as const,
+    values: [v],
+  }));
+  const terms =
+    owner.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (sel.length === 0 && terms.length === 0) return undefined;
   return terms.length === 0 ? [sel] : terms.map((t) => [...sel, ...(t.matchExpressions ?? [])]);
 }
@@ -34,9 +39,14 @@ function filterTerms(owner: PlacedPod, c: TopologySpreadConstraint): NodeSelecto
  * still open may turn out to fail the owner's node filter (its pods then raise a count but no minimum), and a value
  * of the topology key the filter rules out is no eligible domain at all.
  */
-function eligibleDomains(node: CheckNode, owner: PlacedPod, c: TopologySpreadConstraint): { values: string[]; sure: boolean } {
+function eligibleDomains(
+  node: CheckNode,
+  owner: PlacedPod,
+  c: TopologySpreadConstraint,
+): { values: string[]; sure: boolean } {
   const values = domainValues(node, c.topologyKey);
-  if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(node.taints, owner.pod.spec.tolerations ?? [])) return { values: [], sure: false };
+  if ((c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' && blockingTaint(node.taints, owner.pod.spec.tolerations ?? []))
+    return { values: [], sure: false };
   const terms = filterTerms(owner, c);
   if (!terms) return { values, sure: true };
   const ok = terms.filter((t) => possiblyMatches(node.labels, t));
@@ -55,16 +65,28 @@ function stats(world: World, owner: PlacedPod, c: TopologySpreadConstraint): Sta
     const into = values.length === 1 && sure ? s.certain : s.maybe;
     for (const v of values) into.set(v, (into.get(v) ?? 0) + n);
   }
-  if (world.domains === 'karpenter') for (const v of discoveredDomains(world.input, owner.pod, c, world.poolDomains)) s.domains.add(v);
+  if (world.domains === 'karpenter')
+    for (const v of discoveredDomains(world.input, owner.pod, c, world.poolDomains)) s.domains.add(v);
   return s;
 }
 
 function groupKey(owner: PlacedPod, c: TopologySpreadConstraint): string {
   const spec = owner.pod.spec;
-  const nodeReqs = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor' ? [spec.nodeSelector ?? {}, spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null] : null;
+  const nodeReqs =
+    (c.nodeAffinityPolicy ?? 'Honor') === 'Honor'
+      ? [spec.nodeSelector ?? {}, spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null]
+      : null;
   const tolerations = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor' ? (spec.tolerations ?? []) : null;
   const selector = resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys);
-  return JSON.stringify([owner.namespace, c.topologyKey, selector ?? null, c.nodeAffinityPolicy, c.nodeTaintsPolicy, nodeReqs, tolerations]);
+  return JSON.stringify([
+    owner.namespace,
+    c.topologyKey,
+    selector ?? null,
+    c.nodeAffinityPolicy,
+    c.nodeTaintsPolicy,
+    nodeReqs,
+    tolerations,
+  ]);
 }
 
 function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violation | undefined {
@@ -72,7 +94,10 @@ function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violati
   const base = { family: 'topology-spread' as const, pod: owner.key, target: owner.node.target };
   if (d === undefined || d === '*') {
     const possible = domainValues(owner.node, c.topologyKey);
-    return { ...base, message: `spread on ${c.topologyKey}: the node's domain is ${possible.length ? `not decided (${possible.join('|')})` : 'missing'}` };
+    return {
+      ...base,
+      message: `spread on ${c.topologyKey}: the node's domain is ${possible.length ? `not decided (${possible.join('|')})` : 'missing'}`,
+    };
   }
   const self = selectorMatches(resolveSpreadSelector(c.labelSelector, owner, c.matchLabelKeys), owner.labels) ? 1 : 0;
   const count = (s.certain.get(d) ?? 0) + (s.maybe.get(d) ?? 0);
@@ -85,7 +110,15 @@ function judge(owner: PlacedPod, c: TopologySpreadConstraint, s: Stats): Violati
   return {
     ...base,
     message: `spread on ${c.topologyKey}: domain ${d} holds ${count} matching pods, the least-loaded eligible domain ${min}, maxSkew ${c.maxSkew}`,
-    details: { topologyKey: c.topologyKey, domain: d, count, min, maxSkew: c.maxSkew, eligibleDomains: s.domains.size, selector: JSON.stringify(c.labelSelector ?? null) },
+    details: {
+      topologyKey: c.topologyKey,
+      domain: d,
+      count,
+      min,
+      maxSkew: c.maxSkew,
+      eligibleDomains: s.domains.size,
+      selector: JSON.stringify(c.labelSelector ?? null),
+    },
   };
 }
 

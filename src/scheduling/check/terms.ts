@@ -14,17 +14,28 @@ export interface ResolvedTerm {
   namespaces: ReadonlySet<string> | undefined;
 }
 
-function withKeys(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>>, match: string[], mismatch: string[]): LabelSelector | undefined {
+function withKeys(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>>,
+  match: string[],
+  mismatch: string[],
+): LabelSelector | undefined {
   if (!selector || (match.length === 0 && mismatch.length === 0)) return selector;
   const exprs = [...(selector.matchExpressions ?? [])];
   for (const k of match) if (labels[k] !== undefined) exprs.push({ key: k, operator: 'In', values: [labels[k] ?? ''] });
-  for (const k of mismatch) if (labels[k] !== undefined) exprs.push({ key: k, operator: 'NotIn', values: [labels[k] ?? ''] });
+  for (const k of mismatch)
+    if (labels[k] !== undefined) exprs.push({ key: k, operator: 'NotIn', values: [labels[k] ?? ''] });
   return { ...selector, matchExpressions: exprs };
 }
 
-function namespacesOf(term: PodAffinityTerm, own: string, nsLabels: SchedulingInput['namespaces']): Set<string> | undefined {
+function namespacesOf(
+  term: PodAffinityTerm,
+  own: string,
+  nsLabels: SchedulingInput['namespaces'],
+): Set<string> | undefined {
   const sel = term.namespaceSelector;
-  if (sel && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0) return undefined;
+  if (sel && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)
+    return undefined;
   const out = new Set(term.namespaces ?? []);
   if (sel) for (const [ns, labels] of Object.entries(nsLabels ?? {})) if (selectorMatches(sel, labels)) out.add(ns);
   if (!sel && out.size === 0) out.add(own);
@@ -32,7 +43,11 @@ function namespacesOf(term: PodAffinityTerm, own: string, nsLabels: SchedulingIn
 }
 
 /** Resolves a pod affinity term of `owner`. */
-export function resolveAffinityTerm(term: PodAffinityTerm, owner: PlacedPod, nsLabels: SchedulingInput['namespaces']): ResolvedTerm {
+export function resolveAffinityTerm(
+  term: PodAffinityTerm,
+  owner: PlacedPod,
+  nsLabels: SchedulingInput['namespaces'],
+): ResolvedTerm {
   const selector = withKeys(term.labelSelector, owner.labels, term.matchLabelKeys ?? [], term.mismatchLabelKeys ?? []);
   const namespaces = namespacesOf(term, owner.namespace, nsLabels);
   const key = JSON.stringify([term.topologyKey, selector ?? null, namespaces ? [...namespaces].sort() : '*']);
@@ -40,7 +55,11 @@ export function resolveAffinityTerm(term: PodAffinityTerm, owner: PlacedPod, nsL
 }
 
 /** Resolves a spread constraint's selector (matchLabelKeys folded in); spread counts the owner's namespace only. */
-export function resolveSpreadSelector(selector: LabelSelector | undefined, owner: PlacedPod, matchLabelKeys: string[] | undefined): LabelSelector | undefined {
+export function resolveSpreadSelector(
+  selector: LabelSelector | undefined,
+  owner: PlacedPod,
+  matchLabelKeys: string[] | undefined,
+): LabelSelector | undefined {
   return withKeys(selector, owner.labels, matchLabelKeys ?? [], []);
 }
 

@@ -15,13 +15,26 @@ interface VolumeNeeds {
   attachments: { driver: string; id: string }[];
 }
 
-function allowedTerms(topologies: { matchLabelExpressions?: { key: string; values: string[] }[] }[] | undefined): NodeSelectorTerm[] {
-  return (topologies ?? []).map((t) => ({ matchExpressions: (t.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In' as const, values: e.values })) }));
+function allowedTerms(
+  topologies: { matchLabelExpressions?: { key: string; values: string[] }[] }[] | undefined,
+): NodeSelectorTerm[] {
+  return (topologies ?? []).map((t) => ({
+    matchExpressions: (t.matchLabelExpressions ?? []).map((e) => ({
+      key: e.key,
+      operator: 'In' as const,
+      values: e.values,
+    })),
+  }));
 }
 
-function boundNeeds(volumeName: string, ctx: { info: VolumeInfo; provisioner: string | undefined }, out: VolumeNeeds): void {
+function boundNeeds(
+  volumeName: string,
+  ctx: { info: VolumeInfo; provisioner: string | undefined },
+  out: VolumeNeeds,
+): void {
   const pv = ctx.info.volumes?.[volumeName];
-  if (pv?.nodeAffinity?.length) out.terms.push({ what: `persistentvolume ${volumeName} node affinity`, terms: pv.nodeAffinity });
+  if (pv?.nodeAffinity?.length)
+    out.terms.push({ what: `persistentvolume ${volumeName} node affinity`, terms: pv.nodeAffinity });
   const driver = pv?.driver ?? ctx.provisioner;
   if (driver) out.attachments.push({ driver, id: volumeName });
 }
@@ -29,8 +42,13 @@ function boundNeeds(volumeName: string, ctx: { info: VolumeInfo; provisioner: st
 function ephemeralNeeds(pod: Pod, v: Volume, info: VolumeInfo | undefined, out: VolumeNeeds): void {
   const scName = v.ephemeral?.volumeClaimTemplate?.spec?.storageClassName;
   const sc = scName !== undefined ? info?.storageClasses?.[scName] : undefined;
-  if (sc?.allowedTopologies?.length) out.terms.push({ what: `storageclass ${sc.name} allowedTopologies`, terms: allowedTerms(sc.allowedTopologies) });
-  if (sc?.provisioner) out.attachments.push({ driver: sc.provisioner, id: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}-${v.name}` });
+  if (sc?.allowedTopologies?.length)
+    out.terms.push({ what: `storageclass ${sc.name} allowedTopologies`, terms: allowedTerms(sc.allowedTopologies) });
+  if (sc?.provisioner)
+    out.attachments.push({
+      driver: sc.provisioner,
+      id: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}-${v.name}`,
+    });
 }
 
 function claimNeeds(key: string, info: VolumeInfo, out: VolumeNeeds): void {
@@ -48,7 +66,8 @@ function claimNeeds(key: string, info: VolumeInfo, out: VolumeNeeds): void {
     out.errors.push(`persistentvolumeclaim ${key} is unbound and binds Immediate: the pod must wait for it`);
     return;
   }
-  if (sc.allowedTopologies?.length) out.terms.push({ what: `storageclass ${sc.name} allowedTopologies`, terms: allowedTerms(sc.allowedTopologies) });
+  if (sc.allowedTopologies?.length)
+    out.terms.push({ what: `storageclass ${sc.name} allowedTopologies`, terms: allowedTerms(sc.allowedTopologies) });
   if (sc.provisioner) out.attachments.push({ driver: sc.provisioner, id: key });
 }
 
@@ -64,7 +83,8 @@ export function volumeNeeds(pod: Pod, info: VolumeInfo | undefined): VolumeNeeds
 }
 
 function topologyFailure(needs: VolumeNeeds, labels: NodeLabels): string | undefined {
-  for (const n of needs.terms) if (!n.terms.some((t) => termAlwaysHolds(labels, t))) return `${n.what} is not guaranteed on this node`;
+  for (const n of needs.terms)
+    if (!n.terms.some((t) => termAlwaysHolds(labels, t))) return `${n.what} is not guaranteed on this node`;
   return undefined;
 }
 
@@ -84,7 +104,8 @@ export function checkVolumes(world: World): Violation[] {
       }
       if (!p.isNew) continue;
       hasNew = true;
-      for (const e of needs.errors) out.push({ family: 'volume-topology', pod: p.key, target: node.target, message: e });
+      for (const e of needs.errors)
+        out.push({ family: 'volume-topology', pod: p.key, target: node.target, message: e });
       const topo = topologyFailure(needs, node.labels);
       if (topo) out.push({ family: 'volume-topology', pod: p.key, target: node.target, message: topo });
     }
@@ -92,7 +113,12 @@ export function checkVolumes(world: World): Violation[] {
     for (const [driver, ids] of attached) {
       const limit = limits[driver];
       if (hasNew && limit !== undefined && ids.size > limit) {
-        out.push({ family: 'csi-limits', target: node.target, message: `${node.target} would attach ${ids.size} ${driver} volumes, its limit is ${limit}`, details: { driver, attached: ids.size, limit } });
+        out.push({
+          family: 'csi-limits',
+          target: node.target,
+          message: `${node.target} would attach ${ids.size} ${driver} volumes, its limit is ${limit}`,
+          details: { driver, attached: ids.size, limit },
+        });
       }
     }
   }

@@ -3,7 +3,15 @@
  * in-flight NodeClaims and new NodeClaims) with the pods that end up on it, and the accounting of every pending pod.
  */
 import { isKnownEphemeralTaintKey, Labels, type Taint } from '../../api/index.js';
-import type { DaemonSet, ExistingNode, InstanceType, NewNodeClaim, Pod, SchedulingInput, SchedulingResult } from '../model.js';
+import type {
+  DaemonSet,
+  ExistingNode,
+  InstanceType,
+  NewNodeClaim,
+  Pod,
+  SchedulingInput,
+  SchedulingResult,
+} from '../model.js';
 import { addAmounts, amountsOf, podDemand, type Amounts } from './amounts.js';
 import { claimView, type ClaimOption } from './claim-view.js';
 import type { DomainMode, PoolDomainMemo } from './karpenter-domains.js';
@@ -67,23 +75,34 @@ function sameTaint(a: Taint, b: Taint): boolean {
 function existingTaints(n: ExistingNode): Taint[] {
   const taints = n.taints ?? [];
   if (n.initialized ?? true) return [...taints];
-  return taints.filter((t) => !isKnownEphemeralTaintKey(t.key) && !(n.startupTaints ?? []).some((s) => sameTaint(s, t)));
+  return taints.filter(
+    (t) => !isKnownEphemeralTaintKey(t.key) && !(n.startupTaints ?? []).some((s) => sameTaint(s, t)),
+  );
 }
 
 function daemonRuns(ds: DaemonSet, node: Pick<CheckNode, 'labels' | 'taints'>): boolean {
   const spec = ds.template.spec;
   if (blockingTaint(node.taints, spec.tolerations ?? [])) return false;
-  const selector = Object.entries(spec.nodeSelector ?? {}).map(([key, v]) => ({ key, operator: 'In' as const, values: [v] }));
+  const selector = Object.entries(spec.nodeSelector ?? {}).map(([key, v]) => ({
+    key,
+    operator: 'In' as const,
+    values: [v],
+  }));
   if (!possiblyMatches(node.labels, selector)) return false;
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return !terms?.length || terms.some((t) => possiblyMatches(node.labels, t.matchExpressions ?? []));
 }
 
 /** Requests of the DaemonSet pods that may still land on `node` (those already on it excluded). */
-function daemonOverhead(node: Pick<CheckNode, 'labels' | 'taints'>, daemonSets: readonly DaemonSet[], present: readonly Pod[]): Amounts {
+function daemonOverhead(
+  node: Pick<CheckNode, 'labels' | 'taints'>,
+  daemonSets: readonly DaemonSet[],
+  present: readonly Pod[],
+): Amounts {
   const out: Amounts = new Map();
   for (const ds of daemonSets) {
-    if (present.some((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name))) continue;
+    if (present.some((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name)))
+      continue;
     if (daemonRuns(ds, node)) addAmounts(out, podDemand({ metadata: { name: ds.name }, spec: ds.template.spec }));
   }
   return out;
@@ -107,18 +126,34 @@ function existingNode(n: ExistingNode, kind: 'node' | 'nodeclaim', input: Schedu
 }
 
 function placed(pod: Pod, node: CheckNode, isNew: boolean): PlacedPod {
-  return { key: keyOf(pod), pod, isNew, namespace: pod.metadata.namespace ?? 'default', labels: pod.metadata.labels ?? {}, node };
+  return {
+    key: keyOf(pod),
+    pod,
+    isNew,
+    namespace: pod.metadata.namespace ?? 'default',
+    labels: pod.metadata.labels ?? {},
+    node,
+  };
 }
 
 function catalogFor(input: SchedulingInput, pool: string): Map<string, InstanceType> {
   return new Map((input.instanceTypesByNodePool?.[pool] ?? input.instanceTypes).map((it) => [it.name, it]));
 }
 
-function newNode(claim: NewNodeClaim, index: number, world: World, catalogs: Map<string, Map<string, InstanceType>>): CheckNode | undefined {
+function newNode(
+  claim: NewNodeClaim,
+  index: number,
+  world: World,
+  catalogs: Map<string, Map<string, InstanceType>>,
+): CheckNode | undefined {
   const target = `new/${index}:${claim.labels[Labels.hostname] ?? ''}`;
   const pool = world.input.nodePools.find((p) => p.name === claim.nodePool);
   if (!pool) {
-    world.violations.push({ family: 'nodeclaim', target, message: `NodeClaim names nodepool ${claim.nodePool}, which does not exist` });
+    world.violations.push({
+      family: 'nodeclaim',
+      target,
+      message: `NodeClaim names nodepool ${claim.nodePool}, which does not exist`,
+    });
     return undefined;
   }
   let catalog = catalogs.get(pool.name);
@@ -147,18 +182,32 @@ function assign(world: World, byTarget: Map<string, CheckNode>, newNodes: (Check
   const put = (podKey: string, where: string, node: CheckNode | null | undefined): void => {
     const before = seen.get(podKey);
     if (before !== undefined) {
-      world.violations.push({ family: 'accounting', pod: podKey, message: `pod appears twice in the result (${before} and ${where})` });
+      world.violations.push({
+        family: 'accounting',
+        pod: podKey,
+        message: `pod appears twice in the result (${before} and ${where})`,
+      });
       return;
     }
     seen.set(podKey, where);
     const pod = world.pending.get(podKey);
     if (!pod) {
-      world.violations.push({ family: 'accounting', pod: podKey, target: where, message: 'result places a pod that was not pending' });
+      world.violations.push({
+        family: 'accounting',
+        pod: podKey,
+        target: where,
+        message: 'result places a pod that was not pending',
+      });
       return;
     }
     if (node === null) return; // reported unplaced
     if (!node) {
-      world.violations.push({ family: 'accounting', pod: podKey, target: where, message: `result places the pod on ${where}, which does not exist` });
+      world.violations.push({
+        family: 'accounting',
+        pod: podKey,
+        target: where,
+        message: `result places the pod on ${where}, which does not exist`,
+      });
       return;
     }
     const p = placed(pod, node, true);
@@ -166,22 +215,39 @@ function assign(world: World, byTarget: Map<string, CheckNode>, newNodes: (Check
     world.placed.push(p);
   };
   for (const e of world.result.existingNodes) put(e.pod, `node/${e.node}`, byTarget.get(`node/${e.node}`));
-  for (const e of world.result.nominated) put(e.pod, `nodeclaim/${e.nodeClaim}`, byTarget.get(`nodeclaim/${e.nodeClaim}`));
+  for (const e of world.result.nominated)
+    put(e.pod, `nodeclaim/${e.nodeClaim}`, byTarget.get(`nodeclaim/${e.nodeClaim}`));
   world.result.newNodeClaims.forEach((c, i) => {
     for (const k of c.pods) put(k, `new/${i}`, newNodes[i]);
   });
   for (const u of world.result.unplaced) {
-    if (u.reasons.length === 0) world.violations.push({ family: 'accounting', pod: u.pod, message: 'unplaced pod has no reason' });
+    if (u.reasons.length === 0)
+      world.violations.push({ family: 'accounting', pod: u.pod, message: 'unplaced pod has no reason' });
     put(u.pod, 'unplaced', null);
   }
   for (const k of world.pending.keys()) {
-    if (!seen.has(k)) world.violations.push({ family: 'accounting', pod: k, message: 'pending pod is neither placed nor reported unplaced' });
+    if (!seen.has(k))
+      world.violations.push({
+        family: 'accounting',
+        pod: k,
+        message: 'pending pod is neither placed nor reported unplaced',
+      });
   }
 }
 
 /** Rebuilds the final placement. */
 export function buildWorld(input: SchedulingInput, result: SchedulingResult, domains: DomainMode = 'kube'): World {
-  const world: World = { input, result, nodes: [], placed: [], pending: new Map(), violations: [], domains, poolDomains: new Map(), demands: new WeakMap() };
+  const world: World = {
+    input,
+    result,
+    nodes: [],
+    placed: [],
+    pending: new Map(),
+    violations: [],
+    domains,
+    poolDomains: new Map(),
+    demands: new WeakMap(),
+  };
   for (const p of input.pods) world.pending.set(keyOf(p), p);
   const byTarget = new Map<string, CheckNode>();
   for (const n of input.nodes ?? []) byTarget.set(`node/${n.name}`, existingNode(n, 'node', input));

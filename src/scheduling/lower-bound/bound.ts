@@ -93,30 +93,70 @@ function aggregate(p: Problem, solveLp: LpSolve): Aggregate {
     return Math.max(0, total - free) / scale;
   });
   const nodes = Math.max(0, ...antiGroups(p).map((g) => g.needed));
-  const fresh = p.variants.filter((v) => !v.existing).map((v) => ({ price: v.price, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
+  const fresh = p.variants
+    .filter((v) => !v.existing)
+    .map((v) => ({ price: v.price, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
   return aggregateBound({ demand, nodes, variants: fresh }, solveLp);
 }
 
 /** The whole-nodes bound (whole-nodes.ts) from the problem; 0 when not tried or not solved. */
 function wholeNodes(p: Problem, solveLp: LpSolve): number {
   const weights = p.classes.map((c) => p.resources.map((k, r) => toNumber(c.demand, k) / (p.scale[r] ?? 1)));
-  const variants = p.variants.map((v) => ({ price: v.price, existing: v.existing, capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)) }));
-  const limits = p.limits.map((l) => ({ remaining: l.remaining, use: p.variants.map((v) => (v.pool === l.pool ? toNumber(v.limitCapacity, l.resource) : 0)) }));
+  const variants = p.variants.map((v) => ({
+    price: v.price,
+    existing: v.existing,
+    capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)),
+  }));
+  const limits = p.limits.map((l) => ({
+    remaining: l.remaining,
+    use: p.variants.map((v) => (v.pool === l.pool ? toNumber(v.limitCapacity, l.resource) : 0)),
+  }));
   const perNode = p.variants.map((v) => p.bound[v.id] ?? []);
-  return wholeNodesBound({ counts: p.classes.map((c) => c.count), weights, anti: p.classes.map((c) => c.antiGroup), variants, perNode, limits }, solveLp) ?? 0;
+  return (
+    wholeNodesBound(
+      {
+        counts: p.classes.map((c) => c.count),
+        weights,
+        anti: p.classes.map((c) => c.antiGroup),
+        variants,
+        perNode,
+        limits,
+      },
+      solveLp,
+    ) ?? 0
+  );
 }
-
 
 /** A valid lower bound on the cost of placing `input.pods` (new NodeClaims only; existing capacity is free). */
 export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): LowerBound {
   const p = buildProblem(input);
   const anti = antiAffinityBound(p);
   const agg = p.classes.length > 0 ? aggregate(p, opts.solveLp) : { bound: 0, alpha: [] };
-  const splits = opts.domains === 'karpenter' ? p.classes.map((cls, index) => zoneSplit({ cls, index, input, variants: p.all, held: p.allBound })) : undefined;
-  const cover = classCoverBound({ counts: p.classes.map((c) => c.count), variants: p.variants, perNode: p.variants.map((v) => p.bound[v.id] ?? []), splits }) ?? 0;
+  const splits =
+    opts.domains === 'karpenter'
+      ? p.classes.map((cls, index) => zoneSplit({ cls, index, input, variants: p.all, held: p.allBound }))
+      : undefined;
+  const cover =
+    classCoverBound({
+      counts: p.classes.map((c) => c.count),
+      variants: p.variants,
+      perNode: p.variants.map((v) => p.bound[v.id] ?? []),
+      splits,
+    }) ?? 0;
   const whole = wholeNodes(p, opts.solveLp);
   const g = generate(p, opts);
   let lp = g.lp;
   if (g.last && !g.converged) lp = Math.max(lp, blended(p, g.last, agg.alpha), finalFarley(p, g.last, opts.solveLp));
-  return { lowerBound: Math.max(lp, anti, agg.bound, cover, whole), lpBound: lp, antiAffinityBound: anti, aggregateBound: agg.bound, classCoverBound: cover, wholeNodesBound: whole, masterObjective: g.master, iterations: g.iterations, converged: g.converged, excludedPods: p.excluded };
+  return {
+    lowerBound: Math.max(lp, anti, agg.bound, cover, whole),
+    lpBound: lp,
+    antiAffinityBound: anti,
+    aggregateBound: agg.bound,
+    classCoverBound: cover,
+    wholeNodesBound: whole,
+    masterObjective: g.master,
+    iterations: g.iterations,
+    converged: g.converged,
+    excludedPods: p.excluded,
+  };
 }

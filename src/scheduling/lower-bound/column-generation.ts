@@ -48,18 +48,33 @@ function solveMaster(p: Problem, columns: readonly Column[], solveLp: LpSolve): 
   const big = 1e3 * Math.max(1, ...p.variants.map((v) => v.price));
   const objective: Term[] = columns.map((c, j): Term => [c.variant.price, `x${j}`]);
   const rows = p.classes.map((c, i) => {
-    const terms: Term[] = columns.flatMap((col, j): Term[] => ((col.counts.get(i) ?? 0) > 0 ? [[col.counts.get(i) ?? 0, `x${j}`]] : []));
+    const terms: Term[] = columns.flatMap((col, j): Term[] =>
+      (col.counts.get(i) ?? 0) > 0 ? [[col.counts.get(i) ?? 0, `x${j}`]] : [],
+    );
     terms.push([1, `art${i}`]);
     objective.push([big, `art${i}`]);
     return { name: `c${i}`, terms, rhs: c.count };
   });
   for (const l of p.limits) {
-    const terms = columns.flatMap((col, j): Term[] => (col.variant.pool === l.pool ? [[-toNumber(col.variant.limitCapacity, l.resource), `x${j}`]] : []));
+    const terms = columns.flatMap((col, j): Term[] =>
+      col.variant.pool === l.pool ? [[-toNumber(col.variant.limitCapacity, l.resource), `x${j}`]] : [],
+    );
     rows.push({ name: `l${l.index}`, terms, rhs: -l.remaining });
   }
   const existing = [...new Set(columns.filter((c) => c.variant.existing).map((c) => c.variant.id))];
-  for (const id of existing) rows.push({ name: `e${id}`, terms: columns.flatMap((c, j): Term[] => (c.variant.id === id ? [[-1, `x${j}`]] : [])), rhs: -1 });
-  const r = solveLp(writeLp({ sense: 'Minimize', objective, rows: rows.map((row) => ({ ...row, terms: row.terms.length ? row.terms : [[0, 'x0']] })) }));
+  for (const id of existing)
+    rows.push({
+      name: `e${id}`,
+      terms: columns.flatMap((c, j): Term[] => (c.variant.id === id ? [[-1, `x${j}`]] : [])),
+      rhs: -1,
+    });
+  const r = solveLp(
+    writeLp({
+      sense: 'Minimize',
+      objective,
+      rows: rows.map((row) => ({ ...row, terms: row.terms.length ? row.terms : [[0, 'x0']] })),
+    }),
+  );
   if (!r.optimal) return undefined;
   const dual = (i: number): number => Math.max(0, r.rowDuals[i] ?? 0);
   const nClasses = p.classes.length;
@@ -95,7 +110,9 @@ const Blends = [0.25, 0.5, 0.75, 0.9];
  * has not converged. ρ and V_e come from the fractional (surrogate) bounds only.
  */
 export function blended(p: Problem, m: Master, alpha: readonly number[]): number {
-  const byResources = p.classes.map((c) => p.resources.reduce((s, k, r) => s + (alpha[r] ?? 0) * (toNumber(c.demand, k) / (p.scale[r] ?? 1)), 0));
+  const byResources = p.classes.map((c) =>
+    p.resources.reduce((s, k, r) => s + (alpha[r] ?? 0) * (toNumber(c.demand, k) / (p.scale[r] ?? 1)), 0),
+  );
   let out = 0;
   for (const t of Blends) {
     const duals = p.classes.map((_, i) => t * (m.duals[i] ?? 0) + (1 - t) * (byResources[i] ?? 0));
@@ -174,7 +191,9 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
       complete = false;
       tighten(best, v.id, pricing(p, v, m.duals));
     }
-    const reduced = v.existing ? (m.existingDuals.get(v.id) ?? 0) - exact.value : v.price + limitCost(p, v, m.lambda) - exact.value;
+    const reduced = v.existing
+      ? (m.existingDuals.get(v.id) ?? 0) - exact.value
+      : v.price + limitCost(p, v, m.lambda) - exact.value;
     const key = `${v.id}:${[...exact.counts].join(';')}`;
     if (reduced < -1e-9 && !opts.seen.has(key)) {
       opts.seen.add(key);
@@ -187,8 +206,15 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
 /** Duals between the stability centre and the master's: t·centre + (1 − t)·master (still ≥ 0, so still valid for Farley). */
 function smooth(center: Master, m: Master, t: number): Master {
   const mix = (a: readonly number[], b: readonly number[]): number[] => b.map((x, i) => t * (a[i] ?? 0) + (1 - t) * x);
-  const existingDuals = new Map([...m.existingDuals].map(([id, x]) => [id, t * (center.existingDuals.get(id) ?? 0) + (1 - t) * x]));
-  return { objective: m.objective, duals: mix(center.duals, m.duals), lambda: mix(center.lambda, m.lambda), existingDuals };
+  const existingDuals = new Map(
+    [...m.existingDuals].map(([id, x]) => [id, t * (center.existingDuals.get(id) ?? 0) + (1 - t) * x]),
+  );
+  return {
+    objective: m.objective,
+    duals: mix(center.duals, m.duals),
+    lambda: mix(center.lambda, m.lambda),
+    existingDuals,
+  };
 }
 
 /** Weight of the stability centre in the duals priced (Wentges smoothing). */
@@ -244,4 +270,3 @@ export function generate(p: Problem, opts: GenerationOptions): Generation {
   }
   return g;
 }
-

@@ -17,7 +17,9 @@ const Units = 128;
 
 /** The two resources the items weigh most on relative to the node, the ones that bind. */
 function bindingResources(p: Pricing, items: readonly Item[]): number[] {
-  const load = p.capacity.map((c, k) => (c > 0 ? items.reduce((s, it) => s + it.bound * (it.weight[k] ?? 0), 0) / c : 0));
+  const load = p.capacity.map((c, k) =>
+    c > 0 ? items.reduce((s, it) => s + it.bound * (it.weight[k] ?? 0), 0) / c : 0,
+  );
   return load
     .map((l, k) => ({ l, k }))
     .filter((x) => x.l > 0)
@@ -38,7 +40,12 @@ function units(it: Item, g: Grid): number[] {
 }
 
 /** Adds one 0/1 item (weight in grid units) to `layer`, reading the best values without it from `from`. */
-function addItem(g: Grid, layers: { layer: Float64Array; from: Float64Array }, w: readonly number[], value: number): void {
+function addItem(
+  g: Grid,
+  layers: { layer: Float64Array; from: Float64Array },
+  w: readonly number[],
+  value: number,
+): void {
   const [w1 = 0, w2 = 0] = w;
   const { layer, from } = layers;
   const c2max = g.stride - 1;
@@ -69,7 +76,12 @@ function grid(p: Pricing, dims: readonly number[]): Grid {
   const k = dims.length === 1 ? [Units * Units, 0] : [Units, Units];
   // The node holds floor(capacity/u + n·ε) = K units while n·ε < 1 (n ≤ 1000 pods here).
   const stride = (k[1] ?? 0) + 1;
-  return { dims: [...dims], units: dims.map((d, j) => (p.capacity[d] ?? 0) / (k[j] ?? 1)), stride, size: ((k[0] ?? 0) + 1) * stride };
+  return {
+    dims: [...dims],
+    units: dims.map((d, j) => (p.capacity[d] ?? 0) / (k[j] ?? 1)),
+    stride,
+    size: ((k[0] ?? 0) + 1) * stride,
+  };
 }
 
 /** Free items and the largest anti-affinity group; other groups become their dominating items. */
@@ -82,7 +94,13 @@ function splitGroups(p: Pricing, valued: readonly Item[]): { free: Item[]; first
   }
   const [first, ...rest] = [...groups.values()].sort((a, b) => b.length - a.length);
   for (const group of rest) {
-    free.push({ cls: -1, bound: 1, value: Math.max(...group.map((it) => it.value)), anti: undefined, weight: p.capacity.map((_, r) => Math.min(...group.map((it) => it.weight[r] ?? 0))) });
+    free.push({
+      cls: -1,
+      bound: 1,
+      value: Math.max(...group.map((it) => it.value)),
+      anti: undefined,
+      weight: p.capacity.map((_, r) => Math.min(...group.map((it) => it.weight[r] ?? 0))),
+    });
   }
   return { free, first };
 }

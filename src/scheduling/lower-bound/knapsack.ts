@@ -67,7 +67,10 @@ const scalar = (it: Item, mu: readonly number[]): number => it.weight.reduce((s,
 function surrogate(p: Pricing, s: Split, mu: readonly number[]): number {
   const cap = p.capacity.reduce((sum, c, k) => sum + c * (mu[k] ?? 0), 0);
   const [first, ...rest] = s.groups;
-  const base = [...s.free, ...rest.map((g) => dominating(g, p.capacity.length))].map((it) => ({ w: scalar(it, mu), it }));
+  const base = [...s.free, ...rest.map((g) => dominating(g, p.capacity.length))].map((it) => ({
+    w: scalar(it, mu),
+    it,
+  }));
   const ratio = (x: { w: number; it: Item }): number => (x.w <= 0 ? Number.POSITIVE_INFINITY : x.it.value / x.w);
   base.sort((a, b) => ratio(b) - ratio(a));
   let best = greedy(base, cap);
@@ -87,10 +90,26 @@ export function fractionalBound(p: Pricing): number {
   const s = split(p.items);
   const unit = (k: number, t: number): number => ((p.capacity[k] ?? 0) > 0 ? t / (p.capacity[k] ?? 1) : 0);
   let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < n; k++) best = Math.min(best, surrogate(p, s, p.capacity.map((_, j) => (j === k ? 1 : 0))));
+  for (let k = 0; k < n; k++)
+    best = Math.min(
+      best,
+      surrogate(
+        p,
+        s,
+        p.capacity.map((_, j) => (j === k ? 1 : 0)),
+      ),
+    );
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
-      for (const t of Mixes) best = Math.min(best, surrogate(p, s, p.capacity.map((_, j) => (j === a ? unit(a, t) : j === b ? unit(b, 1 - t) : 0))));
+      for (const t of Mixes)
+        best = Math.min(
+          best,
+          surrogate(
+            p,
+            s,
+            p.capacity.map((_, j) => (j === a ? unit(a, t) : j === b ? unit(b, 1 - t) : 0)),
+          ),
+        );
     }
   }
   return Number.isFinite(best) ? best : p.items.reduce((sum, it) => sum + Math.max(0, it.value) * it.bound, 0);
@@ -209,10 +228,14 @@ function ratio(it: Item | undefined, k: number): number {
 }
 
 /** The best configuration (pod counts per class) and its value; `proven` is false when the search was cut short. */
-export function bestConfiguration(p: Pricing, nodeLimit = 3_000): { value: number; counts: Map<number, number>; proven: boolean } {
+export function bestConfiguration(
+  p: Pricing,
+  nodeLimit = 3_000,
+): { value: number; counts: Map<number, number>; proven: boolean } {
   const { free, groups } = split(p.items);
   // Most valuable per unit of the scarcest resource first, so good solutions come early and prune the rest.
-  const density = (it: Item): number => it.value / Math.max(1e-12, ...it.weight.map((w, k) => w / Math.max(1e-12, p.capacity[k] ?? 0)));
+  const density = (it: Item): number =>
+    it.value / Math.max(1e-12, ...it.weight.map((w, k) => w / Math.max(1e-12, p.capacity[k] ?? 0)));
   const items = free.sort((a, b) => density(b) - density(a));
   const stand = groups.map((g) => dominating(g, p.capacity.length));
   const all = [...items, ...stand];

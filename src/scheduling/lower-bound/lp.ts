@@ -41,7 +41,10 @@ export function writeLp(m: LpModel): string {
   const lines = [m.sense, ` obj: ${expr(m.objective)}`, 'Subject To'];
   for (const r of m.rows) lines.push(` ${r.name}: ${expr(r.terms)} >= ${num(r.rhs)}`);
   lines.push('Bounds');
-  const names = new Set<string>([...m.objective.map(([, n]) => n), ...m.rows.flatMap((r) => r.terms.map(([, n]) => n))]);
+  const names = new Set<string>([
+    ...m.objective.map(([, n]) => n),
+    ...m.rows.flatMap((r) => r.terms.map(([, n]) => n)),
+  ]);
   for (const n of names) {
     const u = m.upper?.get(n);
     lines.push(u === undefined ? ` ${n} >= 0` : ` 0 <= ${n} <= ${num(u)}`);

@@ -23,8 +23,16 @@ export function pricingLpBound(p: Pricing, solveLp: LpSolve): number | undefined
     if (it.anti !== undefined) groups.set(it.anti, [...(groups.get(it.anti) ?? []), i]);
   });
   let g = 0;
-  for (const members of groups.values()) rows.push({ name: `g${g++}`, terms: members.map((i): Term => [-1, name(i)]), rhs: -1 });
+  for (const members of groups.values())
+    rows.push({ name: `g${g++}`, terms: members.map((i): Term => [-1, name(i)]), rhs: -1 });
   const upper = new Map(items.map((it, i) => [name(i), it.bound]));
-  const r = solveLp(writeLp({ sense: 'Maximize', objective: items.map((it, i): Term => [it.value, name(i)]), rows: rows.filter((row) => row.terms.length > 0), upper }));
+  const r = solveLp(
+    writeLp({
+      sense: 'Maximize',
+      objective: items.map((it, i): Term => [it.value, name(i)]),
+      rows: rows.filter((row) => row.terms.length > 0),
+      upper,
+    }),
+  );
   return r.optimal ? r.objective * (1 + 1e-6) + 1e-9 : undefined;
 }

@@ -40,10 +40,15 @@ function limitRows(input: SchedulingInput, usable: readonly Variant[]): Problem[
       let used = 0;
       for (const n of [...(input.nodes ?? []), ...(input.nodeClaims ?? [])]) {
         const owner = n.labels['karpenter.sh/nodepool'] ?? ('nodePool' in n ? n.nodePool : undefined);
-        if (owner === pool.name) used += toNumber(new Map([[resource, parseQuantity(n.capacity?.[resource] ?? n.allocatable[resource])]]), resource);
+        if (owner === pool.name)
+          used += toNumber(
+            new Map([[resource, parseQuantity(n.capacity?.[resource] ?? n.allocatable[resource])]]),
+            resource,
+          );
       }
       const limit = toNumber(new Map([[resource, parseQuantity(q)]]), resource);
-      if (usable.some((v) => v.pool === pool.name)) out.push({ pool: pool.name, resource, index: out.length, remaining: Math.max(0, limit - used) });
+      if (usable.some((v) => v.pool === pool.name))
+        out.push({ pool: pool.name, resource, index: out.length, remaining: Math.max(0, limit - used) });
     }
   }
   return out;
@@ -72,7 +77,9 @@ function undominated(vs: readonly Variant[], rows: readonly number[][], resource
 }
 
 /** Builds the problem; `all` and `allBound` keep every variant (dominated ones too) for per-zone pricing. */
-export function buildProblem(input: SchedulingInput): Problem & { excluded: number; all: Variant[]; allBound: number[][] } {
+export function buildProblem(
+  input: SchedulingInput,
+): Problem & { excluded: number; all: Variant[]; allBound: number[][] } {
   const all = podClasses(input.pods);
   const resources = [...new Set(all.flatMap((c) => [...c.demand.keys()]))].sort();
   const vs = variants(input).filter((v) => resources.every((k) => toNumber(v.capacity, k) >= 0) || v.existing);
@@ -84,7 +91,17 @@ export function buildProblem(input: SchedulingInput): Problem & { excluded: numb
   const kept = undominated(vs, rows, resources).map((v, id) => ({ ...v, id }));
   const bound = kept.map((v) => classes.map((c) => perNode(c, v, resources)));
   const scale = resources.map((k) => Math.max(1e-9, ...kept.map((v) => toNumber(v.capacity, k))));
-  return { classes, variants: kept, resources, scale, bound, limits: limitRows(input, kept), excluded, all: vs, allBound: rows };
+  return {
+    classes,
+    variants: kept,
+    resources,
+    scale,
+    bound,
+    limits: limitRows(input, kept),
+    excluded,
+    all: vs,
+    allBound: rows,
+  };
 }
 
 /** The pricing problem of variant `v` for class duals `duals`. */
@@ -107,4 +124,3 @@ export function limitCost(p: Problem, v: Variant, lambda: readonly number[]): nu
   for (const l of p.limits) if (l.pool === v.pool) s += (lambda[l.index] ?? 0) * toNumber(v.limitCapacity, l.resource);
   return s;
 }
-

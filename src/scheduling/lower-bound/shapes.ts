@@ -37,7 +37,10 @@ export interface Variant {
   taints: NonNullable<NodePool['template']['taints']>;
 }
 
-function selectsOwnLabels(sel: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined, labels: Record<string, string>): boolean {
+function selectsOwnLabels(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined,
+  labels: Record<string, string>,
+): boolean {
   if (!sel || (sel.matchExpressions ?? []).length > 0) return false;
   return Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
 }
@@ -46,14 +49,21 @@ function hostnameAntiGroup(pod: Pod): string | undefined {
   const labels = pod.metadata.labels ?? {};
   for (const t of pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
     if (t.topologyKey !== Labels.hostname || t.namespaces?.length || t.namespaceSelector) continue;
-    if (selectsOwnLabels(t.labelSelector, labels)) return JSON.stringify([pod.metadata.namespace ?? 'default', t.labelSelector]);
+    if (selectsOwnLabels(t.labelSelector, labels))
+      return JSON.stringify([pod.metadata.namespace ?? 'default', t.labelSelector]);
   }
   return undefined;
 }
 
 function signature(pod: Pod, demand: Amounts, anti: string | undefined): string {
   const s = pod.spec;
-  return JSON.stringify([[...demand].map(([k, v]) => `${k}=${v}`).sort(), s.nodeSelector ?? null, s.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null, s.tolerations ?? null, anti ?? null]);
+  return JSON.stringify([
+    [...demand].map(([k, v]) => `${k}=${v}`).sort(),
+    s.nodeSelector ?? null,
+    s.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
+    s.tolerations ?? null,
+    anti ?? null,
+  ]);
 }
 
 /** Groups pending pods into classes. */
@@ -76,7 +86,11 @@ export function compatible(c: PodClass, v: Variant): boolean {
   const pod = c.pods[0];
   if (!pod) return false;
   if (blockingTaint(v.taints, pod.spec.tolerations ?? [])) return false;
-  const sel = Object.entries(pod.spec.nodeSelector ?? {}).map(([key, value]) => ({ key, operator: 'In' as const, values: [value] }));
+  const sel = Object.entries(pod.spec.nodeSelector ?? {}).map(([key, value]) => ({
+    key,
+    operator: 'In' as const,
+    values: [value],
+  }));
   if (!possiblyMatches(v.labels, sel)) return false;
   const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return !terms?.length || terms.some((t) => possiblyMatches(v.labels, t.matchExpressions ?? []));
@@ -110,16 +124,27 @@ function poolAllows(pool: NodePool, labels: Readonly<Record<string, string>>): b
 function poolVariants(pool: NodePool, types: readonly InstanceType[], input: SchedulingInput, out: Variant[]): void {
   const overhead = certainDaemonOverhead(pool, input);
   for (const it of types) {
-    const base = { ...(it.labels ?? {}), ...(pool.template.labels ?? {}), [Labels.instanceType]: it.name, [Labels.nodePool]: pool.name };
+    const base = {
+      ...(it.labels ?? {}),
+      ...(pool.template.labels ?? {}),
+      [Labels.instanceType]: it.name,
+      [Labels.nodePool]: pool.name,
+    };
     for (const ct of ['on-demand', 'spot', 'reserved'] as const) {
-      const offers = it.offerings.filter((o) => o.available && o.capacityType === ct && poolAllows(pool, { ...base, [Labels.zone]: o.zone, [Labels.capacityType]: ct }));
+      const offers = it.offerings.filter(
+        (o) =>
+          o.available &&
+          o.capacityType === ct &&
+          poolAllows(pool, { ...base, [Labels.zone]: o.zone, [Labels.capacityType]: ct }),
+      );
       if (offers.length === 0) continue;
       const values = new Map<string, Set<string | undefined>>(Object.entries(base).map(([k, v]) => [k, new Set([v])]));
       values.set(Labels.zone, new Set(offers.map((o) => o.zone)));
       values.set(Labels.capacityType, new Set([ct]));
       for (const r of it.requirements ?? []) if (r.operator === 'In') values.set(r.key, new Set(r.values ?? []));
       const zonePrices = new Map<string, number>();
-      for (const o of offers) zonePrices.set(o.zone, Math.min(o.price, zonePrices.get(o.zone) ?? Number.POSITIVE_INFINITY));
+      for (const o of offers)
+        zonePrices.set(o.zone, Math.min(o.price, zonePrices.get(o.zone) ?? Number.POSITIVE_INFINITY));
       const alloc = it.allocatable ? amountsOf(it.allocatable) : minus(amountsOf(it.capacity), amountsOf(it.overhead));
       out.push({
         id: out.length,
@@ -144,13 +169,26 @@ function existingVariant(n: ExistingNode, id: number): Variant {
   const taints = (n.initialized ?? true) ? (n.taints ?? []) : [];
   const zone = n.labels[Labels.zone];
   const zonePrices = new Map(zone === undefined ? [] : [[zone, 0]]);
-  return { id, name: `node/${n.name}`, pool: undefined, price: 0, capacity: free, limitCapacity: new Map(), zonePrices, existing: true, labels: NodeLabels.exact(n.labels, n.name), taints };
+  return {
+    id,
+    name: `node/${n.name}`,
+    pool: undefined,
+    price: 0,
+    capacity: free,
+    limitCapacity: new Map(),
+    zonePrices,
+    existing: true,
+    labels: NodeLabels.exact(n.labels, n.name),
+    taints,
+  };
 }
 
 /** Every variant of the input: new-node variants per NodePool, then existing nodes and in-flight NodeClaims. */
 export function variants(input: SchedulingInput): Variant[] {
   const out: Variant[] = [];
-  for (const pool of input.nodePools) poolVariants(pool, input.instanceTypesByNodePool?.[pool.name] ?? input.instanceTypes, input, out);
-  for (const n of [...(input.nodes ?? []), ...(input.nodeClaims ?? [])]) if (!n.markedForDeletion) out.push(existingVariant(n, out.length));
+  for (const pool of input.nodePools)
+    poolVariants(pool, input.instanceTypesByNodePool?.[pool.name] ?? input.instanceTypes, input, out);
+  for (const n of [...(input.nodes ?? []), ...(input.nodeClaims ?? [])])
+    if (!n.markedForDeletion) out.push(existingVariant(n, out.length));
   return out;
 }

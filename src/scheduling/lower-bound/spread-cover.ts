@@ -39,17 +39,22 @@ const namespaceOf = (p: Pod): string => p.metadata.namespace ?? 'default';
 function sharedConstraint(c: PodClass): TopologySpreadConstraint | undefined {
   const first = c.pods[0];
   if (!first) return undefined;
-  const found = (first.spec.topologySpreadConstraints ?? []).find((x) => x.whenUnsatisfiable === 'DoNotSchedule' && x.topologyKey === Labels.zone);
+  const found = (first.spec.topologySpreadConstraints ?? []).find(
+    (x) => x.whenUnsatisfiable === 'DoNotSchedule' && x.topologyKey === Labels.zone,
+  );
   if (!found?.labelSelector || (found.matchLabelKeys ?? []).length > 0) return undefined;
   const all = JSON.stringify(first.spec.topologySpreadConstraints);
-  const alike = c.pods.every((p) => namespaceOf(p) === namespaceOf(first) && JSON.stringify(p.spec.topologySpreadConstraints) === all);
+  const alike = c.pods.every(
+    (p) => namespaceOf(p) === namespaceOf(first) && JSON.stringify(p.spec.topologySpreadConstraints) === all,
+  );
   return alike ? found : undefined;
 }
 
 /** True when the constraint counts exactly the class's pods among pending pods and pods already on nodes. */
 function countsExactly(c: PodClass, cons: TopologySpreadConstraint, input: SchedulingInput): boolean {
   const ns = namespaceOf(c.pods[0] ?? { metadata: { name: '' }, spec: { containers: [] } });
-  const matches = (p: Pod): boolean => namespaceOf(p) === ns && selectorMatches(cons.labelSelector, p.metadata.labels ?? {});
+  const matches = (p: Pod): boolean =>
+    namespaceOf(p) === ns && selectorMatches(cons.labelSelector, p.metadata.labels ?? {});
   if (!c.pods.every(matches)) return false;
   const own = new Set(c.pods);
   if (input.pods.some((p) => !own.has(p) && matches(p))) return false;
@@ -60,7 +65,13 @@ function countsExactly(c: PodClass, cons: TopologySpreadConstraint, input: Sched
  * The split class `index` must respect, or undefined when the term does not apply. `held[v][index]` is how many of
  * its pods one node of `variants[v]` holds.
  */
-export function zoneSplit(a: { cls: PodClass; index: number; input: SchedulingInput; variants: readonly Variant[]; held: readonly (readonly number[])[] }): ZoneSplit | undefined {
+export function zoneSplit(a: {
+  cls: PodClass;
+  index: number;
+  input: SchedulingInput;
+  variants: readonly Variant[];
+  held: readonly (readonly number[])[];
+}): ZoneSplit | undefined {
   const cons = sharedConstraint(a.cls);
   const first = a.cls.pods[0];
   if (!cons || !first || !countsExactly(a.cls, cons, a.input)) return undefined;

@@ -35,10 +35,20 @@ function capacityRows(a: WholeNodesInput, v: number, rows: LpModel['rows']): voi
   const held = a.counts.map((_, i) => i).filter((i) => (a.perNode[v]?.[i] ?? 0) > 0);
   if (held.length === 0) return;
   variant.capacity.forEach((cap, r) => {
-    const terms: Term[] = held.flatMap((i): Term[] => ((a.weights[i]?.[r] ?? 0) > 0 ? [[-(a.weights[i]?.[r] ?? 0), `n${v}_${i}`]] : []));
+    const terms: Term[] = held.flatMap((i): Term[] =>
+      (a.weights[i]?.[r] ?? 0) > 0 ? [[-(a.weights[i]?.[r] ?? 0), `n${v}_${i}`]] : [],
+    );
     if (terms.length > 0) rows.push({ name: `cap${v}_${r}`, terms: [[cap, `y${v}`], ...terms], rhs: 0 });
   });
-  for (const i of held) rows.push({ name: `per${v}_${i}`, terms: [[a.perNode[v]?.[i] ?? 0, `y${v}`], [-1, `n${v}_${i}`]], rhs: 0 });
+  for (const i of held)
+    rows.push({
+      name: `per${v}_${i}`,
+      terms: [
+        [a.perNode[v]?.[i] ?? 0, `y${v}`],
+        [-1, `n${v}_${i}`],
+      ],
+      rhs: 0,
+    });
   const groups = new Map<string, number[]>();
   for (const i of held) {
     const g = a.anti[i];
@@ -46,7 +56,12 @@ function capacityRows(a: WholeNodesInput, v: number, rows: LpModel['rows']): voi
   }
   let k = 0;
   for (const members of groups.values()) {
-    if (members.length > 1) rows.push({ name: `anti${v}_${k++}`, terms: [[1, `y${v}`], ...members.map((i): Term => [-1, `n${v}_${i}`])], rhs: 0 });
+    if (members.length > 1)
+      rows.push({
+        name: `anti${v}_${k++}`,
+        terms: [[1, `y${v}`], ...members.map((i): Term => [-1, `n${v}_${i}`])],
+        rhs: 0,
+      });
   }
 }
 
@@ -60,10 +75,24 @@ export function wholeNodesBound(a: WholeNodesInput, solveLp: LpSolve): number | 
   }));
   if (rows.some((r) => r.terms.length === 0)) return undefined;
   a.variants.forEach((_, v) => capacityRows(a, v, rows));
-  a.limits.forEach((l, k) => rows.push({ name: `l${k}`, terms: a.variants.flatMap((_, v): Term[] => ((l.use[v] ?? 0) > 0 ? [[-(l.use[v] ?? 0), `y${v}`]] : [])), rhs: -l.remaining }));
+  a.limits.forEach((l, k) =>
+    rows.push({
+      name: `l${k}`,
+      terms: a.variants.flatMap((_, v): Term[] => ((l.use[v] ?? 0) > 0 ? [[-(l.use[v] ?? 0), `y${v}`]] : [])),
+      rhs: -l.remaining,
+    }),
+  );
   const upper = new Map(a.variants.flatMap((v, i): [string, number][] => (v.existing ? [[`y${i}`, 1]] : [])));
   const objective = a.variants.map((v, i): Term => [v.price, `y${i}`]);
-  const r = solveLp(writeLp({ sense: 'Minimize', objective, rows: rows.filter((row) => row.terms.length > 0), upper, integer: a.variants.map((_, i) => `y${i}`) }));
+  const r = solveLp(
+    writeLp({
+      sense: 'Minimize',
+      objective,
+      rows: rows.filter((row) => row.terms.length > 0),
+      upper,
+      integer: a.variants.map((_, i) => `y${i}`),
+    }),
+  );
   // Solved to optimality (zero relative gap); the absolute gap and round-off are taken off.
   return r.optimal ? Math.max(0, r.objective * (1 - 1e-7) - 1e-6) : undefined;
 }

@@ -47,7 +47,12 @@ export class Requirement {
   }
 
   /** Builds a requirement from an operator and its values. */
-  static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
+  static of(
+    key: string,
+    operator: RequirementOperator,
+    values: readonly string[] = [],
+    minValues?: number,
+  ): Requirement {
     const first = Number.parseInt(values[0] ?? '', 10);
     switch (operator) {
       case 'In':
@@ -71,7 +76,8 @@ export class Requirement {
 
   /** `key In [value]`, one shared object per key and value of `table` when one is given. */
   static single(key: string, value: string, table?: RequirementTable): Requirement {
-    const make = (): Requirement => new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
+    const make = (): Requirement =>
+      new Requirement(key, false, new Set([value]), { gt: undefined, lt: undefined, minValues: undefined });
     if (!table) return make();
     let byValue = table.singles.get(key);
     const known = byValue?.get(value);
@@ -93,7 +99,11 @@ export class Requirement {
    * key serves every type); undefined for other requirements. `In` is shared only through `single`: solves make a
    * requirement on each new NodeClaim's own hostname, which no other object would ever share.
    */
-  private static sharedOf(table: RequirementTable, key: string, operator: RequirementOperator): Requirement | undefined {
+  private static sharedOf(
+    table: RequirementTable,
+    key: string,
+    operator: RequirementOperator,
+  ): Requirement | undefined {
     if (operator === 'Exists') return Requirement.shared(table.exists, key, true);
     if (operator === 'DoesNotExist') return Requirement.shared(table.doesNotExist, key, false);
     return undefined;
@@ -120,7 +130,9 @@ export class Requirement {
     if (this.greaterThan === undefined && this.lessThan === undefined) return true;
     if (!/^-?\d+$/.test(value)) return false;
     const n = Number(value);
-    return (this.greaterThan === undefined || n > this.greaterThan) && (this.lessThan === undefined || n < this.lessThan);
+    return (
+      (this.greaterThan === undefined || n > this.greaterThan) && (this.lessThan === undefined || n < this.lessThan)
+    );
   }
 
   /** True when `value` is allowed. */
@@ -156,7 +168,8 @@ export class Requirement {
   private sameSingleValue(other: Requirement): boolean {
     if (other === this) return true;
     if (this.complement || other.complement || this.values.size !== 1 || other.values.size !== 1) return false;
-    if (this.minValues !== other.minValues || other.greaterThan !== undefined || other.lessThan !== undefined) return false;
+    if (this.minValues !== other.minValues || other.greaterThan !== undefined || other.lessThan !== undefined)
+      return false;
     const [v] = this.values;
     return v !== undefined && other.values.has(v);
   }
@@ -189,8 +202,10 @@ export class Requirement {
     }
     const out: NodeSelectorRequirementWithMinValues[] = [];
     if (this.values.size > 0) out.push({ key: this.key, operator: 'NotIn', values: [...this.values].sort(), ...mv });
-    if (this.greaterThan !== undefined) out.push({ key: this.key, operator: 'Gt', values: [String(this.greaterThan)], ...mv });
-    if (this.lessThan !== undefined) out.push({ key: this.key, operator: 'Lt', values: [String(this.lessThan)], ...mv });
+    if (this.greaterThan !== undefined)
+      out.push({ key: this.key, operator: 'Gt', values: [String(this.greaterThan)], ...mv });
+    if (this.lessThan !== undefined)
+      out.push({ key: this.key, operator: 'Lt', values: [String(this.lessThan)], ...mv });
     if (out.length === 0) out.push({ key: this.key, operator: 'Exists', ...mv });
     return out;
   }

@@ -16,7 +16,10 @@ export class Requirements {
   private readonly map = new Map<string, Requirement>();
 
   /** From node selector requirements (deprecated keys normalized), shared through `table` when given. */
-  static fromSelector(reqs: readonly NodeSelectorRequirementWithMinValues[] | undefined, table?: RequirementTable): Requirements {
+  static fromSelector(
+    reqs: readonly NodeSelectorRequirementWithMinValues[] | undefined,
+    table?: RequirementTable,
+  ): Requirements {
     const out = new Requirements();
     for (const r of reqs ?? []) out.add(Requirement.from({ ...r, key: normalizeLabelKey(r.key) }, table));
     return out;

@@ -57,7 +57,13 @@ export function normalizeLabelKey(key: string): string {
 
 const restrictedDomains = ['kubernetes.io', 'k8s.io', 'karpenter.sh'];
 const domainExceptions = ['kops.k8s.io', 'node.kubernetes.io', 'node-restriction.kubernetes.io'];
-const restrictedKeys: ReadonlySet<string> = new Set<string>([Labels.hostname, Labels.nodePool, 'karpenter.sh/nodeclaim', Labels.registered, Labels.initialized]);
+const restrictedKeys: ReadonlySet<string> = new Set<string>([
+  Labels.hostname,
+  Labels.nodePool,
+  'karpenter.sh/nodeclaim',
+  Labels.registered,
+  Labels.initialized,
+]);
 
 /** True when a NodePool may not set or require this label (Karpenter's restricted labels). */
 export function isRestrictedLabel(key: string): boolean {

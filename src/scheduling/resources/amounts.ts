@@ -5,7 +5,14 @@
 import { isMilliResource } from './quantity.js';
 import type { Resources } from './resources.js';
 
-const binary: ReadonlyArray<readonly [string, number]> = [['Ei', 60], ['Pi', 50], ['Ti', 40], ['Gi', 30], ['Mi', 20], ['Ki', 10]];
+const binary: ReadonlyArray<readonly [string, number]> = [
+  ['Ei', 60],
+  ['Pi', 50],
+  ['Ti', 40],
+  ['Gi', 30],
+  ['Mi', 20],
+  ['Ki', 10],
+];
 const byteResources: ReadonlySet<string> = new Set(['memory', 'ephemeral-storage']);
 
 /** A number with at most two decimals, trailing zeros dropped (3.9200 -> 3.92, 4.00 -> 4). */

@@ -75,7 +75,11 @@ export function resourceValue(name: string, text: string): number {
 /** Formats an engine integer back into a canonical quantity string (`1500m`, `2Gi`, `12`). */
 export function formatResource(name: string, value: number): string {
   if (isMilliResource(name)) return value % 1000 === 0 ? String(value / 1000) : `${value}m`;
-  for (const [suffix, pow] of [['Gi', 30], ['Mi', 20], ['Ki', 10]] as const) {
+  for (const [suffix, pow] of [
+    ['Gi', 30],
+    ['Mi', 20],
+    ['Ki', 10],
+  ] as const) {
     const unit = 2 ** pow;
     if (value !== 0 && value % unit === 0) return `${value / unit}${suffix}`;
   }

@@ -12,7 +12,8 @@ export function fromResourceList(list: ResourceList | undefined): Resources {
   const out: Resources = {};
   if (!list) return out;
   // The API keeps `cpu: 1` from a manifest as a JSON number; a quantity is its text either way.
-  for (const [name, q] of Object.entries(list as Record<string, string | number>)) out[name] = resourceValue(name, String(q));
+  for (const [name, q] of Object.entries(list as Record<string, string | number>))
+    out[name] = resourceValue(name, String(q));
   return out;
 }
 

@@ -9,7 +9,13 @@ import { solve } from './solve.js';
 
 const node = (name: string, extra: Partial<ExistingNode> = {}): ExistingNode => ({
   name,
-  labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'test-zone-a', 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+  labels: {
+    'kubernetes.io/hostname': name,
+    'topology.kubernetes.io/zone': 'test-zone-a',
+    'karpenter.sh/nodepool': 'default',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/os': 'linux',
+  },
   allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
   ...extra,
 });
@@ -26,7 +32,10 @@ describe('resources', () => {
   });
 
   it('adds sidecars (restartable init containers) to the running containers', () => {
-    const pod = makePod({ cpu: '3', initContainers: [{ name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '2' } } }] });
+    const pod = makePod({
+      cpu: '3',
+      initContainers: [{ name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '2' } } }],
+    });
     const r = solve({ pods: [pod], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
     expect(r.newNodeClaims[0]?.requests['cpu']).toBe('5');
     expect(r.newNodeClaims[0]?.cheapest.instanceType).toBe('m.8x');
@@ -56,20 +65,33 @@ describe('resources', () => {
 
 describe('daemonset overhead', () => {
   it('adds the overhead of DaemonSets that would run on the new node', () => {
-    const r = solve({ pods: [makePod({ cpu: '3' })], nodePools: [makeNodePool()], instanceTypes: smallCatalog(), daemonSets: [daemon('1500m')] });
+    const r = solve({
+      pods: [makePod({ cpu: '3' })],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+      daemonSets: [daemon('1500m')],
+    });
     expect(r.newNodeClaims[0]?.cheapest.instanceType).toBe('m.8x');
   });
 
   it('ignores DaemonSets that do not tolerate the NodePool taints', () => {
     const pool = makeNodePool({ taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }] });
-    const pod = makePod({ cpu: '3', tolerations: [{ key: 'team', operator: 'Equal', value: 'a', effect: 'NoSchedule' }] });
+    const pod = makePod({
+      cpu: '3',
+      tolerations: [{ key: 'team', operator: 'Equal', value: 'a', effect: 'NoSchedule' }],
+    });
     const r = solve({ pods: [pod], nodePools: [pool], instanceTypes: smallCatalog(), daemonSets: [daemon('1500m')] });
     expect(r.newNodeClaims[0]?.cheapest.instanceType).toBe('m.4x');
   });
 
   it('ignores DaemonSets whose node selector the NodePool cannot satisfy', () => {
     const ds = daemon('1500m', { nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
-    const r = solve({ pods: [makePod({ cpu: '3' })], nodePools: [makeNodePool()], instanceTypes: smallCatalog(), daemonSets: [ds] });
+    const r = solve({
+      pods: [makePod({ cpu: '3' })],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+      daemonSets: [ds],
+    });
     expect(r.newNodeClaims[0]?.cheapest.instanceType).toBe('m.4x');
   });
 });
@@ -78,15 +100,28 @@ describe('taints and tolerations', () => {
   const taint = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' as const };
   it.each([
     ['no toleration', undefined, false],
-    ['an Equal toleration', [{ key: 'dedicated', operator: 'Equal' as const, value: 'gpu', effect: 'NoSchedule' as const }], true],
+    [
+      'an Equal toleration',
+      [{ key: 'dedicated', operator: 'Equal' as const, value: 'gpu', effect: 'NoSchedule' as const }],
+      true,
+    ],
     ['an Exists toleration', [{ key: 'dedicated', operator: 'Exists' as const }], true],
     ['a wildcard toleration', [{ operator: 'Exists' as const }], true],
     ['a toleration for another value', [{ key: 'dedicated', operator: 'Equal' as const, value: 'cpu' }], false],
-    ['a toleration for another effect', [{ key: 'dedicated', operator: 'Exists' as const, effect: 'NoExecute' as const }], false],
+    [
+      'a toleration for another effect',
+      [{ key: 'dedicated', operator: 'Exists' as const, effect: 'NoExecute' as const }],
+      false,
+    ],
   ])('a pod with %s on a tainted NodePool: scheduled=%s', (_n, tolerations, scheduled) => {
-    const r = solve({ pods: [makePod({ tolerations })], nodePools: [makeNodePool({ taints: [taint] })], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({ tolerations })],
+      nodePools: [makeNodePool({ taints: [taint] })],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.unplaced.length === 0).toBe(scheduled);
-    if (!scheduled) expect(r.unplaced[0]?.reasons[0]?.message).toMatch(/did not tolerate taint dedicated=gpu:NoSchedule/);
+    if (!scheduled)
+      expect(r.unplaced[0]?.reasons[0]?.message).toMatch(/did not tolerate taint dedicated=gpu:NoSchedule/);
   });
 
   it('does not require tolerating startup taints', () => {
@@ -96,19 +131,31 @@ describe('taints and tolerations', () => {
     expect(r.newNodeClaims[0]?.taints).toContainEqual({ key: 'example.com/agent-not-ready', effect: 'NoSchedule' });
   });
 
-  it.each(['node.cloudprovider.kubernetes.io/uninitialized', 'node.kubernetes.io/not-ready', 'karpenter.sh/unregistered', 'readiness.k8s.io/net'])(
-    'counts an uninitialized node with the ephemeral taint %s as able to take the pod (S1)',
-    (key) => {
-      const n = node('starting', { initialized: false, taints: [{ key, value: 'true', effect: 'NoSchedule' }] });
-      const r = solve({ pods: [makePod({ name: 'p' })], nodes: [n], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
-      expect(r.existingNodes).toEqual([{ pod: 'default/p', node: 'starting' }]);
-      expect(r.newNodeClaims).toEqual([]);
-    },
-  );
+  it.each([
+    'node.cloudprovider.kubernetes.io/uninitialized',
+    'node.kubernetes.io/not-ready',
+    'karpenter.sh/unregistered',
+    'readiness.k8s.io/net',
+  ])('counts an uninitialized node with the ephemeral taint %s as able to take the pod (S1)', (key) => {
+    const n = node('starting', { initialized: false, taints: [{ key, value: 'true', effect: 'NoSchedule' }] });
+    const r = solve({
+      pods: [makePod({ name: 'p' })],
+      nodes: [n],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
+    expect(r.existingNodes).toEqual([{ pod: 'default/p', node: 'starting' }]);
+    expect(r.newNodeClaims).toEqual([]);
+  });
 
   it('respects the same taint once the node is initialized', () => {
     const n = node('ready', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] });
-    const r = solve({ pods: [makePod({ name: 'p' })], nodes: [n], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({ name: 'p' })],
+      nodes: [n],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.existingNodes).toEqual([]);
     expect(r.newNodeClaims).toHaveLength(1);
   });
@@ -116,39 +163,77 @@ describe('taints and tolerations', () => {
 
 describe('existing nodes and in-flight NodeClaims', () => {
   it('places pods on existing capacity before launching', () => {
-    const r = solve({ pods: [makePod({ name: 'p', cpu: '2' })], nodes: [node('n1')], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({ name: 'p', cpu: '2' })],
+      nodes: [node('n1')],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.existingNodes).toEqual([{ pod: 'default/p', node: 'n1' }]);
     expect(r.cost).toBe(0);
   });
 
   it('counts the pods already on a node', () => {
     const busy = node('n1', { pods: [makePod({ cpu: '3500m' })] });
-    const r = solve({ pods: [makePod({ cpu: '1' })], nodes: [busy], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({ cpu: '1' })],
+      nodes: [busy],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.existingNodes).toEqual([]);
     expect(r.newNodeClaims).toHaveLength(1);
   });
 
   it('nominates pods to an in-flight NodeClaim instead of launching a second one (S4)', () => {
     const claim: InFlightNodeClaim = { ...node('claim-1', { initialized: false }), nodePool: 'default' };
-    const r = solve({ pods: [makePod({ name: 'p' })], nodeClaims: [claim], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({ name: 'p' })],
+      nodeClaims: [claim],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.nominated).toEqual([{ pod: 'default/p', nodeClaim: 'claim-1' }]);
     expect(r.newNodeClaims).toEqual([]);
   });
 
   it('skips nodes marked for deletion', () => {
-    const r = solve({ pods: [makePod({})], nodes: [node('n1', { markedForDeletion: true })], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const r = solve({
+      pods: [makePod({})],
+      nodes: [node('n1', { markedForDeletion: true })],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.existingNodes).toEqual([]);
   });
 
   it('refuses a node whose host port is taken', () => {
-    const withPort = (name: string) => makePod({ name, containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }], resources: { requests: { cpu: '100m' } } }] });
-    const r = solve({ pods: [withPort('b')], nodes: [node('n1', { pods: [withPort('a')] })], nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+    const withPort = (name: string) =>
+      makePod({
+        name,
+        containers: [
+          { name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }], resources: { requests: { cpu: '100m' } } },
+        ],
+      });
+    const r = solve({
+      pods: [withPort('b')],
+      nodes: [node('n1', { pods: [withPort('a')] })],
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+    });
     expect(r.existingNodes).toEqual([]);
     expect(r.newNodeClaims).toHaveLength(1);
   });
 
   it('never puts two pods with the same host port on one new NodeClaim', () => {
-    const pods = ['a', 'b', 'c'].map((name) => makePod({ name, containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 80 }], resources: { requests: { cpu: '100m' } } }] }));
+    const pods = ['a', 'b', 'c'].map((name) =>
+      makePod({
+        name,
+        containers: [
+          { name: 'c', ports: [{ containerPort: 80, hostPort: 80 }], resources: { requests: { cpu: '100m' } } },
+        ],
+      }),
+    );
     const r = solve({ pods, nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
     expect(r.newNodeClaims).toHaveLength(3);
   });
@@ -166,8 +251,17 @@ describe('NodePool limits and weights', () => {
 
   it('counts in-flight NodeClaims against the limits', () => {
     const types = [makeInstanceType({ name: 'm.4x', cpu: 4, memGi: 16, price: 0.2 })];
-    const claim: InFlightNodeClaim = { ...node('c1', { pods: [makePod({ cpu: '3500m' })] }), nodePool: 'default', capacity: { cpu: '4', memory: '16Gi' } };
-    const r = solve({ pods: [makePod({ cpu: '1' })], nodeClaims: [claim], nodePools: [makeNodePool({ limits: { cpu: '4' } })], instanceTypes: types });
+    const claim: InFlightNodeClaim = {
+      ...node('c1', { pods: [makePod({ cpu: '3500m' })] }),
+      nodePool: 'default',
+      capacity: { cpu: '4', memory: '16Gi' },
+    };
+    const r = solve({
+      pods: [makePod({ cpu: '1' })],
+      nodeClaims: [claim],
+      nodePools: [makeNodePool({ limits: { cpu: '4' } })],
+      instanceTypes: types,
+    });
     expect(r.newNodeClaims).toEqual([]);
     expect(r.unplaced[0]?.reasons.map((x) => x.constraint)).toContain('nodepool-limits');
   });
@@ -179,14 +273,20 @@ describe('NodePool limits and weights', () => {
   });
 
   it('falls back to a lower weight NodePool the pod can use', () => {
-    const pools = [makeNodePool({ name: 'tainted', weight: 50, taints: [{ key: 'x', effect: 'NoSchedule' }] }), makeNodePool({ name: 'open', weight: 1 })];
+    const pools = [
+      makeNodePool({ name: 'tainted', weight: 50, taints: [{ key: 'x', effect: 'NoSchedule' }] }),
+      makeNodePool({ name: 'open', weight: 1 }),
+    ];
     const r = solve({ pods: [makePod({})], nodePools: pools, instanceTypes: smallCatalog() });
     expect(r.newNodeClaims[0]?.nodePool).toBe('open');
   });
 });
 
 describe('offerings', () => {
-  const withOfferings = (offerings: InstanceType['offerings']): InstanceType => ({ ...makeInstanceType({ name: 'x.4x', cpu: 4, memGi: 16, price: 0.2 }), offerings });
+  const withOfferings = (offerings: InstanceType['offerings']): InstanceType => ({
+    ...makeInstanceType({ name: 'x.4x', cpu: 4, memGi: 16, price: 0.2 }),
+    offerings,
+  });
 
   it('skips instance types without an available offering', () => {
     const dead = withOfferings([{ zone: 'test-zone-a', capacityType: 'on-demand', price: 0.01, available: false }]);
@@ -201,7 +301,11 @@ describe('offerings', () => {
     ]);
     const r = solve({ pods: [makePod({})], nodePools: [makeNodePool()], instanceTypes: [it1] });
     expect(r.newNodeClaims[0]?.cheapest).toMatchObject({ zone: 'test-zone-b', capacityType: 'spot', price: 0.07 });
-    const od = solve({ pods: [makePod({ nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } })], nodePools: [makeNodePool()], instanceTypes: [it1] });
+    const od = solve({
+      pods: [makePod({ nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } })],
+      nodePools: [makeNodePool()],
+      instanceTypes: [it1],
+    });
     expect(od.newNodeClaims[0]?.cheapest).toMatchObject({ zone: 'test-zone-a', capacityType: 'on-demand' });
   });
 });

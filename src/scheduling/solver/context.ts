@@ -63,13 +63,20 @@ function prepareEach(types: readonly InstanceType[], cache: SolveCache): Instanc
   return out;
 }
 
-function daemonsFor(node: ExistingNode, daemonSets: readonly DaemonSet[], bin: { taints: ExistingBin['taints'] }, cache: SolveCache): Resources {
+function daemonsFor(
+  node: ExistingNode,
+  daemonSets: readonly DaemonSet[],
+  bin: { taints: ExistingBin['taints'] },
+  cache: SolveCache,
+): Resources {
   // Only nodes still starting get their missing DaemonSet pods charged (Karpenter does the same for in-flight nodes).
   const out: Resources = {};
   if (node.initialized ?? true) return out;
   const labels = Requirements.fromLabels(node.labels);
   for (const ds of daemonSets) {
-    const present = (node.pods ?? []).some((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name));
+    const present = (node.pods ?? []).some((p) =>
+      p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds.name),
+    );
     if (present) continue;
     const pod: Pod = { metadata: { name: ds.name, ...ds.template.metadata }, spec: ds.template.spec };
     const info = newPodInfo(pod, { index: 0, cache });
@@ -86,7 +93,10 @@ function existingBins(input: SchedulingInput, cache: SolveCache): ExistingBin[] 
     if (n.initialized === false) bin.charge(daemonsFor(n, daemonSets, bin, cache));
     return bin;
   };
-  const bins = [...(input.nodes ?? []).map((n) => make(n, 'node')), ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim'))];
+  const bins = [
+    ...(input.nodes ?? []).map((n) => make(n, 'node')),
+    ...(input.nodeClaims ?? []).map((n) => make(n, 'nodeclaim')),
+  ];
   // Callers simulating many removals pass nodes in this order already, and the sort then only checks it.
   return bins.sort((a, b) => binOrder(a.node, b.node));
 }
@@ -100,7 +110,12 @@ export function binOrder(a: ExistingNode, b: ExistingNode): number {
 }
 
 /** `usage` less the capacity of `removed` nodes (a fresh map; callers keeping one usage across simulations). */
-export function usageWithout(usage: ReadonlyMap<string, Resources>, removed: readonly ExistingNode[], volumes: SchedulingInput['volumes'], cache?: SolveCache): Map<string, Resources> {
+export function usageWithout(
+  usage: ReadonlyMap<string, Resources>,
+  removed: readonly ExistingNode[],
+  volumes: SchedulingInput['volumes'],
+  cache?: SolveCache,
+): Map<string, Resources> {
   const out = new Map([...usage].map(([k, v]) => [k, { ...v }]));
   for (const n of removed) {
     const u = out.get(n.labels[Labels.nodePool] ?? '');
@@ -156,7 +171,12 @@ function templateDomains(t: Template, key: string, cache: SolveCache): string[] 
   return list;
 }
 
-function discoverDomains(templates: readonly Template[], existing: readonly ExistingBin[], keys: ReadonlySet<string>, cache: SolveCache): Domains {
+function discoverDomains(
+  templates: readonly Template[],
+  existing: readonly ExistingBin[],
+  keys: ReadonlySet<string>,
+  cache: SolveCache,
+): Domains {
   const domains = new Domains();
   for (const key of keys) {
     for (const t of templates) for (const v of templateDomains(t, key, cache)) domains.register(key, v, t);
@@ -169,18 +189,35 @@ function discoverDomains(templates: readonly Template[], existing: readonly Exis
 }
 
 /** Prepares a solve; `usage` may be given when the caller keeps it (RemovalSimulator). */
-export function newSolveContext(input: SchedulingInput, usage: Map<string, Resources> | undefined, cache: SolveCache): SolveContext {
+export function newSolveContext(
+  input: SchedulingInput,
+  usage: Map<string, Resources> | undefined,
+  cache: SolveCache,
+): SolveContext {
   usage ??= poolUsage(input, cache);
   const daemonSets = input.daemonSets ?? noDaemonSets;
   const templates = input.nodePools
     .map((np) => {
       const source = input.instanceTypesByNodePool?.[np.name] ?? input.instanceTypes;
-      return newTemplate(np, { instanceTypes: prepareAll(source, cache), source, daemonSets, usage: usage.get(np.name) ?? {}, cache });
+      return newTemplate(np, {
+        instanceTypes: prepareAll(source, cache),
+        source,
+        daemonSets,
+        usage: usage.get(np.name) ?? {},
+        cache,
+      });
     })
     .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const existing = existingBins(input, cache);
-  const pods = input.pods.map((pod, index) => newPodInfo(pod, { index, volumes: input.volumes, cache, preferencePolicy: input.preferencePolicy }));
-  const counted = existing.map((b) => ({ labels: b.node.labels, taints: b.taints, pods: b.node.pods ?? [], antiAffinityPods: b.facts.antiAffinityPods }));
+  const pods = input.pods.map((pod, index) =>
+    newPodInfo(pod, { index, volumes: input.volumes, cache, preferencePolicy: input.preferencePolicy }),
+  );
+  const counted = existing.map((b) => ({
+    labels: b.node.labels,
+    taints: b.taints,
+    pods: b.node.pods ?? [],
+    antiAffinityPods: b.facts.antiAffinityPods,
+  }));
   const keys = topologyKeys(input.pods, existing);
   const domains = discoverDomains(templates, existing, keys, cache);
   const topology = new Topology(domains, { namespaces: input.namespaces ?? {}, nodes: counted, pending: pods, cache });

@@ -117,7 +117,7 @@ function uniformCover(p: CoverProblem): CoverBin[] | undefined {
     cost[m] = best;
   }
   const bins: CoverBin[] = [];
-  for (let m = n; m > 0; ) {
+  for (let m = n; m > 0;) {
     const s = sized[choice[m] ?? 0] as { kind: BinKind; held: number };
     const take = Math.min(m, s.held);
     bins.push({ kind: s.kind, pods: p.pods.slice(n - m, n - m + take) });
@@ -152,7 +152,11 @@ function weights(pods: readonly PodInfo[], kinds: readonly BinKind[]): number[] 
 }
 
 /** First-fit of `order` (indices into pods, largest first) into one node of `kind`. */
-function fill(kind: BinKind, order: readonly number[], ctx: { p: CoverProblem; w: readonly number[] }): Fill | undefined {
+function fill(
+  kind: BinKind,
+  order: readonly number[],
+  ctx: { p: CoverProblem; w: readonly number[] },
+): Fill | undefined {
   const used: Resources = {};
   const taken: number[] = [];
   let value = 0;
@@ -176,7 +180,10 @@ function fill(kind: BinKind, order: readonly number[], ctx: { p: CoverProblem; w
 }
 
 /** Fills of every kind for the remaining pods, best price per weight first. */
-function rankedFills(order: readonly number[], ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] }): Fill[] {
+function rankedFills(
+  order: readonly number[],
+  ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] },
+): Fill[] {
   const fills: Fill[] = [];
   for (const k of ctx.kinds) {
     const f = fill(k, order, ctx);
@@ -191,7 +198,11 @@ function without(order: readonly number[], taken: readonly number[]): number[] {
 }
 
 /** Greedy completion: the price of covering `order`, and the fills, or undefined when the budget runs out. */
-function greedy(order: number[], ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] }, rollout: boolean): { price: number; fills: Fill[] } | undefined {
+function greedy(
+  order: number[],
+  ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] },
+  rollout: boolean,
+): { price: number; fills: Fill[] } | undefined {
   const fills: Fill[] = [];
   let price = 0;
   let rest = order;
@@ -201,7 +212,8 @@ function greedy(order: number[], ctx: { p: CoverProblem; w: readonly number[]; k
     let best = ranked[0];
     if (!best) return undefined;
     const remaining = rest.reduce((s, i) => s + (ctx.w[i] ?? 0), 0);
-    if (rollout && remaining <= TailFills * best.value) best = bestCompletion(ranked.slice(0, RolloutKinds), rest, ctx) ?? best;
+    if (rollout && remaining <= TailFills * best.value)
+      best = bestCompletion(ranked.slice(0, RolloutKinds), rest, ctx) ?? best;
     fills.push(best);
     price += best.kind.price;
     rest = without(rest, best.taken);
@@ -210,7 +222,11 @@ function greedy(order: number[], ctx: { p: CoverProblem; w: readonly number[]; k
 }
 
 /** Of the candidate first fills, the one whose greedy completion costs least in total. */
-function bestCompletion(cands: readonly Fill[], rest: readonly number[], ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] }): Fill | undefined {
+function bestCompletion(
+  cands: readonly Fill[],
+  rest: readonly number[],
+  ctx: { p: CoverProblem; w: readonly number[]; kinds: readonly BinKind[] },
+): Fill | undefined {
   let best: { fill: Fill; price: number } | undefined;
   for (const f of cands) {
     const after = greedy(without(rest, f.taken), ctx, false);
@@ -225,7 +241,9 @@ function sameShape(pods: readonly PodInfo[]): boolean {
   const first = pods[0];
   if (!first) return true;
   const keys = Object.keys(first.requests);
-  return pods.every((p) => Object.keys(p.requests).length === keys.length && keys.every((k) => p.requests[k] === first.requests[k]));
+  return pods.every(
+    (p) => Object.keys(p.requests).length === keys.length && keys.every((k) => p.requests[k] === first.requests[k]),
+  );
 }
 
 /** The cheapest cover this module finds for the class, or undefined (no kind holds some pod, or out of budget). */
@@ -235,7 +253,9 @@ export function cover(p: CoverProblem): CoverBin[] | undefined {
   const w = weights(p.pods, kinds);
   if (!w) return undefined;
   const order = p.pods.map((_, i) => i).sort((a, b) => (w[b] ?? 0) - (w[a] ?? 0) || a - b);
-  const kept = rankedFills(order, { p, w, kinds }).slice(0, KeptKinds).map((f) => f.kind);
+  const kept = rankedFills(order, { p, w, kinds })
+    .slice(0, KeptKinds)
+    .map((f) => f.kind);
   const result = greedy(order, { p, w, kinds: kept }, true);
   return result?.fills.map((f) => ({ kind: f.kind, pods: f.taken.map((i) => p.pods[i] as PodInfo) }));
 }

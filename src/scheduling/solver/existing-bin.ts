@@ -56,7 +56,10 @@ export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined, c
   const base: NodeFacts = {
     volumes,
     requirements: requirementsOf(node.labels, cache),
-    taints: effectiveTaints(node.taints ?? [], { initialized: node.initialized ?? true, startupTaints: node.startupTaints }),
+    taints: effectiveTaints(node.taints ?? [], {
+      initialized: node.initialized ?? true,
+      startupTaints: node.startupTaints,
+    }),
     allocatable,
     used: {},
     ports: [],
@@ -67,7 +70,8 @@ export function nodeFacts(node: ExistingNode, volumes: VolumeInfo | undefined, c
   };
   for (const p of node.pods ?? []) {
     for (const k of podTopologyKeys(p)) base.topologyKeys.add(k);
-    if (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) base.antiAffinityPods.push(p);
+    if (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length)
+      base.antiAffinityPods.push(p);
     addInto(base.used, podRequests(p, cache));
     base.ports.push(...hostPortsOf(p));
     base.attachments.push(...podVolumes(p, volumes).attachments);
@@ -165,24 +169,62 @@ export class ExistingBin {
   /** Whether `pod` fits here, without changing anything. */
   canAdd(pod: PodInfo, topology: Topology): Fit {
     const target = this.target;
-    if (this.node.markedForDeletion) return noFit({ constraint: 'invalid', target, message: `${target} is being deleted` });
+    if (this.node.markedForDeletion)
+      return noFit({ constraint: 'invalid', target, message: `${target} is being deleted` });
     const taint = untoleratedTaint(this.taints, pod.tolerations);
-    if (taint) return noFit({ constraint: 'taints', target, message: `${target} has taint ${formatTaint(taint)} the pod does not tolerate` });
+    if (taint)
+      return noFit({
+        constraint: 'taints',
+        target,
+        message: `${target} has taint ${formatTaint(taint)} the pod does not tolerate`,
+      });
     const res = exceeded(this.used, pod.requests, this.allocatable);
     if (res) {
-      const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.used[res] ?? 0, allocatable: this.allocatable[res] ?? 0 };
+      const details = {
+        resource: res,
+        requested: pod.requests[res] ?? 0,
+        used: this.used[res] ?? 0,
+        allocatable: this.allocatable[res] ?? 0,
+      };
       return noFit({ constraint: 'resources', target, details, message: insufficient(target, details) });
     }
     const port = conflictingPort(this.ports, pod.hostPorts);
-    if (port) return noFit({ constraint: 'host-ports', target, message: `${target} already uses host port ${port.protocol}/${port.port}` });
+    if (port)
+      return noFit({
+        constraint: 'host-ports',
+        target,
+        message: `${target} already uses host port ${port.protocol}/${port.port}`,
+      });
     const incompatible = this.requirements.compatible(pod.requirements, new Set());
-    if (incompatible) return noFit({ constraint: 'node-affinity', target, message: `${target} does not match the pod's node requirements: ${incompatible}` });
+    if (incompatible)
+      return noFit({
+        constraint: 'node-affinity',
+        target,
+        message: `${target} does not match the pod's node requirements: ${incompatible}`,
+      });
     const quick = topology.quickReject(pod, this.node.labels[hostnameKey]);
-    if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: `${target}: ${quick.message}` });
+    if (quick)
+      return noFit({
+        constraint: quick.constraint,
+        target,
+        details: quick.details,
+        message: `${target}: ${quick.message}`,
+      });
     const driver = this.csiFailure(pod);
-    if (driver) return noFit({ constraint: 'csi-limits', target, message: `${target} reached its CSI attach limit for ${driver}` });
+    if (driver)
+      return noFit({
+        constraint: 'csi-limits',
+        target,
+        message: `${target} reached its CSI attach limit for ${driver}`,
+      });
     const topo = topology.addRequirements(pod, this.requirements, this.taints);
-    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `${target}: ${topo.message}` });
+    if (!topo.ok)
+      return noFit({
+        constraint: topo.constraint,
+        target,
+        details: topo.details,
+        message: `${target}: ${topo.message}`,
+      });
     const reqs = this.requirements.copy();
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
@@ -211,6 +253,9 @@ function addAttachment(m: Map<string, Set<string>>, a: { driver: string; id: str
 }
 
 /** "node/x has insufficient cpu (requested 2 CPU, 0.5 CPU free)". */
-function insufficient(target: string, d: { resource: string; requested: number; used: number; allocatable: number }): string {
+function insufficient(
+  target: string,
+  d: { resource: string; requested: number; used: number; allocatable: number },
+): string {
   return `${target} has insufficient ${d.resource} (requested ${amount(d.resource, d.requested)}, ${amount(d.resource, Math.max(0, d.allocatable - d.used))} free)`;
 }

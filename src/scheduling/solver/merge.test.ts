@@ -18,20 +18,61 @@ const catalog = [
 ];
 
 /** Both checkers' violations: kube-scheduler's topology domains and Karpenter's. */
-const violations = (input: SchedulingInput, r: ReturnType<typeof solve>): unknown[] => [...checkPlacement(input, r), ...checkPlacement(input, r, { domains: 'karpenter' })];
+const violations = (input: SchedulingInput, r: ReturnType<typeof solve>): unknown[] => [
+  ...checkPlacement(input, r),
+  ...checkPlacement(input, r, { domains: 'karpenter' }),
+];
 
 const anti = (name: string, cpu: string, memory = '1Gi'): Pod =>
-  makePod({ name, cpu, memory, labels: { app: 'anti' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'anti' } } }] } } });
+  makePod({
+    name,
+    cpu,
+    memory,
+    labels: { app: 'anti' },
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: hostname, labelSelector: { matchLabels: { app: 'anti' } } },
+        ],
+      },
+    },
+  });
 const spread = (name: string, cpu: string, selects: string, memory = '1Gi'): Pod =>
-  makePod({ name, cpu, memory, labels: { tier: 'web' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: hostname, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { tier: selects } } }] });
-const generic = (name: string, cpu: string, tier = 'batch', memory = '1Gi'): Pod => makePod({ name, cpu, memory, labels: { tier } });
+  makePod({
+    name,
+    cpu,
+    memory,
+    labels: { tier: 'web' },
+    topologySpreadConstraints: [
+      {
+        maxSkew: 1,
+        topologyKey: hostname,
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: { matchLabels: { tier: selects } },
+      },
+    ],
+  });
+const generic = (name: string, cpu: string, tier = 'batch', memory = '1Gi'): Pod =>
+  makePod({ name, cpu, memory, labels: { tier } });
 
 describe('merge: moving pods tied to their node', () => {
   const cases: { name: string; pods: Pod[]; before: number; after: number; nodes: number }[] = [
-    { name: 'an anti-affinity pod, a hostname-spread pod and a generic pod share one node', pods: [anti('a0', '1500m'), generic('g1', '1'), spread('h2', '1500m', 'web')], before: 0.3, after: 0.2, nodes: 1 },
+    {
+      name: 'an anti-affinity pod, a hostname-spread pod and a generic pod share one node',
+      pods: [anti('a0', '1500m'), generic('g1', '1'), spread('h2', '1500m', 'web')],
+      before: 0.3,
+      after: 0.2,
+      nodes: 1,
+    },
     {
       name: 'two anti-affinity pods and two hostname-spread pods selecting each other: two nodes, one of each per node',
-      pods: [anti('a0', '1500m'), anti('a1', '1500m'), generic('g2', '1'), spread('h3', '1500m', 'web'), spread('h4', '500m', 'web')],
+      pods: [
+        anti('a0', '1500m'),
+        anti('a1', '1500m'),
+        generic('g2', '1'),
+        spread('h3', '1500m', 'web'),
+        spread('h4', '500m', 'web'),
+      ],
       before: 0.4,
       after: 0.3,
       nodes: 2,
@@ -55,7 +96,15 @@ describe('merge: moving pods tied to their node', () => {
     expect(violations(input, merged)).toEqual([]);
   });
 
-  const kinds = ['generic', 'zone-spread', 'hostname-spread', 'zone-affinity', 'hostname-affinity', 'anti-affinity', 'host-port'] as const;
+  const kinds = [
+    'generic',
+    'zone-spread',
+    'hostname-spread',
+    'zone-affinity',
+    'hostname-affinity',
+    'anti-affinity',
+    'host-port',
+  ] as const;
   const podArb = fc.record({
     kind: fc.constantFrom(...kinds),
     cpu: fc.constantFrom('100m', '500m', '1', '1500m'),
@@ -64,14 +113,33 @@ describe('merge: moving pods tied to their node', () => {
     selects: fc.constantFrom('a', 'b', 'c'),
     maxSkew: fc.constantFrom(1, 1, 2),
   });
-  type Spec = { kind: (typeof kinds)[number]; cpu: string; memory: string; label: string; selects: string; maxSkew: number };
+  type Spec = {
+    kind: (typeof kinds)[number];
+    cpu: string;
+    memory: string;
+    label: string;
+    selects: string;
+    maxSkew: number;
+  };
 
   /** Karpenter's diverse mix in small: each pod labelled, its constraint selecting a label drawn apart. */
   function diverse(specs: Spec[]): Pod[] {
     return specs.map((s, i) => {
       const base = { name: `d${i}`, cpu: s.cpu, memory: s.memory, labels: { my: s.label } };
-      const term = (key: string): { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } } => ({ topologyKey: key, labelSelector: { matchLabels: { my: s.selects } } });
-      const spreadOn = (key: string): Partial<Pod['spec']> => ({ topologySpreadConstraints: [{ maxSkew: s.maxSkew, topologyKey: key, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { my: s.selects } } }] });
+      const term = (key: string): { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } } => ({
+        topologyKey: key,
+        labelSelector: { matchLabels: { my: s.selects } },
+      });
+      const spreadOn = (key: string): Partial<Pod['spec']> => ({
+        topologySpreadConstraints: [
+          {
+            maxSkew: s.maxSkew,
+            topologyKey: key,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { my: s.selects } },
+          },
+        ],
+      });
       switch (s.kind) {
         case 'generic':
           return makePod(base);
@@ -80,13 +148,38 @@ describe('merge: moving pods tied to their node', () => {
         case 'hostname-spread':
           return makePod({ ...base, ...spreadOn(hostname) });
         case 'zone-affinity':
-          return makePod({ ...base, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone)] } } });
+          return makePod({
+            ...base,
+            affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone)] } },
+          });
         case 'hostname-affinity':
-          return makePod({ ...base, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(hostname)] } } });
+          return makePod({
+            ...base,
+            affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(hostname)] } },
+          });
         case 'anti-affinity':
-          return makePod({ ...base, labels: { app: 'nginx' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'nginx' } } }] } } });
+          return makePod({
+            ...base,
+            labels: { app: 'nginx' },
+            affinity: {
+              podAntiAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: [
+                  { topologyKey: hostname, labelSelector: { matchLabels: { app: 'nginx' } } },
+                ],
+              },
+            },
+          });
         case 'host-port':
-          return makePod({ ...base, containers: [{ name: 'c', resources: { requests: { cpu: s.cpu, memory: s.memory } }, ports: [{ containerPort: 80, hostPort: 8080 }] }] });
+          return makePod({
+            ...base,
+            containers: [
+              {
+                name: 'c',
+                resources: { requests: { cpu: s.cpu, memory: s.memory } },
+                ports: [{ containerPort: 80, hostPort: 8080 }],
+              },
+            ],
+          });
       }
     });
   }

@@ -75,7 +75,11 @@ function domainsOf(slot: Slot, keys: readonly string[]): string {
 }
 
 /** Pods of `pods` (but `except`) that `g` selects, plus `extra`. */
-function countSelected(g: TopologyGroup, pods: readonly Mover[], opts: { except: Mover | undefined; extra: number }): number {
+function countSelected(
+  g: TopologyGroup,
+  pods: readonly Mover[],
+  opts: { except: Mover | undefined; extra: number },
+): number {
   let n = opts.extra;
   for (const q of pods) if (q !== opts.except && selects(g, q)) n++;
   return n;
@@ -105,7 +109,11 @@ interface Move {
 }
 
 /** Where `m` (on `from`) adds least to the price, or undefined. */
-function bestMove(m: Mover, from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget: { left: number } }): Move | undefined {
+function bestMove(
+  m: Mover,
+  from: Slot,
+  ctx: { slots: readonly Slot[]; prices: Prices; budget: { left: number } },
+): Move | undefined {
   let best: (Move & { added: number }) | undefined;
   for (const to of ctx.slots) {
     if (to === from || !to.alive || to.bin.template !== from.bin.template) continue;
@@ -157,7 +165,12 @@ function restore(saved: ReadonlyMap<Slot, Saved>): void {
 /** Moves every pod of `from` elsewhere when that does not raise the price; true when it did. */
 function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget: { left: number } }): boolean {
   // The most constrained first (a failing emptying fails early), then the largest.
-  const order = [...from.pods].sort((a, b) => b.own.length - a.own.length || (b.pod.requests['cpu'] ?? 0) - (a.pod.requests['cpu'] ?? 0) || a.pod.index - b.pod.index);
+  const order = [...from.pods].sort(
+    (a, b) =>
+      b.own.length - a.own.length ||
+      (b.pod.requests['cpu'] ?? 0) - (a.pod.requests['cpu'] ?? 0) ||
+      a.pod.index - b.pod.index,
+  );
   from.alive = false;
   const saved = new Map<Slot, Saved>();
   let delta = -from.price;
@@ -170,7 +183,14 @@ function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget
     }
     delta += move.price - move.to.price;
     const to = move.to;
-    if (!saved.has(to)) saved.set(to, { pods: to.pods.length, requests: { ...to.requests }, reqs: to.reqs, price: to.price, changed: to.changed });
+    if (!saved.has(to))
+      saved.set(to, {
+        pods: to.pods.length,
+        requests: { ...to.requests },
+        reqs: to.reqs,
+        price: to.price,
+        changed: to.changed,
+      });
     apply(m, move);
   }
   return true;
@@ -196,7 +216,11 @@ function admits(slot: Slot, add: Mover, ctx: { from: Slot; out: Mover | undefine
   return slot.reqs.copy().addAll(add.pod.requirements);
 }
 
-function replacePod(slot: Slot, change: { out?: Mover; add?: Mover }, after: { price: number; reqs: Requirements }): void {
+function replacePod(
+  slot: Slot,
+  change: { out?: Mover; add?: Mover },
+  after: { price: number; reqs: Requirements },
+): void {
   const { out, add } = change;
   if (out) {
     slot.pods.splice(slot.pods.indexOf(out), 1);
@@ -213,10 +237,17 @@ function replacePod(slot: Slot, change: { out?: Mover; add?: Mover }, after: { p
 }
 
 /** Price of `slot` after `out` leaves and `add` joins with requirements `reqs` (0 when it empties). */
-function priceAfter(slot: Slot, change: { out: Mover | undefined; add: Mover | undefined; reqs: Requirements }, ctx: Ctx): number {
+function priceAfter(
+  slot: Slot,
+  change: { out: Mover | undefined; add: Mover | undefined; reqs: Requirements },
+  ctx: Ctx,
+): number {
   if (!change.add && slot.pods.length === 1) return 0;
   ctx.budget.left--;
-  return ctx.prices.price(slot.bin.template, change.reqs, slot.requests, { add: change.add?.pod.requests, sub: change.out?.pod.requests });
+  return ctx.prices.price(slot.bin.template, change.reqs, slot.requests, {
+    add: change.add?.pod.requests,
+    sub: change.out?.pod.requests,
+  });
 }
 
 /** A pod's cpu in cores plus its memory in units of 4 GiB: a rough size for gathering. */
@@ -337,7 +368,16 @@ function slotsOf(packing: Packing, prices: Prices): Slot[] {
     // A NodeClaim holding a pod that may not move neither gives nor takes pods (that pod's rules are not modelled).
     if (pods.length !== bin.pods.length) continue;
     const price = prices.price(bin.template, bin.requirements, bin.requests);
-    slots.push({ bin, pods, requests: { ...bin.requests }, reqs: bin.requirements, price, changed: false, alive: true, memo: { reqs: bin.requirements, values: new Map() } });
+    slots.push({
+      bin,
+      pods,
+      requests: { ...bin.requests },
+      reqs: bin.requirements,
+      price,
+      changed: false,
+      alive: true,
+      memo: { reqs: bin.requirements, values: new Map() },
+    });
   }
   // Which pods each hostname group of the pass selects, once: the checks below ask it for every candidate node.
   const movers = slots.flatMap((s) => s.pods);
@@ -348,7 +388,9 @@ function slotsOf(packing: Packing, prices: Prices): Slot[] {
 
 /** Empties the NodeClaims of one bucket it can, cheapest first; how many it emptied. */
 function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
-  const order = bucket.filter((s) => s.alive).sort((a, b) => a.price - b.price || a.pods.length - b.pods.length || (a.bin.hostname < b.bin.hostname ? -1 : 1));
+  const order = bucket
+    .filter((s) => s.alive)
+    .sort((a, b) => a.price - b.price || a.pods.length - b.pods.length || (a.bin.hostname < b.bin.hostname ? -1 : 1));
   // Cheapest first: past a run of failures the NodeClaims left are fuller and dearer, and rarely empty.
   let failures = 0;
   let emptied = 0;
@@ -371,7 +413,9 @@ export function merge(packing: Packing): void {
   const buckets = bucketsOf(slots);
   const movers = slots.reduce((n, s) => n + s.pods.length, 0);
   const before = slots.reduce((t, s) => t + s.price, 0);
-  const budget = { left: Math.min(BudgetCap, movers * (movers <= SmallBatch ? BudgetPerPod.small : BudgetPerPod.large)) };
+  const budget = {
+    left: Math.min(BudgetCap, movers * (movers <= SmallBatch ? BudgetPerPod.small : BudgetPerPod.large)),
+  };
   for (let round = 0; round < Rounds && budget.left > 0; round++) {
     const emptied = buckets.reduce((n, bucket) => n + emptyBucket(bucket, { slots: bucket, prices, budget }), 0);
     // Moves and swaps leave room elsewhere: another round of emptyings may use it.
@@ -380,7 +424,20 @@ export function merge(packing: Packing): void {
   // Price-neutral changes alone are not worth rebuilding NodeClaims for.
   if (slots.reduce((t, s) => t + (s.alive ? s.price : 0), 0) >= before - 1e-9) return;
   const old = slots.filter((s) => s.changed || !s.alive);
-  const fresh = old.filter((s) => s.alive).map((s) => NewBin.rebuilt(s.bin.template, s.bin.hostname, { requirements: s.reqs, options: prices.options(s.bin.template, s.reqs, s.requests), pods: s.pods.map((m) => m.pod) }));
-  const sum = (bins: readonly NewBin[]): number => bins.reduce((t, b) => t + (binPrice(b) ?? Number.POSITIVE_INFINITY), 0);
-  if (sum(fresh) < sum(old.map((s) => s.bin)) - 1e-9) packing.replaceBins(old.map((s) => s.bin), fresh);
+  const fresh = old
+    .filter((s) => s.alive)
+    .map((s) =>
+      NewBin.rebuilt(s.bin.template, s.bin.hostname, {
+        requirements: s.reqs,
+        options: prices.options(s.bin.template, s.reqs, s.requests),
+        pods: s.pods.map((m) => m.pod),
+      }),
+    );
+  const sum = (bins: readonly NewBin[]): number =>
+    bins.reduce((t, b) => t + (binPrice(b) ?? Number.POSITIVE_INFINITY), 0);
+  if (sum(fresh) < sum(old.map((s) => s.bin)) - 1e-9)
+    packing.replaceBins(
+      old.map((s) => s.bin),
+      fresh,
+    );
 }

@@ -71,7 +71,11 @@ export class NewBin {
   }
 
   /** A NodeClaim rebuilt by the improvement pass (repack.ts) with its pods, requirements and fitting options. */
-  static rebuilt(template: Template, hostname: string, opts: { requirements: Requirements; options: InstanceTypeInfo[]; pods: readonly PodInfo[] }): NewBin {
+  static rebuilt(
+    template: Template,
+    hostname: string,
+    opts: { requirements: Requirements; options: InstanceTypeInfo[]; pods: readonly PodInfo[] },
+  ): NewBin {
     const bin = new NewBin(template, hostname, opts.options);
     bin.requirements = opts.requirements;
     for (const pod of opts.pods) {
@@ -107,15 +111,35 @@ export class NewBin {
   private precheck(pod: PodInfo, topology: Topology): NoFit | undefined {
     const target = `nodepool/${this.template.name}`;
     const taint = untoleratedTaint(this.template.taints, pod.tolerations);
-    if (taint) return noFit({ constraint: 'taints', target, message: `incompatible with nodepool "${this.template.name}", did not tolerate taint ${formatTaint(taint)}` });
+    if (taint)
+      return noFit({
+        constraint: 'taints',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", did not tolerate taint ${formatTaint(taint)}`,
+      });
     const port = conflictingPort(this.ports, pod.hostPorts);
-    if (port) return noFit({ constraint: 'host-ports', target, message: `incompatible with nodepool "${this.template.name}", host port ${port.protocol}/${port.port} is already used on this node` });
+    if (port)
+      return noFit({
+        constraint: 'host-ports',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", host port ${port.protocol}/${port.port} is already used on this node`,
+      });
     const quick = topology.quickReject(pod, this.hostname);
     if (quick) return noFit({ constraint: quick.constraint, target, details: quick.details, message: quick.message });
     const res = exceeded(this.requests, pod.requests, this.ceiling);
     if (res) {
-      const details = { resource: res, requested: pod.requests[res] ?? 0, used: this.requests[res] ?? 0, largest: this.ceiling[res] ?? 0 };
-      return noFit({ constraint: 'resources', target, details, message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${amount(res, pod.requests[res] ?? 0)}, already planned ${amount(res, this.requests[res] ?? 0)}, largest allocatable ${amount(res, this.ceiling[res] ?? 0)})` });
+      const details = {
+        resource: res,
+        requested: pod.requests[res] ?? 0,
+        used: this.requests[res] ?? 0,
+        largest: this.ceiling[res] ?? 0,
+      };
+      return noFit({
+        constraint: 'resources',
+        target,
+        details,
+        message: `incompatible with nodepool "${this.template.name}", no instance type has enough ${res} (requested ${amount(res, pod.requests[res] ?? 0)}, already planned ${amount(res, this.requests[res] ?? 0)}, largest allocatable ${amount(res, this.ceiling[res] ?? 0)})`,
+      });
     }
     return undefined;
   }
@@ -126,14 +150,31 @@ export class NewBin {
     const early = this.precheck(pod, topology);
     if (early) return early;
     const incompatible = this.requirements.compatible(pod.requirements, WellKnownLabels);
-    if (incompatible) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${incompatible}` });
+    if (incompatible)
+      return noFit({
+        constraint: 'requirements',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", ${incompatible}`,
+      });
     const reqs = this.requirements.copy().addAll(pod.requirements);
     const topo = topology.addRequirements(pod, reqs, this.template.taints);
-    if (!topo.ok) return noFit({ constraint: topo.constraint, target, details: topo.details, message: `incompatible with nodepool "${this.template.name}", ${topo.message}` });
+    if (!topo.ok)
+      return noFit({
+        constraint: topo.constraint,
+        target,
+        details: topo.details,
+        message: `incompatible with nodepool "${this.template.name}", ${topo.message}`,
+      });
     for (const r of topo.requirements) reqs.add(r);
     const conflict = this.requirements.intersects(reqs);
-    if (conflict) return noFit({ constraint: 'topology-spread', target, message: `incompatible with nodepool "${this.template.name}", ${conflict}` });
-    const changed = narrows(this.requirements, pod.requirements) || topo.requirements.some((r) => narrows(this.requirements, r));
+    if (conflict)
+      return noFit({
+        constraint: 'topology-spread',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", ${conflict}`,
+      });
+    const changed =
+      narrows(this.requirements, pod.requirements) || topo.requirements.some((r) => narrows(this.requirements, r));
     const total = { ...this.requests };
     addInto(total, pod.requests);
     if (this.lazy && !changed && this.pods.length > 0 && !hasMinValues(reqs)) {
@@ -145,30 +186,55 @@ export class NewBin {
     const options = filterOptions(this.options, { requests: total, requirements: reqs, checkRequirements: changed });
     if (options.length === 0) return noFit(this.noOptionReason(total, reqs));
     const mv = minValuesFailure(options, reqs);
-    if (mv) return noFit({ constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", ${mv}` });
+    if (mv)
+      return noFit({
+        constraint: 'requirements',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", ${mv}`,
+      });
     return { ok: true, requirements: reqs, options, firstFit: 0 };
   }
 
   /** Why no option is left: none satisfies the requirements (and offerings), or none of those is large enough. */
   private noOptionReason(total: Resources, reqs: Requirements): UnplacedReason {
     const target = `nodepool/${this.template.name}`;
-    const matching = filterOptions(this.template.instanceTypes, { requests: {}, requirements: reqs, checkRequirements: true });
+    const matching = filterOptions(this.template.instanceTypes, {
+      requests: {},
+      requirements: reqs,
+      checkRequirements: true,
+    });
     if (matching.length === 0) {
-      return { constraint: 'requirements', target, message: `incompatible with nodepool "${this.template.name}", no instance type satisfies ${reqs.toString()}` };
+      return {
+        constraint: 'requirements',
+        target,
+        message: `incompatible with nodepool "${this.template.name}", no instance type satisfies ${reqs.toString()}`,
+      };
     }
     let largest: Resources = {};
     for (const it of matching) largest = maxResources(largest, it.allocatable);
-    const res = exceeded({}, total, largest) ?? Object.keys(total).find((k) => matching.every((it) => (it.allocatable[k] ?? 0) < (total[k] ?? 0))) ?? 'cpu';
+    const res =
+      exceeded({}, total, largest) ??
+      Object.keys(total).find((k) => matching.every((it) => (it.allocatable[k] ?? 0) < (total[k] ?? 0))) ??
+      'cpu';
     return {
       constraint: 'resources',
       target,
-      details: { resource: res, requested: total[res] ?? 0, largest: largest[res] ?? 0, instanceTypes: matching.length },
+      details: {
+        resource: res,
+        requested: total[res] ?? 0,
+        largest: largest[res] ?? 0,
+        instanceTypes: matching.length,
+      },
       message: `incompatible with nodepool "${this.template.name}", no instance type satisfying the requirements has enough ${res} (needs ${amount(res, total[res] ?? 0)}, largest allocatable ${amount(res, largest[res] ?? 0)} of ${matching.length} considered)`,
     };
   }
 
   /** Adds `pod` with the plan canAdd returned. */
-  add(pod: PodInfo, plan: { requirements: Requirements; options?: InstanceTypeInfo[]; firstFit?: number }, topology: Topology): void {
+  add(
+    pod: PodInfo,
+    plan: { requirements: Requirements; options?: InstanceTypeInfo[]; firstFit?: number },
+    topology: Topology,
+  ): void {
     addInto(this.requests, pod.requests);
     this.ports.push(...pod.hostPorts);
     this.pods.push(pod);
@@ -184,7 +250,8 @@ export class NewBin {
 
   /** Index of the cheapest option holding `requests` (options before `fit` never will again). */
   private firstFitting(requests: Resources): number | undefined {
-    for (let i = this.fit; i < this.options.length; i++) if (fitsIn(requests, (this.options[i] as InstanceTypeInfo).allocatable)) return i;
+    for (let i = this.fit; i < this.options.length; i++)
+      if (fitsIn(requests, (this.options[i] as InstanceTypeInfo).allocatable)) return i;
     return undefined;
   }
 
@@ -204,7 +271,8 @@ export class NewBin {
     for (const it of this.options) {
       if (best && it.price >= best.price) continue;
       const o = cheapestOffering(it, this.requirements);
-      if (o && (!best || o.price < best.price)) best = { it, price: o.price, zone: o.zone, capacityType: o.capacityType };
+      if (o && (!best || o.price < best.price))
+        best = { it, price: o.price, zone: o.zone, capacityType: o.capacityType };
     }
     return best;
   }

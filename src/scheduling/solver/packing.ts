@@ -33,7 +33,6 @@ interface NoRoom {
   from: number;
 }
 
-
 /** The mutable state of one solve's packing. */
 export class Packing {
   private readonly shapes = new WeakMap<Readonly<Resources>, string>();
@@ -65,7 +64,8 @@ export class Packing {
   place(pod: PodInfo): UnplacedReason[] | undefined {
     const { topology } = this.ctx;
     const unmatched = topology.unmatchedAffinity(pod);
-    if (unmatched) return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
+    if (unmatched)
+      return [{ constraint: unmatched.constraint, details: unmatched.details, message: unmatched.message }];
     const existing = this.existingFit(pod);
     if (existing) return this.commit(pod, existing, () => existing.add(pod, topology));
     const newBinPrice = this.strategy === 'tenon' ? this.priceOfNewBin(pod) : Number.POSITIVE_INFINITY;
@@ -157,7 +157,10 @@ export class Packing {
     }
     const topology = this.ctx.topology;
     const judges = topology.hostnameJudges(pod);
-    const admits = judges.length > 0 ? (bin: NewBin): boolean => topology.quickReject(pod, bin.hostname, judges) === undefined : (): boolean => true;
+    const admits =
+      judges.length > 0
+        ? (bin: NewBin): boolean => topology.quickReject(pod, bin.hostname, judges) === undefined
+        : (): boolean => true;
     // A pod that no new NodeClaim can take (limit infinite) looks at every bin.
     const bounded = Number.isFinite(limit);
     if (this.tryFree(pod, { admits, limit, cap: bounded ? FreeScan : Number.POSITIVE_INFINITY })) return true;
@@ -165,7 +168,8 @@ export class Packing {
     let examined = 0;
     for (const bin of this.index.roomiestFirst()) {
       if (bounded && (dearer.length >= DearerScan || ++examined > DearerScan * 8)) break;
-      if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || freeCandidate(bin, pod) || !admits(bin)) continue;
+      if (exceeded(bin.requests, pod.requests, bin.ceiling) !== undefined || freeCandidate(bin, pod) || !admits(bin))
+        continue;
       dearer.push(bin);
     }
     return this.tryAll(pod, scoreDearer(dearer, pod, limit), limit);
@@ -225,7 +229,9 @@ export class Packing {
     let price = Number.POSITIVE_INFINITY;
     for (const t of this.ctx.templates) {
       const allowed = this.withinLimits(t).filter(
-        (it) => it.requirements.intersects(pod.requirements) === undefined && it.offerings.some((o) => offeringAllowed(o, pod.requirements)),
+        (it) =>
+          it.requirements.intersects(pod.requirements) === undefined &&
+          it.offerings.some((o) => offeringAllowed(o, pod.requirements)),
       );
       price = Math.min(price, cheapestHolding(allowed, addResources(t.daemonOverhead, pod.requests)));
     }
@@ -242,7 +248,9 @@ export class Packing {
       if (b.template !== t) continue;
       for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
     }
-    return t.instanceTypes.filter((it) => Object.keys(remaining).every((k) => (it.capacity[k] ?? 0) <= (remaining[k] ?? 0)));
+    return t.instanceTypes.filter((it) =>
+      Object.keys(remaining).every((k) => (it.capacity[k] ?? 0) <= (remaining[k] ?? 0)),
+    );
   }
 
   /** A hostname for a NodeClaim made outside openBin (the improvement pass). */
@@ -263,7 +271,12 @@ export class Packing {
     const options = this.withinLimits(t);
     const target = `nodepool/${t.name}`;
     if (options.length === 0) {
-      return { constraint: 'nodepool-limits', target, details: { limits: JSON.stringify(t.nodePool.limits ?? {}) }, message: `incompatible with nodepool "${t.name}", ${limitsMessage(t, this.newBins)}` };
+      return {
+        constraint: 'nodepool-limits',
+        target,
+        details: { limits: JSON.stringify(t.nodePool.limits ?? {}) },
+        message: `incompatible with nodepool "${t.name}", ${limitsMessage(t, this.newBins)}`,
+      };
     }
     const hostname = placeholder(this.hostnames);
     this.ctx.domains.register(Labels.hostname, hostname, t);
@@ -302,7 +315,8 @@ function placeholder(n: number): string {
 /** What is left of a NodePool's limits after existing, in-flight and planned NodeClaims. */
 function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, number> {
   const remaining: Record<string, number> = { ...(t.remaining ?? {}) };
-  for (const b of bins) if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
+  for (const b of bins)
+    if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
   return remaining;
 }
 
@@ -311,7 +325,9 @@ function limitsMessage(t: Template, bins: readonly NewBin[]): string {
   if (t.instanceTypes.length === 0) return 'it has no instance types to launch (is its NodeClass Ready?)';
   const remaining = remainingOf(t, bins);
   const limits = fromResourceList(t.nodePool.limits);
-  const parts = Object.keys(remaining).map((k) => `limit ${k} ${amount(k, limits[k] ?? 0)} with ${amount(k, Math.max(0, remaining[k] ?? 0))} left`);
+  const parts = Object.keys(remaining).map(
+    (k) => `limit ${k} ${amount(k, limits[k] ?? 0)} with ${amount(k, Math.max(0, remaining[k] ?? 0))} left`,
+  );
   return `every instance type would exceed its limits (${parts.join(', ')})`;
 }
 
@@ -326,6 +342,10 @@ function summarize(reasons: readonly UnplacedReason[], what = 'existing nodes'):
   return [...by.values()].map((rs) => {
     const first = rs[0] as UnplacedReason;
     if (rs.length === 1) return first;
-    return { constraint: first.constraint, details: { nodes: rs.length }, message: `${rs.length} ${what}: ${first.constraint} (e.g. ${first.message})` };
+    return {
+      constraint: first.constraint,
+      details: { nodes: rs.length },
+      message: `${rs.length} ${what}: ${first.constraint} (e.g. ${first.message})`,
+    };
   });
 }

@@ -20,11 +20,22 @@ const typeArb = fc.record({
   priceFactor: fc.double({ min: 0.8, max: 1.2, noNaN: true }),
   zones: fc.subarray(zones, { minLength: 1 }),
 });
-const inputArb = fc.record({ pods: fc.array(podArb, { minLength: 1, maxLength: 25 }), types: fc.array(typeArb, { minLength: 1, maxLength: 6 }) });
+const inputArb = fc.record({
+  pods: fc.array(podArb, { minLength: 1, maxLength: 25 }),
+  types: fc.array(typeArb, { minLength: 1, maxLength: 6 }),
+});
 
-function toTypes(types: readonly { cpu: number; memPerCpu: number; priceFactor: number; zones: string[] }[]): InstanceType[] {
+function toTypes(
+  types: readonly { cpu: number; memPerCpu: number; priceFactor: number; zones: string[] }[],
+): InstanceType[] {
   return types.map((t, i) =>
-    makeInstanceType({ name: `t${i}-${t.cpu}x${t.memPerCpu}`, cpu: t.cpu, memGi: t.cpu * t.memPerCpu, price: Math.round(t.cpu * (0.04 + 0.005 * t.memPerCpu) * t.priceFactor * 1000) / 1000, zones: t.zones }),
+    makeInstanceType({
+      name: `t${i}-${t.cpu}x${t.memPerCpu}`,
+      cpu: t.cpu,
+      memGi: t.cpu * t.memPerCpu,
+      price: Math.round(t.cpu * (0.04 + 0.005 * t.memPerCpu) * t.priceFactor * 1000) / 1000,
+      zones: t.zones,
+    }),
   );
 }
 
@@ -41,7 +52,10 @@ function toPods(pods: readonly { cpu: number; memMi: number; zone: string | unde
 
 const pools: NodePool[] = [
   { name: 'tainted', weight: 10, template: { taints: [{ key: 'team', value: 'x', effect: 'NoSchedule' }] } },
-  { name: 'general', template: { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z-a', 'z-b', 'z-c'] }] } },
+  {
+    name: 'general',
+    template: { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z-a', 'z-b', 'z-c'] }] },
+  },
 ];
 
 function inputOf(g: { pods: Parameters<typeof toPods>[0]; types: Parameters<typeof toTypes>[0] }): SchedulingInput {
@@ -49,7 +63,11 @@ function inputOf(g: { pods: Parameters<typeof toPods>[0]; types: Parameters<type
 }
 
 /** Independent truth of a reason: recomputed from the input with plain code. */
-function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: string; target?: string; message: string }): boolean {
+function reasonHolds(
+  input: SchedulingInput,
+  pod: Pod,
+  reason: { constraint: string; target?: string; message: string },
+): boolean {
   // Refusals by NodeClaims planned in the solve name their NodePool in the message.
   const named = /nodepool "([^"]+)"/.exec(reason.message)?.[1];
   const pool = input.nodePools.find((p) => `nodepool/${p.name}` === reason.target || p.name === named);
@@ -64,11 +82,17 @@ function reasonHolds(input: SchedulingInput, pod: Pod, reason: { constraint: str
     case 'taints':
       return (pool?.template.taints ?? []).length > 0 && !(pod.spec.tolerations ?? []).some((t) => t.key === 'team');
     case 'requirements':
-      return zone !== undefined && !(typeZones.has(zone) && input.instanceTypes.some((t) => t.offerings.some((o) => o.zone === zone)));
+      return (
+        zone !== undefined &&
+        !(typeZones.has(zone) && input.instanceTypes.some((t) => t.offerings.some((o) => o.zone === zone)))
+      );
     case 'resources': {
       if (planned) return true;
       const fits = input.instanceTypes.some(
-        (t) => Number(t.capacity['cpu']) * 1000 >= cpu && Number.parseInt(t.capacity['memory'] ?? '0', 10) >= memGi && (!zone || t.offerings.some((o) => o.zone === zone)),
+        (t) =>
+          Number(t.capacity['cpu']) * 1000 >= cpu &&
+          Number.parseInt(t.capacity['memory'] ?? '0', 10) >= memGi &&
+          (!zone || t.offerings.some((o) => o.zone === zone)),
       );
       return !fits;
     }
@@ -99,7 +123,8 @@ describe('solver properties', () => {
           const pod = input.pods.find((p) => `default/${p.metadata.name}` === u.pod) as Pod;
           expect(u.reasons.length).toBeGreaterThan(0);
           // one reason per NodePool, each true of that NodePool
-          for (const reason of u.reasons) expect(reasonHolds(input, pod, reason), `${u.pod}: ${reason.message}`).toBe(true);
+          for (const reason of u.reasons)
+            expect(reasonHolds(input, pod, reason), `${u.pod}: ${reason.message}`).toBe(true);
         }
       }),
       { numRuns: 150 },
@@ -112,7 +137,11 @@ describe('solver properties', () => {
         const gen = g as Parameters<typeof inputOf>[0];
         const base = inputOf(gen);
         const model = base.instanceTypes[pick % base.instanceTypes.length] as InstanceType;
-        const dominated: InstanceType = { ...model, name: `${model.name}-dear`, offerings: model.offerings.map((o) => ({ ...o, price: o.price * 1.5 })) };
+        const dominated: InstanceType = {
+          ...model,
+          name: `${model.name}-dear`,
+          offerings: model.offerings.map((o) => ({ ...o, price: o.price * 1.5 })),
+        };
         const before = solve(base);
         const after = solve({ ...base, instanceTypes: [...base.instanceTypes, dominated] });
         expect(after.cost).toBeCloseTo(before.cost, 9);

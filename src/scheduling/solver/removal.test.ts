@@ -6,16 +6,30 @@ import { RemovalSimulator, simulateRemoval } from './removal.js';
 
 const node = (name: string, pods: Pod[], cpu = '4'): ExistingNode => ({
   name,
-  labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'test-zone-a', 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+  labels: {
+    'kubernetes.io/hostname': name,
+    'topology.kubernetes.io/zone': 'test-zone-a',
+    'karpenter.sh/nodepool': 'default',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/os': 'linux',
+  },
   allocatable: { cpu, memory: '16Gi', pods: '110' },
   pods: pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: name } })),
   price: 0.2,
 });
-const cluster = (nodes: ExistingNode[]) => ({ pods: [], nodes, nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+const cluster = (nodes: ExistingNode[]) => ({
+  pods: [],
+  nodes,
+  nodePools: [makeNodePool()],
+  instanceTypes: smallCatalog(),
+});
 
 describe('simulateRemoval', () => {
   it('moves the pods of a removed node onto the free capacity of the others', () => {
-    const r = simulateRemoval(cluster([node('a', [makePod({ name: 'x', cpu: '1' })]), node('b', [makePod({ cpu: '1' })])]), ['a']);
+    const r = simulateRemoval(
+      cluster([node('a', [makePod({ name: 'x', cpu: '1' })]), node('b', [makePod({ cpu: '1' })])]),
+      ['a'],
+    );
     expect(r.feasible).toBe(true);
     expect(r.placements).toEqual([{ pod: 'default/x', node: 'b' }]);
     expect(r.replacement).toBeUndefined();
@@ -23,23 +37,42 @@ describe('simulateRemoval', () => {
   });
 
   it('needs one replacement when the rest is full, and prices it', () => {
-    const r = simulateRemoval(cluster([node('a', [makePod({ cpu: '3' })]), node('b', [makePod({ cpu: '3500m' })])]), ['a']);
+    const r = simulateRemoval(cluster([node('a', [makePod({ cpu: '3' })]), node('b', [makePod({ cpu: '3500m' })])]), [
+      'a',
+    ]);
     expect(r.feasible).toBe(true);
     expect(r.replacement?.cheapest.instanceType).toBe('m.4x');
     expect(r.replacementPrice).toBeCloseTo(0.2);
     expect(r.savings).toBeCloseTo(0);
   });
 
-  it('frees the removed nodes\' share of the NodePool limits for the replacement', () => {
-    const c = { ...cluster([node('a', [makePod({ cpu: '3' })]), node('b', [makePod({ cpu: '3500m' })])]), nodePools: [makeNodePool({ limits: { cpu: '8' } })] };
+  it("frees the removed nodes' share of the NodePool limits for the replacement", () => {
+    const c = {
+      ...cluster([node('a', [makePod({ cpu: '3' })]), node('b', [makePod({ cpu: '3500m' })])]),
+      nodePools: [makeNodePool({ limits: { cpu: '8' } })],
+    };
     const r = simulateRemoval(c, ['a']);
     expect(r.feasible).toBe(true);
     expect(r.replacement?.cheapest.instanceType).toBe('m.4x');
   });
 
   it('is infeasible when the pods would need more than one new NodeClaim', () => {
-    const zk = (name: string) => makePod({ name, labels: { app: 'zk' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'zk' } } }] } } });
-    const r = simulateRemoval(cluster([node('a', [zk('z1')]), node('b', [zk('z2')]), node('c', [zk('z3')])]), ['a', 'b']);
+    const zk = (name: string) =>
+      makePod({
+        name,
+        labels: { app: 'zk' },
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'zk' } } },
+            ],
+          },
+        },
+      });
+    const r = simulateRemoval(cluster([node('a', [zk('z1')]), node('b', [zk('z2')]), node('c', [zk('z3')])]), [
+      'a',
+      'b',
+    ]);
     expect(r.newNodeClaims).toBe(2);
     expect(r.feasible).toBe(false);
     expect(r.unplaced.length).toBeGreaterThan(0);
@@ -55,7 +88,12 @@ describe('simulateRemoval', () => {
   });
 
   it('answers many candidates from one snapshot quickly', () => {
-    const nodes = Array.from({ length: 300 }, (_, i) => node(`n-${String(i).padStart(3, '0')}`, Array.from({ length: 6 }, () => makePod({ cpu: '250m', memory: '512Mi' }))));
+    const nodes = Array.from({ length: 300 }, (_, i) =>
+      node(
+        `n-${String(i).padStart(3, '0')}`,
+        Array.from({ length: 6 }, () => makePod({ cpu: '250m', memory: '512Mi' })),
+      ),
+    );
     const sim = new RemovalSimulator(cluster(nodes));
     sim.simulate(['n-000']);
     const t0 = performance.now();

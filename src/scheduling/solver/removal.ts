@@ -51,7 +51,10 @@ function keyOf(p: Pod): string {
   return `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 }
 
-function toRemoval(result: SchedulingResult, opts: { removed: ExistingNode[]; unknown: string[]; pods: Pod[] }): RemovalResult {
+function toRemoval(
+  result: SchedulingResult,
+  opts: { removed: ExistingNode[]; unknown: string[]; pods: Pod[] },
+): RemovalResult {
   const placements: RemovalResult['placements'] = [
     ...result.existingNodes.map((e) => ({ pod: e.pod, node: e.node })),
     ...result.nominated.map((e) => ({ pod: e.pod, nodeClaim: e.nodeClaim })),
@@ -64,7 +67,16 @@ function toRemoval(result: SchedulingResult, opts: { removed: ExistingNode[]; un
   if (result.newNodeClaims.length > 1) {
     for (const c of result.newNodeClaims.slice(1)) {
       for (const pod of c.pods) {
-        unplaced.push({ pod, reasons: [{ constraint: 'resources', message: `needs more than one new NodeClaim (${result.newNodeClaims.length})`, details: { newNodeClaims: result.newNodeClaims.length } }] });
+        unplaced.push({
+          pod,
+          reasons: [
+            {
+              constraint: 'resources',
+              message: `needs more than one new NodeClaim (${result.newNodeClaims.length})`,
+              details: { newNodeClaims: result.newNodeClaims.length },
+            },
+          ],
+        });
       }
     }
   }
@@ -117,7 +129,12 @@ export class RemovalSimulator {
     const pods = removed.flatMap((n) => (n.pods ?? []).filter((p) => !isDaemonSetPod(p)).map(unbound));
     const nodes = this.nodes.filter((n) => !names.has(n.name));
     // One packing is enough here: the pods go to existing capacity first, and at most one NodeClaim is wanted.
-    const result = pack({ ...this.cluster, pods, nodes }, { strategy: 'tenon', targets: false }, usageWithout(this.usage, removed, this.cluster.volumes, this.cache), this.cache);
+    const result = pack(
+      { ...this.cluster, pods, nodes },
+      { strategy: 'tenon', targets: false },
+      usageWithout(this.usage, removed, this.cluster.volumes, this.cache),
+      this.cache,
+    );
     return toRemoval(result, { removed, unknown, pods });
   }
 }

@@ -49,17 +49,40 @@ describe('repack', () => {
   });
 
   it('re-packs zone-spread pods within their zones: the spread and the per-zone optimum both hold', () => {
-    const spread = { labels: { app: 'web' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } }] };
+    const spread = {
+      labels: { app: 'web' },
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule' as const,
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
     const pods = onePodCores(33, spread);
     const input: SchedulingInput = { pods, nodePools: [makeNodePool()], instanceTypes: catalog };
     const r = solve(input);
     expect(checkPlacement(input, r)).toEqual([]);
-    expect(sortedCounts(countBy(r, pods.map((p) => `default/${p.metadata.name}`), 'topology.kubernetes.io/zone'))).toEqual([11, 11, 11]);
+    expect(
+      sortedCounts(
+        countBy(
+          r,
+          pods.map((p) => `default/${p.metadata.name}`),
+          'topology.kubernetes.io/zone',
+        ),
+      ),
+    ).toEqual([11, 11, 11]);
     expect(r.cost).toBeCloseTo(3 * optimum(11), 9);
   });
 
   it('never raises the price of the greedy packing and keeps every constraint', () => {
-    const podArb = fc.record({ cpu: fc.constantFrom('500m', '1', '2', '3'), zone: fc.option(fc.constantFrom(...zones), { nil: undefined }), anti: fc.boolean(), spread: fc.boolean() });
+    const podArb = fc.record({
+      cpu: fc.constantFrom('500m', '1', '2', '3'),
+      zone: fc.option(fc.constantFrom(...zones), { nil: undefined }),
+      anti: fc.boolean(),
+      spread: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(podArb, { minLength: 1, maxLength: 30 }), (specs) => {
         const pods = specs.map((s, i) =>
@@ -68,8 +91,29 @@ describe('repack', () => {
             cpu: s.cpu,
             labels: { app: s.anti ? 'anti' : 'web' },
             ...(s.zone ? { nodeSelector: { 'topology.kubernetes.io/zone': s.zone } } : {}),
-            ...(s.anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'anti' } } }] } } } : {}),
-            ...(s.spread ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: { app: 'web' } } }] } : {}),
+            ...(s.anti
+              ? {
+                  affinity: {
+                    podAntiAffinity: {
+                      requiredDuringSchedulingIgnoredDuringExecution: [
+                        { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'anti' } } },
+                      ],
+                    },
+                  },
+                }
+              : {}),
+            ...(s.spread
+              ? {
+                  topologySpreadConstraints: [
+                    {
+                      maxSkew: 1,
+                      topologyKey: 'topology.kubernetes.io/zone',
+                      whenUnsatisfiable: 'DoNotSchedule' as const,
+                      labelSelector: { matchLabels: { app: 'web' } },
+                    },
+                  ],
+                }
+              : {}),
           }),
         );
         const input: SchedulingInput = { pods, nodePools: [makeNodePool()], instanceTypes: catalog };

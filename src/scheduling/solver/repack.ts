@@ -63,7 +63,10 @@ function groupsOf(packing: Packing): Group[] {
 }
 
 function signature(reqs: Requirements): string {
-  return [...reqs.values()].map((r) => r.toString()).sort().join(';');
+  return [...reqs.values()]
+    .map((r) => r.toString())
+    .sort()
+    .join(';');
 }
 
 /** Pods of the group by node requirements (pods of one class may share any node). */
@@ -106,7 +109,12 @@ function planClass(group: Group, pods: PodInfo[], budget: { left: number }): Cla
   const valid = (contents: Resources): boolean => {
     if (!minValues) return true;
     const total = addResources(t.daemonOverhead, contents);
-    return minValuesFailure(compatible.filter((it) => fitsIn(total, it.allocatable)), requirements) === undefined;
+    return (
+      minValuesFailure(
+        compatible.filter((it) => fitsIn(total, it.allocatable)),
+        requirements,
+      ) === undefined
+    );
   };
   const bins = cover({ pods, kinds, valid, budget });
   return bins && { requirements, compatible, bins };
@@ -137,9 +145,18 @@ export function repack(packing: Packing): void {
       if (!plan) break;
       plans.push(plan);
     }
-    if (plans.length === 0 || plans.reduce((n, p) => n + p.bins.reduce((m, b) => m + b.pods.length, 0), 0) !== group.bins.reduce((n, b) => n + b.pods.length, 0)) continue;
+    if (
+      plans.length === 0 ||
+      plans.reduce((n, p) => n + p.bins.reduce((m, b) => m + b.pods.length, 0), 0) !==
+        group.bins.reduce((n, b) => n + b.pods.length, 0)
+    )
+      continue;
     // Each new NodeClaim launches its cover's type or a cheaper one that also fits: the plan's price bounds it.
     const planned = plans.reduce((s, p) => s + p.bins.reduce((t, b) => t + b.kind.price, 0), 0);
-    if (planned < price(group.bins) - 1e-9) packing.replaceBins(group.bins, plans.flatMap((p) => build(p, group, packing)));
+    if (planned < price(group.bins) - 1e-9)
+      packing.replaceBins(
+        group.bins,
+        plans.flatMap((p) => build(p, group, packing)),
+      );
   }
 }

@@ -28,8 +28,16 @@ describe('node selector and required node affinity', () => {
   it.each([
     ['In', { nodeSelector: { [zone]: 'test-zone-b' } }, 'test-zone-b'],
     ['affinity In', { affinity: it1([{ key: zone, operator: 'In', values: ['test-zone-c'] }]) }, 'test-zone-c'],
-    ['NotIn', { affinity: it1([{ key: zone, operator: 'NotIn', values: ['test-zone-a', 'test-zone-b'] }]) }, 'test-zone-c'],
-    ['deprecated beta label', { nodeSelector: { 'failure-domain.beta.kubernetes.io/zone': 'test-zone-a' } }, 'test-zone-a'],
+    [
+      'NotIn',
+      { affinity: it1([{ key: zone, operator: 'NotIn', values: ['test-zone-a', 'test-zone-b'] }]) },
+      'test-zone-c',
+    ],
+    [
+      'deprecated beta label',
+      { nodeSelector: { 'failure-domain.beta.kubernetes.io/zone': 'test-zone-a' } },
+      'test-zone-a',
+    ],
   ] as const)('schedules a pod with a compatible %s requirement in that zone', (_n, spec, want) => {
     expect(zoneOf(makePod(spec as Partial<Pod['spec']>))).toBe(want);
   });
@@ -37,7 +45,11 @@ describe('node selector and required node affinity', () => {
   it.each([
     ['an unknown zone', { nodeSelector: { [zone]: 'unknown' } }, 'requirements'],
     ['a label no instance type or NodePool defines', { nodeSelector: { 'example.com/unknown': 'x' } }, 'requirements'],
-    ['DoesNotExist on a label every node has', { affinity: it1([{ key: arch, operator: 'DoesNotExist' }]) }, 'requirements'],
+    [
+      'DoesNotExist on a label every node has',
+      { affinity: it1([{ key: arch, operator: 'DoesNotExist' }]) },
+      'requirements',
+    ],
     ['Gt above every size', { affinity: it1([{ key: cpuLabel, operator: 'Gt', values: ['64'] }]) }, 'requirements'],
   ] as const)('does not schedule a pod requiring %s, and says which constraint', (_n, spec, constraint) => {
     const pod = makePod(spec as Partial<Pod['spec']>);
@@ -49,7 +61,14 @@ describe('node selector and required node affinity', () => {
 
   const numeric: [string, NodeSelectorRequirement[], string[]][] = [
     ['Gt 4', [{ key: cpuLabel, operator: 'Gt', values: ['4'] }], ['g.4x', 'm.8x', 'm.16x', 'm.32x', 'm.64x']],
-    ['Gte 5 and Lte 5', [{ key: cpuLabel, operator: 'Gte', values: ['5'] }, { key: cpuLabel, operator: 'Lte', values: ['5'] }], ['g.4x']],
+    [
+      'Gte 5 and Lte 5',
+      [
+        { key: cpuLabel, operator: 'Gte', values: ['5'] },
+        { key: cpuLabel, operator: 'Lte', values: ['5'] },
+      ],
+      ['g.4x'],
+    ],
     ['Lt 2', [{ key: cpuLabel, operator: 'Lt', values: ['2'] }], ['m.1x']],
     ['arch In arm64', [{ key: arch, operator: 'In', values: ['arm64'] }], ['g.4x']],
   ];
@@ -70,7 +89,10 @@ describe('node selector and required node affinity', () => {
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: zone, operator: 'In', values: ['nowhere'] }] }, { matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-b'] }] }],
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: zone, operator: 'In', values: ['nowhere'] }] },
+              { matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-b'] }] },
+            ],
           },
         },
       },
@@ -80,18 +102,41 @@ describe('node selector and required node affinity', () => {
 });
 
 describe('preferred node affinity and relaxation', () => {
-  const preferred = (weight: number, values: string[]) => ({ weight, preference: { matchExpressions: [{ key: zone, operator: 'In' as const, values }] } });
+  const preferred = (weight: number, values: string[]) => ({
+    weight,
+    preference: { matchExpressions: [{ key: zone, operator: 'In' as const, values }] },
+  });
 
   it('honours a satisfiable preference', () => {
-    expect(zoneOf(makePod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['test-zone-c'])] } } }))).toBe('test-zone-c');
+    expect(
+      zoneOf(
+        makePod({
+          affinity: {
+            nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['test-zone-c'])] },
+          },
+        }),
+      ),
+    ).toBe('test-zone-c');
   });
 
   it('relaxes an unsatisfiable preference and still schedules', () => {
-    expect(zoneOf(makePod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['nowhere'])] } } }))).toBeDefined();
+    expect(
+      zoneOf(
+        makePod({
+          affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['nowhere'])] } },
+        }),
+      ),
+    ).toBeDefined();
   });
 
   it('drops the heaviest preference first and keeps the lighter one that can be met', () => {
-    const pod = makePod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['test-zone-b']), preferred(50, ['nowhere'])] } } });
+    const pod = makePod({
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [preferred(1, ['test-zone-b']), preferred(50, ['nowhere'])],
+        },
+      },
+    });
     expect(zoneOf(pod)).toBe('test-zone-b');
   });
 
@@ -104,14 +149,20 @@ describe('preferred node affinity and relaxation', () => {
 
 describe('minValues', () => {
   it('keeps enough instance types in the NodeClaim to satisfy minValues', () => {
-    const pool = makeNodePool({ requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 4 }] });
+    const pool = makeNodePool({
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 4 }],
+    });
     const r = solve({ pods: [makePod({ cpu: '1' })], nodePools: [pool], instanceTypes: smallCatalog() });
     expect(r.newNodeClaims[0]?.instanceTypeOptions.length).toBeGreaterThanOrEqual(4);
-    expect(r.newNodeClaims[0]?.requirements.find((q) => q.key === 'node.kubernetes.io/instance-type')?.minValues).toBe(4);
+    expect(r.newNodeClaims[0]?.requirements.find((q) => q.key === 'node.kubernetes.io/instance-type')?.minValues).toBe(
+      4,
+    );
   });
 
   it('does not schedule when the fitting instance types cannot meet minValues, and says so', () => {
-    const pool = makeNodePool({ requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 3 }] });
+    const pool = makeNodePool({
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 3 }],
+    });
     const r = solve({ pods: [makePod({ cpu: '20' })], nodePools: [pool], instanceTypes: smallCatalog() });
     expect(r.newNodeClaims).toEqual([]);
     expect(r.unplaced[0]?.reasons.map((x) => x.message).join(' ')).toMatch(/minValues/);

@@ -53,19 +53,37 @@ export function binPrice(bin: NewBin): number | undefined {
 function toNodeClaim(bin: NewBin): NewNodeClaim | undefined {
   const ordered = orderedOptions(bin);
   let n = Math.min(MaxInstanceTypes, ordered.length);
-  while (n < ordered.length && minValuesFailure(ordered.slice(0, n).map((o) => o.it), bin.requirements)) n++;
+  while (
+    n < ordered.length &&
+    minValuesFailure(
+      ordered.slice(0, n).map((o) => o.it),
+      bin.requirements,
+    )
+  )
+    n++;
   const chosen = ordered.slice(0, n);
   const first = chosen[0];
   if (!first) return undefined;
   const reqs = bin.requirements.copy();
-  reqs.add(Requirement.of(Labels.instanceType, 'In', chosen.map((o) => o.it.name)));
+  reqs.add(
+    Requirement.of(
+      Labels.instanceType,
+      'In',
+      chosen.map((o) => o.it.name),
+    ),
+  );
   const offering = cheapestOffering(first.it, bin.requirements);
   const withoutHostname = reqs.toSelectorRequirements().filter((r) => r.key !== Labels.hostname);
   return {
     nodePool: bin.template.name,
     requirements: withoutHostname,
     instanceTypeOptions: chosen.map((o) => o.it.name),
-    cheapest: { instanceType: first.it.name, zone: offering?.zone ?? '', capacityType: offering?.capacityType ?? '', price: first.price },
+    cheapest: {
+      instanceType: first.it.name,
+      zone: offering?.zone ?? '',
+      capacityType: offering?.capacityType ?? '',
+      price: first.price,
+    },
     pods: bin.pods.map((p) => p.key),
     requests: toResourceList(bin.requests),
     taints: [...bin.template.taints, ...bin.template.startupTaints],

@@ -27,7 +27,9 @@ function frontier(sorted: Priced): Priced {
   const keys = [...new Set(sorted.flatMap((x) => Object.keys(x.it.allocatable)))];
   const out: Priced = [];
   for (const x of sorted) {
-    const beaten = out.slice(-DominanceWindow).some((o) => keys.every((k) => (o.it.allocatable[k] ?? 0) >= (x.it.allocatable[k] ?? 0)));
+    const beaten = out
+      .slice(-DominanceWindow)
+      .some((o) => keys.every((k) => (o.it.allocatable[k] ?? 0) >= (x.it.allocatable[k] ?? 0)));
     if (!beaten) out.push(x);
   }
   return out;
@@ -42,7 +44,10 @@ export class Prices {
   constructor(private readonly cache: SolveCache) {}
 
   /** Requirement objects are shared while pods without requirements move: most look-ups end here. */
-  private readonly byObject = new WeakMap<Requirements, { template: Template; lists: { list: Priced; byPrice: Priced } }>();
+  private readonly byObject = new WeakMap<
+    Requirements,
+    { template: Template; lists: { list: Priced; byPrice: Priced } }
+  >();
 
   private lists(template: Template, reqs: Requirements): { list: Priced; byPrice: Priced } {
     const known = this.byObject.get(reqs);
@@ -53,7 +58,12 @@ export class Prices {
   }
 
   private build(template: Template, reqs: Requirements): { list: Priced; byPrice: Priced } {
-    const sig = [...[...reqs.values()].filter((r) => r.key !== Labels.hostname).map((r) => r.toString()).sort()].join(';');
+    const sig = [
+      ...[...reqs.values()]
+        .filter((r) => r.key !== Labels.hostname)
+        .map((r) => r.toString())
+        .sort(),
+    ].join(';');
     let cache = this.cache.priceLists.get(template.instanceTypes);
     if (!cache) this.cache.priceLists.set(template.instanceTypes, (cache = new Map()));
     const cached = cache.get(sig);
@@ -71,22 +81,33 @@ export class Prices {
   }
 
   /** The cheapest price holding `requests` (overhead included) changed by `change`, or infinity. */
-  price(template: Template, reqs: Requirements, requests: Resources, change: { add: Resources | undefined; sub: Resources | undefined } = { add: undefined, sub: undefined }): number {
-    for (const x of this.lists(template, reqs).byPrice) if (fitsChanged(requests, change, x.it.allocatable)) return x.price;
+  price(
+    template: Template,
+    reqs: Requirements,
+    requests: Resources,
+    change: { add: Resources | undefined; sub: Resources | undefined } = { add: undefined, sub: undefined },
+  ): number {
+    for (const x of this.lists(template, reqs).byPrice)
+      if (fitsChanged(requests, change, x.it.allocatable)) return x.price;
     return Number.POSITIVE_INFINITY;
   }
 
   /** The options of a rebuilt NodeClaim: every type that holds `requests`, in the template's order. */
   options(template: Template, reqs: Requirements, requests: Resources): InstanceTypeInfo[] {
-    return this.lists(template, reqs).list.filter((x) => fitsIn(requests, x.it.allocatable)).map((x) => x.it);
+    return this.lists(template, reqs)
+      .list.filter((x) => fitsIn(requests, x.it.allocatable))
+      .map((x) => x.it);
   }
 }
 
 /** True when `base` + `add` − `sub` fits in `room`. */
-function fitsChanged(base: Resources, change: { add: Resources | undefined; sub: Resources | undefined }, room: Resources): boolean {
+function fitsChanged(
+  base: Resources,
+  change: { add: Resources | undefined; sub: Resources | undefined },
+  room: Resources,
+): boolean {
   const { add, sub } = change;
   for (const k in base) if ((base[k] ?? 0) + (add?.[k] ?? 0) - (sub?.[k] ?? 0) > (room[k] ?? 0)) return false;
   if (add) for (const k in add) if (!(k in base) && (add[k] ?? 0) > (room[k] ?? 0)) return false;
   return true;
 }
-

@@ -64,7 +64,11 @@ function sample(input: SchedulingInput): SchedulingInput {
  * counts against each NodePool's limits) may be given by a caller that keeps it across many solves of one cluster,
  * and `cache` by a caller that solves the same cluster again (see solve-cache.ts).
  */
-export function solve(given: SchedulingInput, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
+export function solve(
+  given: SchedulingInput,
+  usage?: Map<string, Resources>,
+  cache: SolveCache = new SolveCache(),
+): SchedulingResult {
   const input = inContentOrder(given, cache.contentKeys);
   const strategy = input.strategy ?? 'tenon';
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
@@ -73,11 +77,19 @@ export function solve(given: SchedulingInput, usage?: Map<string, Resources>, ca
   if (input.pods.length > PortfolioMaxPods) {
     const probe = sample(input);
     // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
-    const [first, second] = probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <= probeScore(pack(probe, { ...targets, merge: false }, usage, cache)) ? [marginal, targets] : [targets, marginal];
+    const [first, second] =
+      probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <=
+      probeScore(pack(probe, { ...targets, merge: false }, usage, cache))
+        ? [marginal, targets]
+        : [targets, marginal];
     let best = pack(input, first, usage, cache);
     // Pods left over (e.g. two spread constraints closing every zone): place them first, or every pod carrying a
     // zone spread first, or the other way.
-    for (const v of [{ ...first, first: new Set(best.unplaced.map((u) => u.pod)) }, { ...first, first: spreadCarriers(input) }, second]) {
+    for (const v of [
+      { ...first, first: new Set(best.unplaced.map((u) => u.pod)) },
+      { ...first, first: spreadCarriers(input) },
+      second,
+    ]) {
       if (best.unplaced.length === 0) break;
       const r = pack(input, v, usage, cache);
       if (better(r, best)) best = r;
@@ -107,7 +119,12 @@ export function solve(given: SchedulingInput, usage?: Map<string, Resources>, ca
 function spreadCarriers(input: SchedulingInput): Set<string> {
   const out = new Set<string>();
   for (const pod of input.pods) {
-    if ((pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule' && c.topologyKey !== Labels.hostname)) out.add(podKey(pod));
+    if (
+      (pod.spec.topologySpreadConstraints ?? []).some(
+        (c) => c.whenUnsatisfiable === 'DoNotSchedule' && c.topologyKey !== Labels.hostname,
+      )
+    )
+      out.add(podKey(pod));
   }
   return out;
 }
@@ -123,7 +140,12 @@ function startOne(packing: Packing, pending: readonly PodInfo[], topology: Topol
 }
 
 /** One packing of the batch with the given variant (exported for benchmarks and tests). */
-export function pack(input: SchedulingInput, variant: Variant, usage?: Map<string, Resources>, cache: SolveCache = new SolveCache()): SchedulingResult {
+export function pack(
+  input: SchedulingInput,
+  variant: Variant,
+  usage?: Map<string, Resources>,
+  cache: SolveCache = new SolveCache(),
+): SchedulingResult {
   const ctx = newSolveContext(input, usage, cache);
   const strategy = variant.strategy;
   const packing = new Packing(ctx, strategy, { targets: variant.targets });
@@ -135,7 +157,7 @@ export function pack(input: SchedulingInput, variant: Variant, usage?: Map<strin
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
   const order = { strategy, first: variant.first };
-  for (let pending = schedulable; pending.length > 0; ) {
+  for (let pending = schedulable; pending.length > 0;) {
     const queue = new PodQueue(pending, order);
     for (let pod = queue.pop(); pod; pod = queue.pop()) {
       const reasons = packing.place(pod);

@@ -32,10 +32,17 @@ export interface Template {
  * skipping DaemonSets that no instance type of the NodePool could host (e.g. an arm64-only DaemonSet on an
  * amd64-only NodePool), which Karpenter would still count.
  */
-function daemonOverhead(t: Pick<Template, 'requirements' | 'taints' | 'instanceTypes'>, daemonSets: readonly DaemonSet[], cache: SolveCache): Resources {
+function daemonOverhead(
+  t: Pick<Template, 'requirements' | 'taints' | 'instanceTypes'>,
+  daemonSets: readonly DaemonSet[],
+  cache: SolveCache,
+): Resources {
   const out: Resources = {};
   daemonSets.forEach((ds, index) => {
-    const pod = newPodInfo({ metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec }, { index, cache });
+    const pod = newPodInfo(
+      { metadata: { name: ds.name, namespace: ds.namespace, ...ds.template.metadata }, spec: ds.template.spec },
+      { index, cache },
+    );
     if (untoleratedTaint(t.taints, pod.tolerations)) return;
     if (t.requirements.compatible(pod.requirements, WellKnownLabels)) return;
     if (!t.instanceTypes.some((it) => it.requirements.intersects(pod.requirements) === undefined)) return;
@@ -57,10 +64,15 @@ function pricedFor(it: InstanceTypeInfo, requirements: Requirements): InstanceTy
 /** A NodePool's template without its remaining limits (those depend on the cluster's usage). */
 export type PreparedTemplate = Omit<Template, 'remaining'>;
 
-function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[]; cache: SolveCache }): PreparedTemplate {
+function prepare(
+  np: NodePool,
+  opts: { instanceTypes: readonly InstanceTypeInfo[]; daemonSets: readonly DaemonSet[]; cache: SolveCache },
+): PreparedTemplate {
   const labels = { ...np.template.labels, [Labels.nodePool]: np.name };
   const table = opts.cache.requirements;
-  const requirements = Requirements.fromSelector(np.template.requirements, table).addAll(Requirements.fromLabels(labels, table));
+  const requirements = Requirements.fromSelector(np.template.requirements, table).addAll(
+    Requirements.fromLabels(labels, table),
+  );
   const taints = np.template.taints ?? [];
   const instanceTypes = opts.instanceTypes
     .filter((it) => it.requirements.intersects(requirements) === undefined)
@@ -86,7 +98,13 @@ function prepare(np: NodePool, opts: { instanceTypes: readonly InstanceTypeInfo[
  */
 export function newTemplate(
   np: NodePool,
-  opts: { instanceTypes: readonly InstanceTypeInfo[]; source?: object; daemonSets: readonly DaemonSet[]; usage: Resources; cache: SolveCache },
+  opts: {
+    instanceTypes: readonly InstanceTypeInfo[];
+    source?: object;
+    daemonSets: readonly DaemonSet[];
+    usage: Resources;
+    cache: SolveCache;
+  },
 ): Template {
   const key = opts.source ?? opts.instanceTypes;
   let entry = opts.cache.templates.get(np);

@@ -19,11 +19,19 @@ const spread = (over: Partial<TopologySpreadConstraint> = {}): TopologySpreadCon
   ...over,
 });
 const spreadPods = (n: number, c: TopologySpreadConstraint, extra: Partial<Pod['spec']> = {}): Pod[] =>
-  Array.from({ length: n }, () => makePod({ labels, cpu: '100m', memory: '100Mi', topologySpreadConstraints: [c], ...extra }));
+  Array.from({ length: n }, () =>
+    makePod({ labels, cpu: '100m', memory: '100Mi', topologySpreadConstraints: [c], ...extra }),
+  );
 const keys = (pods: readonly Pod[]): string[] => pods.map((p) => `default/${p.metadata.name}`);
 const nodeIn = (name: string, z: string, pods: Pod[] = []): ExistingNode => ({
   name,
-  labels: { [host]: name, [zone]: z, 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+  labels: {
+    [host]: name,
+    [zone]: z,
+    'karpenter.sh/nodepool': 'default',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/os': 'linux',
+  },
   allocatable: { cpu: '1', memory: '1Gi', pods: '110' },
   pods,
 });
@@ -37,7 +45,9 @@ describe('topology spread', () => {
   });
 
   it('respects the NodePool zones as the domains', () => {
-    const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }] });
+    const pool = makeNodePool({
+      requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }],
+    });
     const pods = spreadPods(4, spread());
     const counts = countBy(run(pods, { pool }), keys(pods), zone);
     expect(counts).toEqual({ 'test-zone-a': 2, 'test-zone-b': 2 });
@@ -51,7 +61,9 @@ describe('topology spread', () => {
   });
 
   it('does not count pods that do not match the selector', () => {
-    const existing = [nodeIn('a1', 'test-zone-a', [makePod({ labels: { app: 'other' } }), makePod({ labels: { app: 'other' } })])];
+    const existing = [
+      nodeIn('a1', 'test-zone-a', [makePod({ labels: { app: 'other' } }), makePod({ labels: { app: 'other' } })]),
+    ];
     const pods = spreadPods(3, spread());
     expect(sortedCounts(countBy(run(pods, { nodes: existing }), keys(pods), zone))).toEqual([1, 1, 1]);
   });
@@ -59,13 +71,18 @@ describe('topology spread', () => {
   it('spreads over hostnames: at most maxSkew matching pods per node', () => {
     const pods = spreadPods(5, spread({ topologyKey: host, maxSkew: 2 }));
     const r = run(pods);
-    const perNode = [...landings(r).values()].reduce<Record<string, number>>((m, l) => ({ ...m, [l.where]: (m[l.where] ?? 0) + 1 }), {});
+    const perNode = [...landings(r).values()].reduce<Record<string, number>>(
+      (m, l) => ({ ...m, [l.where]: (m[l.where] ?? 0) + 1 }),
+      {},
+    );
     expect(Math.max(...Object.values(perNode))).toBeLessThanOrEqual(2);
     expect(r.newNodeClaims).toHaveLength(3);
   });
 
   it('with minDomains above the domains that exist, treats the minimum as zero', () => {
-    const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }] });
+    const pool = makeNodePool({
+      requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }],
+    });
     const pods = spreadPods(4, spread({ minDomains: 3 }));
     const r = run(pods, { pool });
     expect(r.unplaced).toHaveLength(2);
@@ -74,7 +91,17 @@ describe('topology spread', () => {
 
   it('nodeAffinityPolicy Honor ignores zones the pod cannot use; Ignore counts them', () => {
     const existing = [nodeIn('c1', 'test-zone-c')];
-    const onlyAB = { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: zone, operator: 'In' as const, values: ['test-zone-a', 'test-zone-b'] }] }] } } } };
+    const onlyAB = {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: zone, operator: 'In' as const, values: ['test-zone-a', 'test-zone-b'] }] },
+            ],
+          },
+        },
+      },
+    };
     const honor = spreadPods(4, spread(), onlyAB);
     expect(run(honor, { nodes: existing }).unplaced).toEqual([]);
     const ignore = spreadPods(4, spread({ nodeAffinityPolicy: 'Ignore' }), onlyAB);
@@ -99,9 +126,23 @@ describe('topology spread', () => {
 
   it('an owner filtering by a label other than the key counts only matching nodes (arch)', () => {
     // The arm64 owners see only arm64 nodes: amd64 pods of the same app in zone b do not fill zone b for them.
-    const amd = Array.from({ length: 4 }, (_, i) => makePod({ name: `amd${i}`, labels, cpu: '100m', nodeSelector: { [zone]: 'test-zone-b', 'kubernetes.io/arch': 'amd64' } }));
+    const amd = Array.from({ length: 4 }, (_, i) =>
+      makePod({
+        name: `amd${i}`,
+        labels,
+        cpu: '100m',
+        nodeSelector: { [zone]: 'test-zone-b', 'kubernetes.io/arch': 'amd64' },
+      }),
+    );
     const arm = spreadPods(3, spread(), { nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
-    const catalog = [...smallCatalog(), ...smallCatalog().map((it) => ({ ...it, name: `${it.name}-arm`, labels: { ...it.labels, 'kubernetes.io/arch': 'arm64' } }))];
+    const catalog = [
+      ...smallCatalog(),
+      ...smallCatalog().map((it) => ({
+        ...it,
+        name: `${it.name}-arm`,
+        labels: { ...it.labels, 'kubernetes.io/arch': 'arm64' },
+      })),
+    ];
     const r = solve({ pods: [...amd, ...arm], nodePools: [makeNodePool()], instanceTypes: catalog });
     expect(r.unplaced).toEqual([]);
     expect(sortedCounts(countBy(r, keys(arm), zone))).toEqual([1, 1, 1]);
@@ -109,7 +150,9 @@ describe('topology spread', () => {
 
   it('nodeTaintsPolicy Honor skips domains of nodes whose taints the pod does not tolerate', () => {
     const tainted = { ...nodeIn('c1', 'test-zone-c'), taints: [{ key: 'x', effect: 'NoSchedule' as const }] };
-    const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }] });
+    const pool = makeNodePool({
+      requirements: [{ key: zone, operator: 'In', values: ['test-zone-a', 'test-zone-b'] }],
+    });
     const pods = spreadPods(4, spread({ nodeTaintsPolicy: 'Honor' }));
     expect(run(pods, { nodes: [tainted], pool }).unplaced).toEqual([]);
     const ignored = spreadPods(4, spread());
@@ -118,8 +161,12 @@ describe('topology spread', () => {
 
   it('matchLabelKeys spreads each revision on its own', () => {
     const c = spread({ labelSelector: { matchLabels: { app: 'web' } }, matchLabelKeys: ['rev'] });
-    const v1 = Array.from({ length: 3 }, () => makePod({ labels: { app: 'web', rev: '1' }, cpu: '100m', topologySpreadConstraints: [c] }));
-    const v2 = Array.from({ length: 3 }, () => makePod({ labels: { app: 'web', rev: '2' }, cpu: '100m', topologySpreadConstraints: [c] }));
+    const v1 = Array.from({ length: 3 }, () =>
+      makePod({ labels: { app: 'web', rev: '1' }, cpu: '100m', topologySpreadConstraints: [c] }),
+    );
+    const v2 = Array.from({ length: 3 }, () =>
+      makePod({ labels: { app: 'web', rev: '2' }, cpu: '100m', topologySpreadConstraints: [c] }),
+    );
     const r = run([...v1, ...v2]);
     expect(sortedCounts(countBy(r, keys(v1), zone))).toEqual([1, 1, 1]);
     expect(sortedCounts(countBy(r, keys(v2), zone))).toEqual([1, 1, 1]);
@@ -144,66 +191,119 @@ describe('topology spread', () => {
 
   it('a pod that does not match its own selector does not add to the count', () => {
     const c = spread({ labelSelector: { matchLabels: { app: 'db' } } });
-    const pods = Array.from({ length: 6 }, () => makePod({ labels: { app: 'web' }, cpu: '100m', topologySpreadConstraints: [c] }));
+    const pods = Array.from({ length: 6 }, () =>
+      makePod({ labels: { app: 'web' }, cpu: '100m', topologySpreadConstraints: [c] }),
+    );
     const r = run(pods);
     expect(r.unplaced).toEqual([]);
   });
 });
 
 describe('pod affinity and anti-affinity', () => {
-  const term = (key: string, sel: Record<string, string>, extra: Partial<PodAffinityTerm> = {}): PodAffinityTerm => ({ topologyKey: key, labelSelector: { matchLabels: sel }, ...extra });
+  const term = (key: string, sel: Record<string, string>, extra: Partial<PodAffinityTerm> = {}): PodAffinityTerm => ({
+    topologyKey: key,
+    labelSelector: { matchLabels: sel },
+    ...extra,
+  });
 
   it('co-locates a pod with the pods its affinity selects (hostname)', () => {
     const target = makePod({ name: 'db', labels: { app: 'db' }, cpu: '100m' });
-    const follower = makePod({ name: 'web', cpu: '100m', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'db' })] } } });
+    const follower = makePod({
+      name: 'web',
+      cpu: '100m',
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'db' })] } },
+    });
     const l = landings(run([target, follower]));
     expect(l.get('default/web')?.where).toBe(l.get('default/db')?.where);
   });
 
   it('co-locates in the zone of an existing matching pod', () => {
     const existing = [nodeIn('b1', 'test-zone-b', [makePod({ labels: { app: 'db' } })])];
-    const pods = Array.from({ length: 3 }, () => makePod({ cpu: '500m', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' })] } } }));
+    const pods = Array.from({ length: 3 }, () =>
+      makePod({
+        cpu: '500m',
+        affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' })] } },
+      }),
+    );
     const r = run(pods, { nodes: existing });
     expect(countBy(r, keys(pods), zone, { b1: existing[0]?.labels ?? {} })).toEqual({ 'test-zone-b': 3 });
   });
 
   it('lets the first self-selecting pod start a domain and the rest follow', () => {
-    const pods = Array.from({ length: 4 }, () => makePod({ labels: { app: 'cache' }, cpu: '100m', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'cache' })] } } }));
+    const pods = Array.from({ length: 4 }, () =>
+      makePod({
+        labels: { app: 'cache' },
+        cpu: '100m',
+        affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'cache' })] } },
+      }),
+    );
     expect(Object.keys(countBy(run(pods), keys(pods), zone))).toHaveLength(1);
   });
 
   it('starts a self-selecting group only when nothing else can be placed, so a kube-scheduler binding order exists', () => {
     // starter would be placed first (largest) and, starting its group at once, pick a zone of its own; the other
     // matching pod follows its own term to zone b and could bind first, leaving starter with nothing to match.
-    const starter = makePod({ name: 'starter', cpu: '2', labels: { app: 'c' }, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'c' })] } } });
-    const follower = makePod({ name: 'follower', cpu: '1', labels: { app: 'c' }, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'd' })] } } });
-    const anchor = makePod({ name: 'anchor', cpu: '100m', labels: { app: 'd' }, nodeSelector: { [zone]: 'test-zone-b' } });
+    const starter = makePod({
+      name: 'starter',
+      cpu: '2',
+      labels: { app: 'c' },
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'c' })] } },
+    });
+    const follower = makePod({
+      name: 'follower',
+      cpu: '1',
+      labels: { app: 'c' },
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'd' })] } },
+    });
+    const anchor = makePod({
+      name: 'anchor',
+      cpu: '100m',
+      labels: { app: 'd' },
+      nodeSelector: { [zone]: 'test-zone-b' },
+    });
     const l = landings(run([starter, follower, anchor]));
     expect(l.get('default/follower')?.labels[zone]).toBe('test-zone-b');
     expect(l.get('default/starter')?.labels[zone]).toBe('test-zone-b');
   });
 
   it('does not schedule a pod whose affinity selects nothing and that does not select itself', () => {
-    const pod = makePod({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'missing' })] } } });
+    const pod = makePod({
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'missing' })] } },
+    });
     const r = run([pod]);
     expect(r.unplaced[0]?.reasons.map((x) => x.constraint)).toContain('pod-affinity');
   });
 
   it('separates pods with hostname anti-affinity onto their own nodes', () => {
-    const pods = Array.from({ length: 4 }, () => makePod({ labels: { app: 'zk' }, cpu: '100m', affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'zk' })] } } }));
+    const pods = Array.from({ length: 4 }, () =>
+      makePod({
+        labels: { app: 'zk' },
+        cpu: '100m',
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(host, { app: 'zk' })] } },
+      }),
+    );
     const r = run(pods);
     expect(r.newNodeClaims).toHaveLength(4);
   });
 
   it('limits zone anti-affinity to one pod per zone', () => {
-    const pods = Array.from({ length: 4 }, () => makePod({ labels: { app: 'zk' }, cpu: '100m', affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'zk' })] } } }));
+    const pods = Array.from({ length: 4 }, () =>
+      makePod({
+        labels: { app: 'zk' },
+        cpu: '100m',
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'zk' })] } },
+      }),
+    );
     const r = run(pods);
     expect(r.unplaced).toHaveLength(1);
     expect(sortedCounts(countBy(r, keys(pods), zone))).toEqual([1, 1, 1]);
   });
 
   it('respects the anti-affinity of pods already running (inverse direction)', () => {
-    const guard = makePod({ labels: { app: 'guard' }, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'web' })] } } });
+    const guard = makePod({
+      labels: { app: 'guard' },
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'web' })] } },
+    });
     const existing = [nodeIn('a1', 'test-zone-a', [guard])];
     const pods = Array.from({ length: 3 }, () => makePod({ labels: { app: 'web' }, cpu: '100m' }));
     const counts = countBy(run(pods, { nodes: existing }), keys(pods), zone, { a1: existing[0]?.labels ?? {} });
@@ -213,18 +313,53 @@ describe('pod affinity and anti-affinity', () => {
   it('counts only pods in the namespaces the term names (namespaces and namespaceSelector)', () => {
     const other = makePod({ namespace: 'other', labels: { app: 'db' } });
     const existing = [nodeIn('a1', 'test-zone-a', [other])];
-    const own = makePod({ name: 'own-ns', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' })] } } });
+    const own = makePod({
+      name: 'own-ns',
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' })] } },
+    });
     expect(run([own], { nodes: existing }).unplaced).toHaveLength(1);
-    const named = makePod({ name: 'named', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' }, { namespaces: ['other'] })] } } });
+    const named = makePod({
+      name: 'named',
+      affinity: {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' }, { namespaces: ['other'] })],
+        },
+      },
+    });
     expect(run([named], { nodes: existing }).unplaced).toEqual([]);
-    const bySelector = makePod({ name: 'sel', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(zone, { app: 'db' }, { namespaceSelector: { matchLabels: { team: 'data' } } })] } } });
-    const r = solve({ pods: [bySelector], nodes: existing, nodePools: [makeNodePool()], instanceTypes: smallCatalog(), namespaces: { other: { team: 'data' } } });
+    const bySelector = makePod({
+      name: 'sel',
+      affinity: {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            term(zone, { app: 'db' }, { namespaceSelector: { matchLabels: { team: 'data' } } }),
+          ],
+        },
+      },
+    });
+    const r = solve({
+      pods: [bySelector],
+      nodes: existing,
+      nodePools: [makeNodePool()],
+      instanceTypes: smallCatalog(),
+      namespaces: { other: { team: 'data' } },
+    });
     expect(r.unplaced).toEqual([]);
   });
 
   it('relaxes preferred anti-affinity when it cannot be met', () => {
     const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a'] }] });
-    const pods = Array.from({ length: 2 }, () => makePod({ labels: { app: 'x' }, cpu: '100m', affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term(zone, { app: 'x' }) }] } } }));
+    const pods = Array.from({ length: 2 }, () =>
+      makePod({
+        labels: { app: 'x' },
+        cpu: '100m',
+        affinity: {
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term(zone, { app: 'x' }) }],
+          },
+        },
+      }),
+    );
     expect(run(pods, { pool }).unplaced).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { landings } from '../testing/placement.js';
 import { solve } from './solve.js';
 
 const zone = 'topology.kubernetes.io/zone';
-const withClaim = (name: string, claim: string): Pod => makePod({ name, cpu: '100m', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim } }] });
+const withClaim = (name: string, claim: string): Pod =>
+  makePod({ name, cpu: '100m', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim } }] });
 const volumes: VolumeInfo = {
   claims: {
     'default/bound': { storageClassName: 'ebs', volumeName: 'pv-1' },
@@ -17,15 +18,27 @@ const volumes: VolumeInfo = {
     'default/bound-2': { storageClassName: 'ebs', volumeName: 'pv-2' },
   },
   volumes: {
-    'pv-1': { driver: 'ebs.csi.aws.com', nodeAffinity: [{ matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-c'] }] }] },
-    'pv-2': { driver: 'ebs.csi.aws.com', nodeAffinity: [{ matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-a'] }] }] },
+    'pv-1': {
+      driver: 'ebs.csi.aws.com',
+      nodeAffinity: [{ matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-c'] }] }],
+    },
+    'pv-2': {
+      driver: 'ebs.csi.aws.com',
+      nodeAffinity: [{ matchExpressions: [{ key: zone, operator: 'In', values: ['test-zone-a'] }] }],
+    },
   },
   storageClasses: {
-    ebs: { name: 'ebs', provisioner: 'ebs.csi.aws.com', volumeBindingMode: 'WaitForFirstConsumer', allowedTopologies: [{ matchLabelExpressions: [{ key: zone, values: ['test-zone-b'] }] }] },
+    ebs: {
+      name: 'ebs',
+      provisioner: 'ebs.csi.aws.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [{ matchLabelExpressions: [{ key: zone, values: ['test-zone-b'] }] }],
+    },
     fast: { name: 'fast', provisioner: 'ebs.csi.aws.com', volumeBindingMode: 'Immediate' },
   },
 };
-const run = (pods: Pod[], nodes?: ExistingNode[]) => solve({ pods, nodes, volumes, nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
+const run = (pods: Pod[], nodes?: ExistingNode[]) =>
+  solve({ pods, nodes, volumes, nodePools: [makeNodePool()], instanceTypes: smallCatalog() });
 
 describe('volume topology', () => {
   it('launches in the zone of a bound volume', () => {
@@ -53,7 +66,12 @@ describe('volume topology', () => {
   it('respects CSI attach limits on existing nodes', () => {
     const node: ExistingNode = {
       name: 'n1',
-      labels: { 'kubernetes.io/hostname': 'n1', [zone]: 'test-zone-a', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
+      labels: {
+        'kubernetes.io/hostname': 'n1',
+        [zone]: 'test-zone-a',
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/os': 'linux',
+      },
       allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
       csiAttachLimits: { 'ebs.csi.aws.com': 1 },
       pods: [withClaim('already', 'bound')],

@@ -22,10 +22,14 @@ export function settled(claim: NewNodeClaim, key: string): string | undefined {
 }
 
 /** Pod key -> landing, for every placed pod. */
-export function landings(result: SchedulingResult, nodeLabels: Record<string, Record<string, string>> = {}): Map<string, Landing> {
+export function landings(
+  result: SchedulingResult,
+  nodeLabels: Record<string, Record<string, string>> = {},
+): Map<string, Landing> {
   const out = new Map<string, Landing>();
   for (const e of result.existingNodes) out.set(e.pod, { where: `node/${e.node}`, labels: nodeLabels[e.node] ?? {} });
-  for (const e of result.nominated) out.set(e.pod, { where: `nodeclaim/${e.nodeClaim}`, labels: nodeLabels[e.nodeClaim] ?? {} });
+  for (const e of result.nominated)
+    out.set(e.pod, { where: `nodeclaim/${e.nodeClaim}`, labels: nodeLabels[e.nodeClaim] ?? {} });
   result.newNodeClaims.forEach((claim, i) => {
     const labels: Record<string, string> = { ...claim.labels };
     for (const r of claim.requirements) {
@@ -38,7 +42,12 @@ export function landings(result: SchedulingResult, nodeLabels: Record<string, Re
 }
 
 /** Counts of placed pods per value of `key` among `pods`. */
-export function countBy(result: SchedulingResult, pods: readonly string[], key: string, nodeLabels?: Record<string, Record<string, string>>): Record<string, number> {
+export function countBy(
+  result: SchedulingResult,
+  pods: readonly string[],
+  key: string,
+  nodeLabels?: Record<string, Record<string, string>>,
+): Record<string, number> {
   const l = landings(result, nodeLabels);
   const out: Record<string, number> = {};
   for (const p of pods) {

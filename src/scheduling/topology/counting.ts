@@ -8,7 +8,6 @@ import type { SolveCache } from '../solve-cache.js';
 import type { TopologyGroup } from './group.js';
 import { filterMatch, type NodeFilter } from './node-filter.js';
 
-
 /**
  * How many of a node's pods `g` selects, cached per pod list and group definition: disruption's removal
  * simulations build the same groups over the same nodes for every candidate (node objects are not mutated while

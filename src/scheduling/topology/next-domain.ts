@@ -96,7 +96,10 @@ function eligibleMin(a: Args, e: Eligibility): number {
 /** The spread minimum the pod itself sees as an owner of the group. */
 function minCount(a: Args): number {
   const { spec } = a.group;
-  return eligibleMin(a, { podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined, taints: spec.tolerations !== undefined });
+  return eligibleMin(a, {
+    podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined,
+    taints: spec.tolerations !== undefined,
+  });
 }
 
 /**
@@ -126,7 +129,8 @@ function spread(a: Args): DomainChoice {
   const min = minCount(a);
   const self = a.group.selects(a.pod.namespace, a.pod.labels) ? 1 : 0;
   const allowed = candidates(a).filter((d) => a.group.count(d) + self - min <= a.group.spec.maxSkew);
-  if (allowed.length === 0) return refuse(a, 'topology-spread', `topology spread (maxSkew ${a.group.spec.maxSkew}, min ${min})`);
+  if (allowed.length === 0)
+    return refuse(a, 'topology-spread', `topology spread (maxSkew ${a.group.spec.maxSkew}, min ${min})`);
   return { ok: true, allowed, pick: 'least' };
 }
 
@@ -138,7 +142,12 @@ function affinity(a: Args): DomainChoice {
   const podReq = a.pod.requirements.get(a.group.spec.key);
   const cands = candidates(a);
   let allowed = cands.filter((d) => a.group.count(d) > 0);
-  if (allowed.length === 0 && a.allowStart && a.group.nonEmpty === 0 && a.group.selects(a.pod.namespace, a.pod.labels)) {
+  if (
+    allowed.length === 0 &&
+    a.allowStart &&
+    a.group.nonEmpty === 0 &&
+    a.group.selects(a.pod.namespace, a.pod.labels)
+  ) {
     allowed = cands.filter((d) => !podReq || podReq.has(d));
   }
   if (allowed.length === 0) return refuse(a, 'pod-affinity', 'pod affinity');
@@ -179,9 +188,15 @@ export function countedDomains(a: Args): DomainChoice {
     return { ok: true, allowed: cands, pick: 'most' };
   }
   const min = globalMin(a);
-  const allowed = cands.filter((d) => (a.group.constrained.get(d) ?? 0) === 0 || a.group.count(d) + 1 - min <= a.group.spec.maxSkew);
+  const allowed = cands.filter(
+    (d) => (a.group.constrained.get(d) ?? 0) === 0 || a.group.count(d) + 1 - min <= a.group.spec.maxSkew,
+  );
   if (allowed.length === 0) {
-    return refuse(a, 'topology-spread', `topology spread of other pods (maxSkew ${a.group.spec.maxSkew}, min ${min}) counting this pod`);
+    return refuse(
+      a,
+      'topology-spread',
+      `topology spread of other pods (maxSkew ${a.group.spec.maxSkew}, min ${min}) counting this pod`,
+    );
   }
   return { ok: true, allowed, pick: 'least' };
 }

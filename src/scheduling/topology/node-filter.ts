@@ -20,10 +20,12 @@ export type FilterMatch = 'yes' | 'maybe' | 'no';
 /** The node filter of `pod`, or undefined when it selects every node. */
 export function nodeFilterOf(pod: Pod): NodeFilter | undefined {
   const selector = pod.spec.nodeSelector ?? {};
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (Object.keys(selector).length === 0 && terms.length === 0) return undefined;
   const base = Reqs.fromLabels(selector);
-  const built = terms.length === 0 ? [base] : terms.map((t) => base.copy().addAll(Reqs.fromSelector(t.matchExpressions)));
+  const built =
+    terms.length === 0 ? [base] : terms.map((t) => base.copy().addAll(Reqs.fromSelector(t.matchExpressions)));
   const sorted = Object.entries(selector).sort(([a], [b]) => (a < b ? -1 : 1));
   return { terms: built, key: JSON.stringify([sorted, terms.map((t) => t.matchExpressions ?? [])]) };
 }

@@ -30,7 +30,11 @@ function withLabelKeys(
 }
 
 /** The namespaces an affinity term counts pods in (undefined = all). */
-export function termNamespaces(term: PodAffinityTerm, ownNamespace: string, nsLabels: NamespaceLabels): Set<string> | undefined {
+export function termNamespaces(
+  term: PodAffinityTerm,
+  ownNamespace: string,
+  nsLabels: NamespaceLabels,
+): Set<string> | undefined {
   const explicit = term.namespaces ?? [];
   const sel = term.namespaceSelector;
   if (sel && !sel.matchLabels && !sel.matchExpressions?.length) return undefined; // {} selects every namespace
@@ -76,7 +80,17 @@ export function spreadSpec(c: TopologySpreadConstraint, owner: SpreadOwner): Gro
     nodeFilter,
     required: c.whenUnsatisfiable === 'DoNotSchedule',
     hash: JSON.stringify([
-      'spread', c.topologyKey, namespace, selectorKey(selector), c.maxSkew, c.minDomains ?? 0, honorNodeAffinity, honorNodeTaints, c.whenUnsatisfiable, nodeFilter?.key ?? null, tolerations ?? null,
+      'spread',
+      c.topologyKey,
+      namespace,
+      selectorKey(selector),
+      c.maxSkew,
+      c.minDomains ?? 0,
+      honorNodeAffinity,
+      honorNodeTaints,
+      c.whenUnsatisfiable,
+      nodeFilter?.key ?? null,
+      tolerations ?? null,
     ]),
   };
 }
@@ -88,15 +102,35 @@ export function affinitySpec(
   owner: { namespace: string; labels: Readonly<Record<string, string>> },
   nsLabels: NamespaceLabels,
 ): GroupSpec {
-  const selector = withLabelKeys(term.labelSelector, owner.labels, { match: term.matchLabelKeys, mismatch: term.mismatchLabelKeys });
+  const selector = withLabelKeys(term.labelSelector, owner.labels, {
+    match: term.matchLabelKeys,
+    mismatch: term.mismatchLabelKeys,
+  });
   const namespaces = termNamespaces(term, owner.namespace, nsLabels);
-  const hash = JSON.stringify([type, term.topologyKey, namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]);
+  const hash = JSON.stringify([
+    type,
+    term.topologyKey,
+    namespaces ? [...namespaces].sort() : '*',
+    selectorKey(selector),
+  ]);
   return termGroup(type, { key: term.topologyKey, namespaces, selector: compileSelector(selector), hash });
 }
 
 /** An (anti-)affinity group's definition: no skew, no tolerations or node filter of its own. */
-function termGroup(type: GroupType, g: { key: string; namespaces: Set<string> | undefined; selector: LabelMatcher; hash: string }): GroupSpec {
-  return { type, ...g, maxSkew: 0, minDomains: undefined, honorNodeAffinity: true, tolerations: undefined, nodeFilter: undefined, required: false };
+function termGroup(
+  type: GroupType,
+  g: { key: string; namespaces: Set<string> | undefined; selector: LabelMatcher; hash: string },
+): GroupSpec {
+  return {
+    type,
+    ...g,
+    maxSkew: 0,
+    minDomains: undefined,
+    honorNodeAffinity: true,
+    tolerations: undefined,
+    nodeFilter: undefined,
+    required: false,
+  };
 }
 
 /** The namespaces every set allows (undefined stands for all of them). */
@@ -112,19 +146,32 @@ function intersect(sets: (Set<string> | undefined)[]): Set<string> | undefined {
  * key must hold one. So with several terms each term becomes a group on its own key selecting pods that match all the
  * terms; a single term is its plain group.
  */
-export function requiredAffinitySpecs(terms: readonly PodAffinityTerm[], owner: { namespace: string; labels: Readonly<Record<string, string>> }, nsLabels: NamespaceLabels): GroupSpec[] {
+export function requiredAffinitySpecs(
+  terms: readonly PodAffinityTerm[],
+  owner: { namespace: string; labels: Readonly<Record<string, string>> },
+  nsLabels: NamespaceLabels,
+): GroupSpec[] {
   if (terms.length <= 1) return terms.map((t) => affinitySpec('affinity', t, owner, nsLabels));
   const parts = terms.map((t) => {
-    const selector = withLabelKeys(t.labelSelector, owner.labels, { match: t.matchLabelKeys, mismatch: t.mismatchLabelKeys });
+    const selector = withLabelKeys(t.labelSelector, owner.labels, {
+      match: t.matchLabelKeys,
+      mismatch: t.mismatchLabelKeys,
+    });
     const namespaces = termNamespaces(t, owner.namespace, nsLabels);
-    return { matcher: compileSelector(selector), namespaces, key: JSON.stringify([namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]) };
+    return {
+      matcher: compileSelector(selector),
+      namespaces,
+      key: JSON.stringify([namespaces ? [...namespaces].sort() : '*', selectorKey(selector)]),
+    };
   });
   const matchers = parts.map((p) => p.matcher);
   const selector: LabelMatcher = (labels) => matchers.every((m) => m(labels));
   const namespaces = intersect(parts.map((p) => p.namespaces));
   const joint = parts.map((p) => p.key).sort();
   const keys = [...new Set(terms.map((t) => t.topologyKey))];
-  return keys.map((key) => termGroup('affinity', { key, namespaces, selector, hash: JSON.stringify(['affinity-all', key, joint]) }));
+  return keys.map((key) =>
+    termGroup('affinity', { key, namespaces, selector, hash: JSON.stringify(['affinity-all', key, joint]) }),
+  );
 }
 
 /** The topology keys a pod's spread constraints and pod (anti-)affinity terms use. */
@@ -133,7 +180,8 @@ export function podTopologyKeys(p: Pod): string[] {
   for (const c of p.spec.topologySpreadConstraints ?? []) keys.push(c.topologyKey);
   for (const rules of [p.spec.affinity?.podAffinity, p.spec.affinity?.podAntiAffinity]) {
     for (const t of rules?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.topologyKey);
-    for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.push(t.podAffinityTerm.topologyKey);
+    for (const t of rules?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+      keys.push(t.podAffinityTerm.topologyKey);
   }
   return keys;
 }

@@ -41,7 +41,10 @@ export interface Judge {
 }
 
 /** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
-function hostnameRefuses(g: TopologyGroup, a: { pod: PodInfo; role: Judge['role']; domain: string; count: number; allowStart: boolean }): boolean {
+function hostnameRefuses(
+  g: TopologyGroup,
+  a: { pod: PodInfo; role: Judge['role']; domain: string; count: number; allowStart: boolean },
+): boolean {
   const { spec } = g;
   if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
   if (a.role === 'counted') {
@@ -100,12 +103,18 @@ export class Topology {
 
   constructor(
     readonly domains: Domains,
-    private readonly opts: { namespaces: NamespaceLabels; nodes: readonly CountedNode[]; pending: readonly PodInfo[]; cache: SolveCache },
+    private readonly opts: {
+      namespaces: NamespaceLabels;
+      nodes: readonly CountedNode[];
+      pending: readonly PodInfo[];
+      cache: SolveCache;
+    },
   ) {
     for (const p of opts.pending) this.inverseOwnedGroups(p);
     for (const n of opts.nodes) {
       for (const pod of n.antiAffinityPods ?? n.pods) {
-        for (const g of this.inverseGroupsOf(pod, pod.metadata.namespace ?? 'default')) recordDomain(g, n.labels[g.spec.key]);
+        for (const g of this.inverseGroupsOf(pod, pod.metadata.namespace ?? 'default'))
+          recordDomain(g, n.labels[g.spec.key]);
       }
     }
     this.selectable = [...this.groups.values()].filter((g) => g.spec.type !== 'inverse-anti-affinity');
@@ -117,7 +126,8 @@ export class Topology {
   /** The groups (other than inverse anti-affinity) that count `pod`. */
   private selectingGroups(pod: PodInfo): readonly TopologyGroup[] {
     let list = this.selecting.get(pod.traits);
-    if (!list) this.selecting.set(pod.traits, (list = this.selectable.filter((g) => g.selects(pod.namespace, pod.labels))));
+    if (!list)
+      this.selecting.set(pod.traits, (list = this.selectable.filter((g) => g.selects(pod.namespace, pod.labels))));
     return list;
   }
 
@@ -142,7 +152,12 @@ export class Topology {
     }
     for (const n of this.opts.nodes) {
       const domain = n.labels[spec.key];
-      if (domain === undefined || (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels)) || !g.countsOn(n.taints)) continue;
+      if (
+        domain === undefined ||
+        (spec.nodeFilter && !filterMatchesLabels(spec.nodeFilter, n.labels)) ||
+        !g.countsOn(n.taints)
+      )
+        continue;
       for (let c = matchingPods(n.pods, g, this.opts.cache); c > 0; c--) g.record(domain);
     }
     return g;
@@ -168,11 +183,18 @@ export class Topology {
     const owner = { namespace: pod.namespace, labels: pod.labels };
     const filter = this.nodeFilter(pod);
     const required = s.affinity.filter((t) => t.required).map((t) => t.term);
-    const joint = required.length > 1 ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec)) : [];
+    const joint =
+      required.length > 1
+        ? requiredAffinitySpecs(required, owner, this.opts.namespaces).map((spec) => this.group(spec))
+        : [];
     const groups = [
-      ...s.spread.map((c) => this.group(spreadSpec(c, { ...owner, filter, tolerations: pod.pod.spec.tolerations ?? [] }))),
+      ...s.spread.map((c) =>
+        this.group(spreadSpec(c, { ...owner, filter, tolerations: pod.pod.spec.tolerations ?? [] })),
+      ),
       ...joint,
-      ...s.affinity.filter((t) => joint.length === 0 || !t.required).map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
+      ...s.affinity
+        .filter((t) => joint.length === 0 || !t.required)
+        .map((t) => this.group(affinitySpec('affinity', t.term, owner, this.opts.namespaces))),
       ...s.antiAffinity.map((t) => this.group(affinitySpec('anti-affinity', t.term, owner, this.opts.namespaces))),
     ];
     this.owned.set(pod.traits, { groups, joint });
@@ -236,25 +258,43 @@ export class Topology {
     return list;
   }
 
-
   /**
    * A cheap first refusal on a node whose hostname is known, from the hostname-keyed groups alone (the common
    * case of anti-affinity and per-node spread), before the full requirement and topology check.
    */
-  quickReject(pod: PodInfo, hostname: string | undefined, judges: readonly Judge[] = this.hostnameJudges(pod)): Refusal | undefined {
+  quickReject(
+    pod: PodInfo,
+    hostname: string | undefined,
+    judges: readonly Judge[] = this.hostnameJudges(pod),
+  ): Refusal | undefined {
     if (hostname === undefined) return undefined;
     for (const { group: g, role } of judges) {
       const c = g.count(hostname);
       if (hostnameRefuses(g, { pod, role, domain: hostname, count: c, allowStart: this.startAllowed(pod, g) })) {
-        const kind: Constraint = g.spec.type === 'spread' ? 'topology-spread' : g.spec.type === 'affinity' ? 'pod-affinity' : 'pod-anti-affinity';
-        return { ok: false, constraint: kind, message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`, details: { topologyKey: hostnameKey, count: c } };
+        const kind: Constraint =
+          g.spec.type === 'spread'
+            ? 'topology-spread'
+            : g.spec.type === 'affinity'
+              ? 'pod-affinity'
+              : 'pod-anti-affinity';
+        return {
+          ok: false,
+          constraint: kind,
+          message: `${g.spec.type} on ${hostnameKey}: ${hostname} holds ${c} matching pods`,
+          details: { topologyKey: hostnameKey, count: c },
+        };
       }
     }
     return undefined;
   }
 
   /** One judge's answer for `pod` on a node, or undefined when it has nothing to say there. */
-  private answer(pod: PodInfo, judge: Judge, nodeReqs: Requirements, taints: readonly Taint[] | undefined): DomainChoice | undefined {
+  private answer(
+    pod: PodInfo,
+    judge: Judge,
+    nodeReqs: Requirements,
+    taints: readonly Taint[] | undefined,
+  ): DomainChoice | undefined {
     const { group, role } = judge;
     if (role === 'inverse' && group.nonEmpty === 0) return undefined;
     // A group honoring taints its owners do not tolerate here does not count the pod on this node.
@@ -284,7 +324,12 @@ export class Topology {
       }
       const allowed = choice.allowed;
       state.allowed = state.allowed.filter((d) => allowed.includes(d));
-      if (state.allowed.length === 0) return refuse({ group }, group.spec.type === 'spread' ? 'topology-spread' : 'pod-affinity', 'topology constraints together');
+      if (state.allowed.length === 0)
+        return refuse(
+          { group },
+          group.spec.type === 'spread' ? 'topology-spread' : 'pod-affinity',
+          'topology constraints together',
+        );
       if (!state.picker && choice.pick) state.picker = { group, pick: choice.pick };
     }
     const requirements: Requirement[] = [];
@@ -295,7 +340,6 @@ export class Topology {
     return { ok: true, requirements };
   }
 
-
   /**
    * The topology keys whose domain of `pod` some constraint depends on (its own groups, groups counting it,
    * anti-affinity against it), or undefined when its very node matters: a hostname-keyed group involves it, or a
@@ -304,7 +348,11 @@ export class Topology {
    */
   movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
     const keys = new Set<string>();
-    const groups = [...this.ownedGroups(pod), ...this.selectingGroups(pod), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const groups = [
+      ...this.ownedGroups(pod),
+      ...this.selectingGroups(pod),
+      ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels)),
+    ];
     const filtered = this.nodeFilteredGroups();
     for (const g of groups) {
       if (g.spec.key === hostnameKey || filtered.has(g)) return undefined;
@@ -322,14 +370,20 @@ export class Topology {
    */
   localRules(pod: PodInfo): { keys: ReadonlySet<string>; own: readonly TopologyGroup[] } | undefined {
     const owned = this.ownedGroups(pod);
-    const groups = [...owned, ...this.selectingGroups(pod), ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels))];
+    const groups = [
+      ...owned,
+      ...this.selectingGroups(pod),
+      ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels)),
+    ];
     const filtered = this.nodeFilteredGroups();
     const keys = new Set<string>();
     for (const g of groups) {
       if (filtered.has(g) || (g.spec.key === hostnameKey && g.spec.type === 'affinity')) return undefined;
       if (g.spec.key !== hostnameKey) keys.add(g.spec.key);
     }
-    const own = owned.filter((g) => g.spec.key === hostnameKey && (g.spec.type === 'spread' || g.spec.type === 'anti-affinity'));
+    const own = owned.filter(
+      (g) => g.spec.key === hostnameKey && (g.spec.type === 'spread' || g.spec.type === 'anti-affinity'),
+    );
     return { keys, own };
   }
 

@@ -35,7 +35,11 @@ function initialized(fresh: Node, m: Machine): Node | undefined {
   return {
     ...fresh,
     metadata: { ...fresh.metadata, labels },
-    spec: { ...fresh.spec, providerID: fresh.spec?.providerID ?? m.providerID, taints: taints.filter((t) => t.key !== EphemeralTaintKeys.cloudProviderUninitialized) },
+    spec: {
+      ...fresh.spec,
+      providerID: fresh.spec?.providerID ?? m.providerID,
+      taints: taints.filter((t) => t.key !== EphemeralTaintKeys.cloudProviderUninitialized),
+    },
   };
 }
 
@@ -99,7 +103,10 @@ export class CloudControllerManager implements Agent {
     const uninitialized = node.spec?.taints?.some((t) => t.key === EphemeralTaintKeys.cloudProviderUninitialized);
     if (!uninitialized || this.pending.has(name)) return;
     const delay = this.ctx.rng.between(this.opts.initDelay ?? { min: 500, max: 5_000 });
-    this.pending.set(name, this.ctx.clock.setTimer(delay, () => void this.initialize(name)));
+    this.pending.set(
+      name,
+      this.ctx.clock.setTimer(delay, () => void this.initialize(name)),
+    );
   }
 
   private async initialize(name: string): Promise<void> {
@@ -111,7 +118,12 @@ export class CloudControllerManager implements Agent {
     }
     try {
       // Read fresh, as the real CCM does, so the write is conditional on what it just saw.
-      await updateWithRetry<Node>({ client: this.ctx.client, resource: SimResources.nodes, ref: { name }, mutate: (fresh) => initialized(fresh, m) });
+      await updateWithRetry<Node>({
+        client: this.ctx.client,
+        resource: SimResources.nodes,
+        ref: { name },
+        mutate: (fresh) => initialized(fresh, m),
+      });
     } catch (e) {
       if (!isNotFound(e)) this.ctx.onError?.(this.name, e);
     } finally {
@@ -135,7 +147,8 @@ export class CloudControllerManager implements Agent {
     const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
     if (ready || !node.spec?.providerID) return;
     const m = this.machineOf(node);
-    if (isGone(m) && m?.state !== 'shutting-down') await this.ctx.client.delete(SimResources.nodes, { name: node.metadata.name ?? '' });
+    if (isGone(m) && m?.state !== 'shutting-down')
+      await this.ctx.client.delete(SimResources.nodes, { name: node.metadata.name ?? '' });
     else if (m && m.state !== 'running' && m.state !== 'pending') await this.taintShutdown(node);
   }
 
@@ -147,7 +160,9 @@ export class CloudControllerManager implements Agent {
       ref: { name: node.metadata.name ?? '' },
       current: node,
       mutate: (fresh) =>
-        fresh.spec?.taints?.some((t) => t.key === ShutdownTaint.key) ? undefined : { ...fresh, spec: { ...fresh.spec, taints: [...(fresh.spec?.taints ?? []), ShutdownTaint] } },
+        fresh.spec?.taints?.some((t) => t.key === ShutdownTaint.key)
+          ? undefined
+          : { ...fresh, spec: { ...fresh.spec, taints: [...(fresh.spec?.taints ?? []), ShutdownTaint] } },
     });
   }
 }

@@ -51,7 +51,10 @@ const amiReleases = ['v20250301', 'v20250401', 'v20250501'];
 function zoneNames(region: string, zones: string[] | number | undefined): string[] {
   if (Array.isArray(zones)) return zones;
   const n = Math.min(6, Math.max(3, zones ?? 3));
-  return 'abcdef'.slice(0, n).split('').map((letter) => `${region}${letter}`);
+  return 'abcdef'
+    .slice(0, n)
+    .split('')
+    .map((letter) => `${region}${letter}`);
 }
 
 /** The account: network, images, parameters, catalog, market, instances, templates, IAM, and the throttle. */
@@ -86,15 +89,26 @@ export class SimAccount {
     this.zones = zoneNames(this.region, o.zones);
     this.kubernetesVersions = o.kubernetesVersions ?? ['1.30', '1.31', '1.32', '1.33', '1.34'];
     this.random = new SeededRandom(this.seed);
-    this.network = buildNetwork({ clusterName: this.clusterName, region: this.region, zones: this.zones, random: this.random });
+    this.network = buildNetwork({
+      clusterName: this.clusterName,
+      region: this.region,
+      zones: this.zones,
+      random: this.random,
+    });
     this.catalog = o.catalog ?? loadCatalog();
     const prices = new Map<string, number>();
     for (const e of this.catalog) if (e.onDemandPriceUSD !== null) prices.set(e.name, e.onDemandPriceUSD);
-    this.market = new SimMarket({ seed: this.seed, onDemandPrices: prices, defaultPoolSize: o.poolSize ?? 10_000, zoneAvailability: o.zoneAvailability ?? 0.9 });
+    this.market = new SimMarket({
+      seed: this.seed,
+      onDemandPrices: prices,
+      defaultPoolSize: o.poolSize ?? 10_000,
+      zoneAvailability: o.zoneAvailability ?? 0.9,
+    });
     this.instances = new InstanceStore({
       clock: this.clock,
       timings: { ...defaultTimings, ...o.timings },
-      onTerminated: (i: SimInstance) => this.market.release({ instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType }),
+      onTerminated: (i: SimInstance) =>
+        this.market.release({ instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType }),
     });
     this.roles = new Set(o.roles ?? [`KarpenterNodeRole-${this.clusterName}`]);
     this.limiter = new RateLimiter(this.clock, o.rateLimits);
@@ -105,7 +119,9 @@ export class SimAccount {
   publishAmiRelease(release?: string): string {
     this.releaseCount++;
     const name = release ?? `v2025${String(5 + this.releaseCount - amiReleases.length).padStart(2, '0')}01`;
-    const createdAt = new Date(this.clock.now() - (amiReleases.length - this.releaseCount) * 30 * 86_400_000).toISOString();
+    const createdAt = new Date(
+      this.clock.now() - (amiReleases.length - this.releaseCount) * 30 * 86_400_000,
+    ).toISOString();
     this.publishedReleases.add(name);
     const out = publishRelease({ release: name, versions: this.kubernetesVersions, random: this.random, createdAt });
     this.images.push(...out.images);
@@ -127,7 +143,12 @@ export class SimAccount {
     const now = this.clock.now();
     if (!Number.isFinite(date) || date > now || date < now - 3 * 365 * 86_400_000) return;
     this.publishedReleases.add(name);
-    const out = publishRelease({ release: name, versions: this.kubernetesVersions, random: new SeededRandom(hash32(this.seed, name)), createdAt: new Date(date).toISOString() });
+    const out = publishRelease({
+      release: name,
+      versions: this.kubernetesVersions,
+      random: new SeededRandom(hash32(this.seed, name)),
+      createdAt: new Date(date).toISOString(),
+    });
     this.images.push(...out.images);
     for (const [k, v] of Object.entries(out.parameters)) if (k.includes(name)) this.parameters.set(k, v);
   }

@@ -18,10 +18,14 @@ const arches: readonly Ec2Architecture[] = ['x86_64', 'arm64'];
 
 function imageName(family: Family, arch: Ec2Architecture, k8s: string, release: string): string {
   switch (family) {
-    case 'al2023': return `amazon-eks-node-al2023-${arch}-standard-${k8s}-${release}`;
-    case 'al2': return arch === 'arm64' ? `amazon-eks-arm64-node-${k8s}-${release}` : `amazon-eks-node-${k8s}-${release}`;
-    case 'bottlerocket': return `bottlerocket-aws-k8s-${k8s}-${arch}-${bottlerocketVersion(release)}`;
-    case 'windows2022': return `Windows_Server-2022-English-Core-EKS_Optimized-${k8s}-${release}`;
+    case 'al2023':
+      return `amazon-eks-node-al2023-${arch}-standard-${k8s}-${release}`;
+    case 'al2':
+      return arch === 'arm64' ? `amazon-eks-arm64-node-${k8s}-${release}` : `amazon-eks-node-${k8s}-${release}`;
+    case 'bottlerocket':
+      return `bottlerocket-aws-k8s-${k8s}-${arch}-${bottlerocketVersion(release)}`;
+    case 'windows2022':
+      return `Windows_Server-2022-English-Core-EKS_Optimized-${k8s}-${release}`;
   }
 }
 
@@ -31,15 +35,26 @@ export function bottlerocketVersion(release: string): string {
 }
 
 /** SSM parameter names of one image: the pinned one, and `recommended`/`latest` when it is the newest. */
-export function ssmNames(family: Family, arch: Ec2Architecture, k8s: string, release: string): { pinned: string; latest: string } {
+export function ssmNames(
+  family: Family,
+  arch: Ec2Architecture,
+  k8s: string,
+  release: string,
+): { pinned: string; latest: string } {
   switch (family) {
     case 'al2023': {
       const base = `/aws/service/eks/optimized-ami/${k8s}/amazon-linux-2023/${arch}/standard`;
-      return { pinned: `${base}/amazon-eks-node-al2023-${arch}-standard-${k8s}-${release}/image_id`, latest: `${base}/recommended/image_id` };
+      return {
+        pinned: `${base}/amazon-eks-node-al2023-${arch}-standard-${k8s}-${release}/image_id`,
+        latest: `${base}/recommended/image_id`,
+      };
     }
     case 'al2': {
       const base = `/aws/service/eks/optimized-ami/${k8s}/${arch === 'arm64' ? 'amazon-linux-2-arm64' : 'amazon-linux-2'}`;
-      return { pinned: `${base}/${imageName('al2', arch, k8s, release)}/image_id`, latest: `${base}/recommended/image_id` };
+      return {
+        pinned: `${base}/${imageName('al2', arch, k8s, release)}/image_id`,
+        latest: `${base}/recommended/image_id`,
+      };
     }
     case 'bottlerocket': {
       const base = `/aws/service/bottlerocket/aws-k8s-${k8s}/${arch}`;
@@ -59,7 +74,12 @@ export interface ReleaseArtifacts {
 }
 
 /** Images and SSM parameters of one release of every family, architecture and version. */
-export function publishRelease(input: { release: string; versions: readonly string[]; random: SeededRandom; createdAt: string }): ReleaseArtifacts {
+export function publishRelease(input: {
+  release: string;
+  versions: readonly string[];
+  random: SeededRandom;
+  createdAt: string;
+}): ReleaseArtifacts {
   const images: SimImage[] = [];
   const parameters: Record<string, string> = {};
   for (const k8s of input.versions) {
@@ -68,8 +88,14 @@ export function publishRelease(input: { release: string; versions: readonly stri
         if (family === 'windows2022' && arch === 'arm64') continue;
         const imageId = `ami-${input.random.hex(17)}`;
         images.push({
-          imageId, name: imageName(family, arch, k8s, input.release), ownerId: AmazonOwnerId, ownerAlias: 'amazon',
-          architecture: arch, creationDate: input.createdAt, state: 'available', tags: {},
+          imageId,
+          name: imageName(family, arch, k8s, input.release),
+          ownerId: AmazonOwnerId,
+          ownerAlias: 'amazon',
+          architecture: arch,
+          creationDate: input.createdAt,
+          state: 'available',
+          tags: {},
         });
         const names = ssmNames(family, arch, k8s, input.release);
         parameters[names.pinned] = imageId;

@@ -73,12 +73,14 @@ function num(labels: Record<string, string>, key: string): number | undefined {
 function gpus(e: CatalogEntry): AcceleratorInfo[] {
   const name = e.labels['karpenter.k8s.aws/instance-gpu-name'];
   if (name === undefined) return [];
-  return [{
-    name,
-    manufacturer: e.labels['karpenter.k8s.aws/instance-gpu-manufacturer'] ?? '',
-    count: num(e.labels, 'instance-gpu-count') ?? 0,
-    memoryMiB: num(e.labels, 'instance-gpu-memory') ?? 0,
-  }];
+  return [
+    {
+      name,
+      manufacturer: e.labels['karpenter.k8s.aws/instance-gpu-manufacturer'] ?? '',
+      count: num(e.labels, 'instance-gpu-count') ?? 0,
+      memoryMiB: num(e.labels, 'instance-gpu-memory') ?? 0,
+    },
+  ];
 }
 
 function accelerators(e: CatalogEntry): AcceleratorInfo[] {
@@ -86,12 +88,14 @@ function accelerators(e: CatalogEntry): AcceleratorInfo[] {
   if (name === undefined) return [];
   const count = num(e.labels, 'instance-accelerator-count') ?? 0;
   const cores = Number(e.allocatable['aws.amazon.com/neuroncore'] ?? 0);
-  return [{
-    name,
-    manufacturer: e.labels['karpenter.k8s.aws/instance-accelerator-manufacturer'] ?? '',
-    count,
-    ...(cores > 0 && count > 0 ? { coreCount: cores / count } : {}),
-  }];
+  return [
+    {
+      name,
+      manufacturer: e.labels['karpenter.k8s.aws/instance-accelerator-manufacturer'] ?? '',
+      count,
+      ...(cores > 0 && count > 0 ? { coreCount: cores / count } : {}),
+    },
+  ];
 }
 
 function optionalCount(value: string | undefined): number | undefined {
@@ -121,6 +125,9 @@ export function toInstanceTypeInfo(e: CatalogEntry): InstanceTypeInfo {
     networkBandwidthMbps: num(e.labels, 'instance-network-bandwidth'),
     localNvmeGb: num(e.labels, 'instance-local-nvme'),
     encryptionInTransitSupported: e.labels['karpenter.k8s.aws/instance-encryption-in-transit-supported'] === 'true',
-    supportedUsageClasses: e.name.startsWith('u-') || e.name.includes('metal') && e.name.startsWith('mac') ? ['on-demand'] : ['on-demand', 'spot'],
+    supportedUsageClasses:
+      e.name.startsWith('u-') || (e.name.includes('metal') && e.name.startsWith('mac'))
+        ? ['on-demand']
+        : ['on-demand', 'spot'],
   };
 }

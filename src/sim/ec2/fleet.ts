@@ -19,15 +19,21 @@ export interface FleetPlacement {
 }
 
 function price(ctx: FleetContext, req: FleetRequest, o: FleetOverride): number {
-  const p = req.capacityType === 'spot' ? ctx.market.spotPrice(o.instanceType, o.zone, ctx.now) : ctx.market.onDemandPrice(o.instanceType);
+  const p =
+    req.capacityType === 'spot'
+      ? ctx.market.spotPrice(o.instanceType, o.zone, ctx.now)
+      : ctx.market.onDemandPrice(o.instanceType);
   return p ?? Number.POSITIVE_INFINITY;
 }
 
 function ordered(ctx: FleetContext, req: FleetRequest, overrides: FleetOverride[]): FleetOverride[] {
   const withPrice = overrides.map((o, index) => ({ o, index, price: price(ctx, req, o) }));
-  const byPriority = req.allocationStrategy === 'prioritized' || req.allocationStrategy === 'capacity-optimized-prioritized';
+  const byPriority =
+    req.allocationStrategy === 'prioritized' || req.allocationStrategy === 'capacity-optimized-prioritized';
   withPrice.sort((a, b) =>
-    byPriority ? (a.o.priority ?? 0) - (b.o.priority ?? 0) || a.index - b.index : a.price - b.price || a.index - b.index,
+    byPriority
+      ? (a.o.priority ?? 0) - (b.o.priority ?? 0) || a.index - b.index
+      : a.price - b.price || a.index - b.index,
   );
   return withPrice.map((x) => x.o);
 }
@@ -50,13 +56,23 @@ function choose(ctx: FleetContext, req: FleetRequest, candidates: FleetOverride[
 }
 
 /** Places `targetCapacity` instances; per-override errors for every override that had no capacity or cannot run. */
-export function placeFleet(ctx: FleetContext, req: FleetRequest): { placements: FleetPlacement[]; errors: FleetError[] } {
+export function placeFleet(
+  ctx: FleetContext,
+  req: FleetRequest,
+): { placements: FleetPlacement[]; errors: FleetError[] } {
   const errors: FleetError[] = [];
   const launchable: FleetOverride[] = [];
   for (const o of req.overrides) {
     const why = ctx.unsupported(o);
     if (why === undefined) launchable.push(o);
-    else errors.push({ instanceType: o.instanceType, subnetId: o.subnetId, zone: o.zone, code: 'Unsupported', message: why });
+    else
+      errors.push({
+        instanceType: o.instanceType,
+        subnetId: o.subnetId,
+        zone: o.zone,
+        code: 'Unsupported',
+        message: why,
+      });
   }
   const order = ordered(ctx, req, launchable);
   const target = req.targetCapacity ?? 1;
@@ -68,11 +84,15 @@ export function placeFleet(ctx: FleetContext, req: FleetRequest): { placements: 
     placements.push({ override: pick });
   }
   // An override was tried when the fleet came to it: before the last one it placed on, or all when it fell short.
-  const reach = placements.length < target ? order.length : Math.max(...placements.map((p) => order.indexOf(p.override))) + 1;
+  const reach =
+    placements.length < target ? order.length : Math.max(...placements.map((p) => order.indexOf(p.override))) + 1;
   for (const o of order.slice(0, reach)) {
     if (depth(ctx, req, o) > 0) continue;
     errors.push({
-      instanceType: o.instanceType, subnetId: o.subnetId, zone: o.zone, code: 'InsufficientInstanceCapacity',
+      instanceType: o.instanceType,
+      subnetId: o.subnetId,
+      zone: o.zone,
+      code: 'InsufficientInstanceCapacity',
       message: `We currently do not have sufficient ${o.instanceType} capacity in the Availability Zone you requested (${o.zone}).`,
     });
   }
@@ -80,11 +100,18 @@ export function placeFleet(ctx: FleetContext, req: FleetRequest): { placements: 
 }
 
 /** Assembles the port result from placements and the ids the account gave them. */
-export function fleetResult(req: FleetRequest, placed: Array<{ placement: FleetPlacement; instanceId: string }>, errors: FleetError[]): FleetResult {
+export function fleetResult(
+  req: FleetRequest,
+  placed: Array<{ placement: FleetPlacement; instanceId: string }>,
+  errors: FleetError[],
+): FleetResult {
   return {
     instances: placed.map(({ placement, instanceId }) => ({
-      instanceId, instanceType: placement.override.instanceType, zone: placement.override.zone,
-      subnetId: placement.override.subnetId, capacityType: req.capacityType,
+      instanceId,
+      instanceType: placement.override.instanceType,
+      zone: placement.override.zone,
+      subnetId: placement.override.subnetId,
+      capacityType: req.capacityType,
     })),
     errors,
   };

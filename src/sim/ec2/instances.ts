@@ -1,6 +1,12 @@
 /** Simulated EC2 instances and their state machine: pending → running → shutting-down → terminated. */
 import type { Clock } from '../../clock/index.js';
-import type { BlockDeviceMapping, InstanceInfo, InstanceState, MetadataOptions, Tags } from '../../providers/aws/ports/index.js';
+import type {
+  BlockDeviceMapping,
+  InstanceInfo,
+  InstanceState,
+  MetadataOptions,
+  Tags,
+} from '../../providers/aws/ports/index.js';
 
 /** Everything the simulated account knows about an instance: what DescribeInstances shows and what it booted with. */
 export interface SimInstance extends InstanceInfo {
@@ -33,7 +39,11 @@ export interface InstanceTimings {
 }
 
 /** Default timings: a 5 s boot to running, 5 s to terminate, terminated instances visible for an hour. */
-export const defaultTimings: InstanceTimings = { launchLatencyMs: 5_000, shutdownMs: 5_000, terminatedVisibleMs: 3_600_000 };
+export const defaultTimings: InstanceTimings = {
+  launchLatencyMs: 5_000,
+  shutdownMs: 5_000,
+  terminatedVisibleMs: 3_600_000,
+};
 
 /** The instances of the account, advanced by the clock. */
 export class InstanceStore {
@@ -106,8 +116,16 @@ export class InstanceStore {
 /** The port's view of an instance (a copy, so callers cannot mutate the account). */
 export function toInstanceInfo(i: SimInstance): InstanceInfo {
   return {
-    instanceId: i.instanceId, instanceType: i.instanceType, zone: i.zone, subnetId: i.subnetId, imageId: i.imageId,
-    state: i.state, capacityType: i.capacityType, launchTime: new Date(i.launchTime.getTime()),
-    securityGroupIds: [...i.securityGroupIds], privateDnsName: i.privateDnsName, tags: { ...i.tags },
+    instanceId: i.instanceId,
+    instanceType: i.instanceType,
+    zone: i.zone,
+    subnetId: i.subnetId,
+    imageId: i.imageId,
+    state: i.state,
+    capacityType: i.capacityType,
+    launchTime: new Date(i.launchTime.getTime()),
+    securityGroupIds: [...i.securityGroupIds],
+    privateDnsName: i.privateDnsName,
+    tags: { ...i.tags },
   };
 }

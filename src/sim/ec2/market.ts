@@ -24,7 +24,12 @@ export class SimMarket {
   private readonly defaultPoolSize: number;
   private readonly zoneAvailability: number;
 
-  constructor(input: { seed: number; onDemandPrices: ReadonlyMap<string, number>; defaultPoolSize: number; zoneAvailability: number }) {
+  constructor(input: {
+    seed: number;
+    onDemandPrices: ReadonlyMap<string, number>;
+    defaultPoolSize: number;
+    zoneAvailability: number;
+  }) {
     this.seed = input.seed;
     this.onDemand = input.onDemandPrices;
     this.defaultPoolSize = input.defaultPoolSize;

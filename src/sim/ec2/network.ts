@@ -16,30 +16,49 @@ function zoneIdPrefix(region: string): string {
 }
 
 /** Builds a VPC with one private (discovery-tagged) and one public subnet per zone, and three groups. */
-export function buildNetwork(input: { clusterName: string; region: string; zones: readonly string[]; random: SeededRandom }): SimNetwork {
+export function buildNetwork(input: {
+  clusterName: string;
+  region: string;
+  zones: readonly string[];
+  random: SeededRandom;
+}): SimNetwork {
   const { clusterName, random } = input;
   const vpcId = `vpc-${random.hex(17)}`;
   const subnets: SubnetInfo[] = [];
   input.zones.forEach((zone, i) => {
     const zoneId = `${zoneIdPrefix(input.region)}-az${i + 1}`;
     subnets.push({
-      subnetId: `subnet-${random.hex(17)}`, vpcId, zone, zoneId,
+      subnetId: `subnet-${random.hex(17)}`,
+      vpcId,
+      zone,
+      zoneId,
       availableIpAddressCount: 4000 + Math.floor(random.next() * 4000),
-      tags: { Name: `${clusterName}-private-${zone}`, 'karpenter.sh/discovery': clusterName, 'kubernetes.io/role/internal-elb': '1' },
+      tags: {
+        Name: `${clusterName}-private-${zone}`,
+        'karpenter.sh/discovery': clusterName,
+        'kubernetes.io/role/internal-elb': '1',
+      },
     });
     subnets.push({
-      subnetId: `subnet-${random.hex(17)}`, vpcId, zone, zoneId,
+      subnetId: `subnet-${random.hex(17)}`,
+      vpcId,
+      zone,
+      zoneId,
       availableIpAddressCount: 200 + Math.floor(random.next() * 50),
       tags: { Name: `${clusterName}-public-${zone}`, 'kubernetes.io/role/elb': '1' },
     });
   });
   const securityGroups: SecurityGroupInfo[] = [
     {
-      groupId: `sg-${random.hex(17)}`, groupName: `eks-cluster-sg-${clusterName}-${random.hex(8)}`, vpcId,
+      groupId: `sg-${random.hex(17)}`,
+      groupName: `eks-cluster-sg-${clusterName}-${random.hex(8)}`,
+      vpcId,
       tags: { [`kubernetes.io/cluster/${clusterName}`]: 'owned', 'aws:eks:cluster-name': clusterName },
     },
     {
-      groupId: `sg-${random.hex(17)}`, groupName: `${clusterName}-node`, vpcId,
+      groupId: `sg-${random.hex(17)}`,
+      groupName: `${clusterName}-node`,
+      vpcId,
       tags: { Name: `${clusterName}-node`, 'karpenter.sh/discovery': clusterName },
     },
     { groupId: `sg-${random.hex(17)}`, groupName: 'default', vpcId, tags: {} },

@@ -40,7 +40,10 @@ export class SeededRandom {
   /** `digits` lowercase hex digits, as EC2 resource ids carry (`i-0abc…`). */
   hex(digits: number): string {
     let out = '';
-    while (out.length < digits) out += Math.floor(this.next() * 0x10000).toString(16).padStart(4, '0');
+    while (out.length < digits)
+      out += Math.floor(this.next() * 0x10000)
+        .toString(16)
+        .padStart(4, '0');
     return out.slice(0, digits);
   }
 }

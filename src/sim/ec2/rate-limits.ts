@@ -12,15 +12,37 @@ export interface RateLimit {
 
 /** Every port operation the simulated account throttles. */
 export type SimAction =
-  | 'DescribeSubnets' | 'DescribeSecurityGroups' | 'DescribeImages' | 'DescribeInstanceTypes'
-  | 'DescribeInstanceTypeOfferings' | 'DescribeSpotPriceHistory' | 'CreateLaunchTemplate' | 'DescribeLaunchTemplates'
-  | 'DeleteLaunchTemplate' | 'CreateFleet' | 'DescribeInstances' | 'TerminateInstances' | 'CreateTags'
-  | 'GetParameters' | 'GetInstanceProfile' | 'CreateInstanceProfile' | 'AddRoleToInstanceProfile'
-  | 'RemoveRoleFromInstanceProfile' | 'DeleteInstanceProfile' | 'GetProducts';
+  | 'DescribeSubnets'
+  | 'DescribeSecurityGroups'
+  | 'DescribeImages'
+  | 'DescribeInstanceTypes'
+  | 'DescribeInstanceTypeOfferings'
+  | 'DescribeSpotPriceHistory'
+  | 'CreateLaunchTemplate'
+  | 'DescribeLaunchTemplates'
+  | 'DeleteLaunchTemplate'
+  | 'CreateFleet'
+  | 'DescribeInstances'
+  | 'TerminateInstances'
+  | 'CreateTags'
+  | 'GetParameters'
+  | 'GetInstanceProfile'
+  | 'CreateInstanceProfile'
+  | 'AddRoleToInstanceProfile'
+  | 'RemoveRoleFromInstanceProfile'
+  | 'DeleteInstanceProfile'
+  | 'GetProducts';
 
 const mutating: ReadonlySet<SimAction> = new Set<SimAction>([
-  'CreateLaunchTemplate', 'DeleteLaunchTemplate', 'CreateFleet', 'TerminateInstances', 'CreateTags',
-  'CreateInstanceProfile', 'AddRoleToInstanceProfile', 'RemoveRoleFromInstanceProfile', 'DeleteInstanceProfile',
+  'CreateLaunchTemplate',
+  'DeleteLaunchTemplate',
+  'CreateFleet',
+  'TerminateInstances',
+  'CreateTags',
+  'CreateInstanceProfile',
+  'AddRoleToInstanceProfile',
+  'RemoveRoleFromInstanceProfile',
+  'DeleteInstanceProfile',
 ]);
 
 /** The documented default limit of an action's category. */

@@ -4,8 +4,22 @@
  * instance loss) and the instance view (for simulated kubelets) are its extra methods.
  */
 import type {
-  AwsPort, Filter, FleetOverride, FleetRequest, FleetResult, ImageInfo, ImageQuery, InstanceInfo, InstanceTypeInfo,
-  InstanceTypeOffering, LaunchTemplateInfo, LaunchTemplateInput, SecurityGroupInfo, SpotPrice, SubnetInfo, Tags,
+  AwsPort,
+  Filter,
+  FleetOverride,
+  FleetRequest,
+  FleetResult,
+  ImageInfo,
+  ImageQuery,
+  InstanceInfo,
+  InstanceTypeInfo,
+  InstanceTypeOffering,
+  LaunchTemplateInfo,
+  LaunchTemplateInput,
+  SecurityGroupInfo,
+  SpotPrice,
+  SubnetInfo,
+  Tags,
 } from '../../providers/aws/ports/index.js';
 import { AwsApiError } from '../../providers/aws/ports/index.js';
 import { SimAccountId, type SimEc2Options, type SimLaunchTemplate } from './account.js';
@@ -39,7 +53,12 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async describeSubnets(filters: Filter[]): Promise<SubnetInfo[]> {
     this.account.call('DescribeSubnets');
     return this.account.network.subnets
-      .filter((s) => matchesFilters({ tags: s.tags, attributes: { 'subnet-id': s.subnetId, 'vpc-id': s.vpcId, 'availability-zone': s.zone } }, filters))
+      .filter((s) =>
+        matchesFilters(
+          { tags: s.tags, attributes: { 'subnet-id': s.subnetId, 'vpc-id': s.vpcId, 'availability-zone': s.zone } },
+          filters,
+        ),
+      )
       .map((s) => ({ ...s, tags: { ...s.tags } }));
   }
 
@@ -47,7 +66,12 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async describeSecurityGroups(filters: Filter[]): Promise<SecurityGroupInfo[]> {
     this.account.call('DescribeSecurityGroups');
     return this.account.network.securityGroups
-      .filter((g) => matchesFilters({ tags: g.tags, attributes: { 'group-id': g.groupId, 'group-name': g.groupName, 'vpc-id': g.vpcId } }, filters))
+      .filter((g) =>
+        matchesFilters(
+          { tags: g.tags, attributes: { 'group-id': g.groupId, 'group-name': g.groupName, 'vpc-id': g.vpcId } },
+          filters,
+        ),
+      )
       .map((g) => ({ ...g, tags: { ...g.tags } }));
   }
 
@@ -57,10 +81,24 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     const owners = query.owners?.map((o) => (o === 'self' ? SimAccountId : o));
     return this.account.images
       .filter((i) => query.imageIds === undefined || query.imageIds.includes(i.imageId))
-      .filter((i) => owners === undefined || owners.includes(i.ownerId) || (i.ownerAlias !== undefined && owners.includes(i.ownerAlias)))
+      .filter(
+        (i) =>
+          owners === undefined ||
+          owners.includes(i.ownerId) ||
+          (i.ownerAlias !== undefined && owners.includes(i.ownerAlias)),
+      )
       .filter((i) =>
         matchesFilters(
-          { tags: i.tags, attributes: { name: i.name, 'image-id': i.imageId, architecture: i.architecture, state: i.state, 'owner-id': i.ownerId } },
+          {
+            tags: i.tags,
+            attributes: {
+              name: i.name,
+              'image-id': i.imageId,
+              architecture: i.architecture,
+              state: i.state,
+              'owner-id': i.ownerId,
+            },
+          },
           query.filters ?? [],
         ),
       )
@@ -94,7 +132,9 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     for (const e of this.account.catalog) {
       if (input.instanceTypes && !input.instanceTypes.includes(e.name)) continue;
       this.account.zones.forEach((zone, i) => {
-        const price = this.account.market.offered(e.name, zone, i) ? this.account.market.spotPrice(e.name, zone, now) : undefined;
+        const price = this.account.market.offered(e.name, zone, i)
+          ? this.account.market.spotPrice(e.name, zone, now)
+          : undefined;
         if (price !== undefined) out.push({ instanceType: e.name, zone, price, timestamp });
       });
     }
@@ -105,10 +145,18 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async createLaunchTemplate(input: LaunchTemplateInput): Promise<LaunchTemplateInfo> {
     this.account.call('CreateLaunchTemplate');
     if (this.account.launchTemplates.has(input.name)) {
-      throw new AwsApiError('InvalidLaunchTemplateName.AlreadyExistsException', `Launch template name already in use: ${input.name}`);
+      throw new AwsApiError(
+        'InvalidLaunchTemplateName.AlreadyExistsException',
+        `Launch template name already in use: ${input.name}`,
+      );
     }
-    if (!this.account.images.some((i) => i.imageId === input.imageId)) throw new AwsApiError('InvalidAMIID.NotFound', `The image id '[${input.imageId}]' does not exist`);
-    const t: SimLaunchTemplate = { ...structuredClone(input), launchTemplateId: this.account.newId('lt'), createdAt: this.account.clock.now() };
+    if (!this.account.images.some((i) => i.imageId === input.imageId))
+      throw new AwsApiError('InvalidAMIID.NotFound', `The image id '[${input.imageId}]' does not exist`);
+    const t: SimLaunchTemplate = {
+      ...structuredClone(input),
+      launchTemplateId: this.account.newId('lt'),
+      createdAt: this.account.clock.now(),
+    };
     this.account.launchTemplates.set(input.name, t);
     return { launchTemplateId: t.launchTemplateId, name: t.name, tags: { ...t.tags } };
   }
@@ -117,11 +165,17 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async describeLaunchTemplates(input: { names?: string[]; filters?: Filter[] }): Promise<LaunchTemplateInfo[]> {
     this.account.call('DescribeLaunchTemplates');
     for (const n of input.names ?? []) {
-      if (!this.account.launchTemplates.has(n)) throw new AwsApiError('InvalidLaunchTemplateName.NotFoundException', `At least one of the launch templates specified in the request does not exist.`);
+      if (!this.account.launchTemplates.has(n))
+        throw new AwsApiError(
+          'InvalidLaunchTemplateName.NotFoundException',
+          `At least one of the launch templates specified in the request does not exist.`,
+        );
     }
     return [...this.account.launchTemplates.values()]
       .filter((t) => input.names === undefined || input.names.includes(t.name))
-      .filter((t) => matchesFilters({ tags: t.tags, attributes: { 'launch-template-name': t.name } }, input.filters ?? []))
+      .filter((t) =>
+        matchesFilters({ tags: t.tags, attributes: { 'launch-template-name': t.name } }, input.filters ?? []),
+      )
       .map((t) => ({ launchTemplateId: t.launchTemplateId, name: t.name, tags: { ...t.tags } }));
   }
 
@@ -129,22 +183,35 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async deleteLaunchTemplate(name: string): Promise<void> {
     this.account.call('DeleteLaunchTemplate');
     if (!this.account.launchTemplates.delete(name)) {
-      throw new AwsApiError('InvalidLaunchTemplateName.NotFoundException', `The specified launch template, with template name ${name}, does not exist.`);
+      throw new AwsApiError(
+        'InvalidLaunchTemplateName.NotFoundException',
+        `The specified launch template, with template name ${name}, does not exist.`,
+      );
     }
   }
 
   /** CreateFleet of type instant: places the target capacity on overrides by strategy, errors per failed override. */
   async createFleet(request: FleetRequest): Promise<FleetResult> {
     this.account.call('CreateFleet');
-    if (request.overrides.length === 0) throw new AwsApiError('InvalidParameterValue', 'CreateFleet needs at least one override');
+    if (request.overrides.length === 0)
+      throw new AwsApiError('InvalidParameterValue', 'CreateFleet needs at least one override');
     for (const o of request.overrides) {
       if (!this.account.launchTemplates.has(o.launchTemplateName)) {
-        throw new AwsApiError('InvalidLaunchTemplateName.NotFoundException', `The specified launch template, with template name ${o.launchTemplateName}, does not exist.`);
+        throw new AwsApiError(
+          'InvalidLaunchTemplateName.NotFoundException',
+          `The specified launch template, with template name ${o.launchTemplateName}, does not exist.`,
+        );
       }
     }
     const now = this.account.clock.now();
-    const { placements, errors } = placeFleet({ market: this.account.market, now, unsupported: (o) => this.unsupported(o, request) }, request);
-    const placed = placements.map((placement) => ({ placement, instanceId: this.launch(placement.override, request).instanceId }));
+    const { placements, errors } = placeFleet(
+      { market: this.account.market, now, unsupported: (o) => this.unsupported(o, request) },
+      request,
+    );
+    const placed = placements.map((placement) => ({
+      placement,
+      instanceId: this.launch(placement.override, request).instanceId,
+    }));
     return fleetResult(request, placed, errors);
   }
 
@@ -153,7 +220,8 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     this.account.call('DescribeInstances');
     const ids = input.instanceIds;
     for (const id of ids ?? []) {
-      if (!this.account.instances.get(id)) throw new AwsApiError('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
+      if (!this.account.instances.get(id))
+        throw new AwsApiError('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
     }
     return this.account.instances
       .all()
@@ -166,7 +234,8 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
   async terminateInstances(instanceIds: string[]): Promise<void> {
     this.account.call('TerminateInstances');
     const found = instanceIds.map((id) => this.account.instances.get(id));
-    if (found.some((i) => i === undefined)) throw new AwsApiError('InvalidInstanceID.NotFound', `The instance IDs '${instanceIds.join(', ')}' do not exist`);
+    if (found.some((i) => i === undefined))
+      throw new AwsApiError('InvalidInstanceID.NotFound', `The instance IDs '${instanceIds.join(', ')}' do not exist`);
     for (const i of found) if (i) this.account.instances.terminate(i, 'Client.UserInitiatedShutdown');
   }
 
@@ -176,7 +245,8 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     for (const id of input.resourceIds) {
       const i = this.account.instances.get(id);
       if (i) this.account.instances.tag(i, input.tags);
-      else if (id.startsWith('i-')) throw new AwsApiError('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
+      else if (id.startsWith('i-'))
+        throw new AwsApiError('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
     }
   }
 
@@ -264,7 +334,8 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     if (zoneIndex < 0 || !this.account.market.offered(o.instanceType, o.zone, zoneIndex)) {
       return `Your requested instance type (${o.instanceType}) is not supported in your requested Availability Zone (${o.zone}).`;
     }
-    if (!info.supportedUsageClasses.includes(request.capacityType)) return `${o.instanceType} is not offered as ${request.capacityType}`;
+    if (!info.supportedUsageClasses.includes(request.capacityType))
+      return `${o.instanceType} is not offered as ${request.capacityType}`;
     const subnet = this.account.network.subnets.find((s) => s.subnetId === o.subnetId);
     if (!subnet || subnet.zone !== o.zone) return `The subnet ID '${o.subnetId}' does not exist in ${o.zone}`;
     if (request.capacityType === 'on-demand' && this.account.market.onDemandPrice(o.instanceType) === undefined) {
@@ -281,11 +352,23 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     const subnet = this.account.network.subnets.find((s) => s.subnetId === o.subnetId);
     if (subnet) subnet.availableIpAddressCount = Math.max(0, subnet.availableIpAddressCount - 1);
     const instance: SimInstance = {
-      instanceId: `i-${this.account.random.hex(17)}`, instanceType: o.instanceType, zone: o.zone, subnetId: o.subnetId,
-      imageId: t.imageId, state: 'pending', capacityType: request.capacityType, launchTime: new Date(this.account.clock.now()),
-      securityGroupIds: [...t.securityGroupIds], privateDnsName: `ip-${octets.join('-')}.ec2.internal`, privateIp,
-      tags: { ...t.tags, ...request.tags }, userData: t.userData, launchTemplateName: t.name, instanceProfileName: t.instanceProfileName,
-      metadataOptions: { ...t.metadataOptions }, blockDeviceMappings: structuredClone(t.blockDeviceMappings),
+      instanceId: `i-${this.account.random.hex(17)}`,
+      instanceType: o.instanceType,
+      zone: o.zone,
+      subnetId: o.subnetId,
+      imageId: t.imageId,
+      state: 'pending',
+      capacityType: request.capacityType,
+      launchTime: new Date(this.account.clock.now()),
+      securityGroupIds: [...t.securityGroupIds],
+      privateDnsName: `ip-${octets.join('-')}.ec2.internal`,
+      privateIp,
+      tags: { ...t.tags, ...request.tags },
+      userData: t.userData,
+      launchTemplateName: t.name,
+      instanceProfileName: t.instanceProfileName,
+      metadataOptions: { ...t.metadataOptions },
+      blockDeviceMappings: structuredClone(t.blockDeviceMappings),
     };
     this.account.instances.launch(instance);
     return instance;
@@ -294,8 +377,13 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
 
 function instanceAttributes(i: SimInstance): Record<string, string> {
   return {
-    'instance-id': i.instanceId, 'instance-state-name': i.state, 'instance-type': i.instanceType,
-    'availability-zone': i.zone, 'subnet-id': i.subnetId, 'image-id': i.imageId, 'private-dns-name': i.privateDnsName,
+    'instance-id': i.instanceId,
+    'instance-state-name': i.state,
+    'instance-type': i.instanceType,
+    'availability-zone': i.zone,
+    'subnet-id': i.subnetId,
+    'image-id': i.imageId,
+    'private-dns-name': i.privateDnsName,
   };
 }
 
@@ -305,7 +393,12 @@ function instanceAttributes(i: SimInstance): Record<string, string> {
  */
 export function freeAddress(random: { next(): number }, used: Set<string>): number[] {
   for (;;) {
-    const octets = [10, Math.floor(random.next() * 256), Math.floor(random.next() * 256), 1 + Math.floor(random.next() * 254)];
+    const octets = [
+      10,
+      Math.floor(random.next() * 256),
+      Math.floor(random.next() * 256),
+      1 + Math.floor(random.next() * 254),
+    ];
     const ip = octets.join('.');
     if (used.has(ip)) continue;
     used.add(ip);

@@ -40,8 +40,14 @@ export class SimIamSsm implements IamApi, SsmApi, PricingApi {
   /** Creates a profile; EntityAlreadyExists when the name is taken. */
   async createInstanceProfile(input: { name: string; path?: string; tags: Tags }): Promise<InstanceProfileInfo> {
     this.account.call('CreateInstanceProfile');
-    if (this.account.profiles.has(input.name)) throw new AwsApiError('EntityAlreadyExists', `Instance Profile ${input.name} already exists.`);
-    const profile = { name: input.name, arn: `arn:aws:iam::${SimAccountId}:instance-profile${input.path ?? '/'}${input.name}`, roles: [], tags: { ...input.tags } };
+    if (this.account.profiles.has(input.name))
+      throw new AwsApiError('EntityAlreadyExists', `Instance Profile ${input.name} already exists.`);
+    const profile = {
+      name: input.name,
+      arn: `arn:aws:iam::${SimAccountId}:instance-profile${input.path ?? '/'}${input.name}`,
+      roles: [],
+      tags: { ...input.tags },
+    };
     this.account.profiles.set(input.name, profile);
     return { ...profile, roles: [] };
   }
@@ -51,8 +57,10 @@ export class SimIamSsm implements IamApi, SsmApi, PricingApi {
     this.account.call('AddRoleToInstanceProfile');
     const p = this.account.profiles.get(input.name);
     if (!p) throw new AwsApiError('NoSuchEntity', `Instance Profile ${input.name} cannot be found.`);
-    if (!this.account.roles.has(input.role)) throw new AwsApiError('NoSuchEntity', `The role with name ${input.role} cannot be found.`);
-    if (p.roles.length > 0) throw new AwsApiError('LimitExceeded', 'Cannot exceed quota for InstanceSessionsPerInstanceProfile: 1');
+    if (!this.account.roles.has(input.role))
+      throw new AwsApiError('NoSuchEntity', `The role with name ${input.role} cannot be found.`);
+    if (p.roles.length > 0)
+      throw new AwsApiError('LimitExceeded', 'Cannot exceed quota for InstanceSessionsPerInstanceProfile: 1');
     p.roles.push(input.role);
   }
 
@@ -60,7 +68,8 @@ export class SimIamSsm implements IamApi, SsmApi, PricingApi {
   async removeRoleFromInstanceProfile(input: { name: string; role: string }): Promise<void> {
     this.account.call('RemoveRoleFromInstanceProfile');
     const p = this.account.profiles.get(input.name);
-    if (!p || !p.roles.includes(input.role)) throw new AwsApiError('NoSuchEntity', `Role ${input.role} is not in ${input.name}.`);
+    if (!p || !p.roles.includes(input.role))
+      throw new AwsApiError('NoSuchEntity', `Role ${input.role} is not in ${input.name}.`);
     p.roles = p.roles.filter((r) => r !== input.role);
   }
 
@@ -69,7 +78,8 @@ export class SimIamSsm implements IamApi, SsmApi, PricingApi {
     this.account.call('DeleteInstanceProfile');
     const p = this.account.profiles.get(name);
     if (!p) throw new AwsApiError('NoSuchEntity', `Instance Profile ${name} cannot be found.`);
-    if (p.roles.length > 0) throw new AwsApiError('DeleteConflict', 'Cannot delete entity, must remove roles from instance profile first.');
+    if (p.roles.length > 0)
+      throw new AwsApiError('DeleteConflict', 'Cannot delete entity, must remove roles from instance profile first.');
     this.account.profiles.delete(name);
   }
 

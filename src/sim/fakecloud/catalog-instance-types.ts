@@ -30,12 +30,19 @@ function capacityOf(e: CatalogEntry): ResourceList {
   };
 }
 
-function toInstanceType(e: CatalogEntry, o: Required<Omit<CatalogInstanceTypesOptions, 'catalog'>>, price: number): InstanceType {
+function toInstanceType(
+  e: CatalogEntry,
+  o: Required<Omit<CatalogInstanceTypesOptions, 'catalog'>>,
+  price: number,
+): InstanceType {
   const capacity = capacityOf(e);
   const allocatable = { ...e.allocatable };
   // Whatever the node keeps back is reported as kube-reserved: the catalog publishes only the total.
-  const pick = (r: ResourceList): ResourceList => Object.fromEntries(Object.entries(r).filter(([k]) => k === 'cpu' || k === 'memory'));
-  const kubeReserved = toResourceList(subtractResources(fromResourceList(pick(capacity)), fromResourceList(pick(allocatable))));
+  const pick = (r: ResourceList): ResourceList =>
+    Object.fromEntries(Object.entries(r).filter(([k]) => k === 'cpu' || k === 'memory'));
+  const kubeReserved = toResourceList(
+    subtractResources(fromResourceList(pick(capacity)), fromResourceList(pick(allocatable))),
+  );
   const offerings = o.zones.flatMap((zone) => [
     { zone, capacityType: 'on-demand' as const, price, available: true },
     { zone, capacityType: 'spot' as const, price: Math.round(price * o.spotDiscount * 1e5) / 1e5, available: true },

@@ -30,7 +30,7 @@ describe('the fake cloud', () => {
     expect(m5?.overhead.kubeReserved.cpu).toBe('70m');
   });
 
-  it('registers a Ready Node with the launch\'s labels, taints, capacity and providerID', async () => {
+  it("registers a Ready Node with the launch's labels, taints, capacity and providerID", async () => {
     const clock = new SimClock({ start: Date.UTC(2026, 0, 1) });
     const server = await startApiServer({ clock, crds: [] });
     const kc = new KubeConfig();
@@ -45,7 +45,10 @@ describe('the fake cloud', () => {
       expect(nodes.items).toHaveLength(1);
       const node = nodes.items[0];
       expect(node?.spec?.providerID).toBe(launched.status?.providerID);
-      expect(node?.metadata.labels).toMatchObject({ 'node.kubernetes.io/instance-type': 'm5.large', 'karpenter.sh/nodepool': 'default' });
+      expect(node?.metadata.labels).toMatchObject({
+        'node.kubernetes.io/instance-type': 'm5.large',
+        'karpenter.sh/nodepool': 'default',
+      });
       expect(node?.spec?.taints?.map((t) => t.key).sort()).toEqual(['karpenter.sh/unregistered', 'team']);
       expect(node?.status?.allocatable).toMatchObject({ cpu: '1930m', pods: '29' });
       expect(node?.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');

@@ -36,7 +36,17 @@ export interface FakeCloud {
 /** Only the agents that stand for the machines: a real cluster has its own scheduler and controllers. */
 const cloudSideAgents: readonly AgentName[] = ['kubelets', 'ccm'];
 const allAgents: readonly AgentName[] = [
-  'kubelets', 'nodeLifecycle', 'ccm', 'scheduler', 'deployments', 'replicaSets', 'daemonSets', 'statefulSets', 'jobs', 'volumes', 'attachDetach',
+  'kubelets',
+  'nodeLifecycle',
+  'ccm',
+  'scheduler',
+  'deployments',
+  'replicaSets',
+  'daemonSets',
+  'statefulSets',
+  'jobs',
+  'volumes',
+  'attachDetach',
 ];
 
 /** Nodes register in a few seconds on the system clock (EKS takes about a minute; tests should not). */
@@ -50,8 +60,17 @@ const fastKubelet: Partial<KubeletTimings> = {
 /** Starts the kubelets and CCM of the fake cloud against the cluster `client` reaches. */
 export async function startFakeCloud(o: FakeCloudOptions): Promise<FakeCloud> {
   const zones = o.zones ?? fakeCloudZones;
-  const cloudProvider = new FakeCloudProvider({ instanceTypes: catalogInstanceTypes({ zones }), instanceIdPrefix: o.instanceIdPrefix, recordCalls: false });
-  const machines = new FakeProviderMachines({ provider: cloudProvider, clock: o.clock, region: 'us-east-1', pollMs: 500 });
+  const cloudProvider = new FakeCloudProvider({
+    instanceTypes: catalogInstanceTypes({ zones }),
+    instanceIdPrefix: o.instanceIdPrefix,
+    recordCalls: false,
+  });
+  const machines = new FakeProviderMachines({
+    provider: cloudProvider,
+    clock: o.clock,
+    region: 'us-east-1',
+    pollMs: 500,
+  });
   const world = new World({
     client: o.client,
     clock: o.clock,

@@ -28,12 +28,22 @@ export function admit(pod: Pod, info: NodeInfo): Admission {
   const noExecute = (info.node.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
   const violations = nodeLocalViolations(pod, info, noExecute);
   const of = (family: Violation['family']): Violation | undefined => violations.find((v) => v.family === family);
-  if (of('requirements')) return rejected('NodeAffinity', "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector");
+  if (of('requirements'))
+    return rejected('NodeAffinity', "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector");
   if (of('taints')) {
     const t = untoleratedTaint(noExecute, pod.spec.tolerations ?? []);
-    return rejected('TaintToleration', `Predicate TaintToleration failed: node(s) had untolerated taint {${t?.key ?? ''}: ${t?.value ?? ''}}`);
+    return rejected(
+      'TaintToleration',
+      `Predicate TaintToleration failed: node(s) had untolerated taint {${t?.key ?? ''}: ${t?.value ?? ''}}`,
+    );
   }
-  if (of('host-ports')) return rejected('NodePorts', "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports");
-  const resources = violations.filter((v) => v.family === 'resources').sort((a, b) => String(a.details?.resource).localeCompare(String(b.details?.resource)))[0];
+  if (of('host-ports'))
+    return rejected(
+      'NodePorts',
+      "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports",
+    );
+  const resources = violations
+    .filter((v) => v.family === 'resources')
+    .sort((a, b) => String(a.details?.resource).localeCompare(String(b.details?.resource)))[0];
   return resources ? resourceRejection(pod, info, resources) : { admit: true };
 }

@@ -22,8 +22,19 @@ export function csiNodeFor(m: Machine, node: Node | undefined): CsiNode {
   return {
     metadata: {
       name: m.nodeName,
-      ...(node?.metadata.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: m.nodeName, uid: node.metadata.uid }] } : {}),
+      ...(node?.metadata.uid
+        ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: m.nodeName, uid: node.metadata.uid }] }
+        : {}),
     },
-    spec: { drivers: [{ name: EbsCsiDriver, nodeID: m.instanceId, topologyKeys: ['topology.ebs.csi.aws.com/zone'], allocatable: { count: volumeAttachLimit(m) } }] },
+    spec: {
+      drivers: [
+        {
+          name: EbsCsiDriver,
+          nodeID: m.instanceId,
+          topologyKeys: ['topology.ebs.csi.aws.com/zone'],
+          allocatable: { count: volumeAttachLimit(m) },
+        },
+      ],
+    },
   };
 }

@@ -23,7 +23,9 @@ export interface KubeletFleetOptions {
 export type MachineMatch = string | ((m: Machine) => boolean);
 
 function matches(match: MachineMatch, m: Machine): boolean {
-  return typeof match === 'string' ? m.nodeName === match || m.providerID === match || m.instanceId === match : match(m);
+  return typeof match === 'string'
+    ? m.nodeName === match || m.providerID === match || m.instanceId === match
+    : match(m);
 }
 
 /** The kubelet fleet agent. */
@@ -44,7 +46,9 @@ export class KubeletFleet implements Agent {
 
   /** Watches machines and pods. */
   start(): void {
-    void this.ctx.client.create(SimResources.namespaces, { metadata: { name: NodeLeaseNamespace } }).catch(() => undefined);
+    void this.ctx.client
+      .create(SimResources.namespaces, { metadata: { name: NodeLeaseNamespace } })
+      .catch(() => undefined);
     this.ctx.informers.get<Pod>(SimResources.pods).on({
       add: (p) => this.kubeletOf(p)?.pods.sync(p),
       update: (_o, p) => this.kubeletOf(p)?.pods.sync(p),
@@ -133,7 +137,9 @@ export class KubeletFleet implements Agent {
   }
 
   private boot(m: Machine): void {
-    const faults = this.bootFaults.filter((f) => matches(f.match, m)).reduce<BootFaults>((acc, f) => ({ ...acc, ...f.faults }), {});
+    const faults = this.bootFaults
+      .filter((f) => matches(f.match, m))
+      .reduce<BootFaults>((acc, f) => ({ ...acc, ...f.faults }), {});
     const k = new Kubelet({
       ctx: { ...this.ctx, rng: this.ctx.rng.fork(m.providerID) },
       machine: m,

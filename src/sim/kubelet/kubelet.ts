@@ -82,7 +82,9 @@ export class Kubelet {
   /** Starts the boot sequence. */
   boot(): void {
     const { ctx, timings, faults } = this.input;
-    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () => this.tryRegister(timings.registerRetry.min));
+    this.after(ctx.rng.between(timings.boot) + (faults.extraBootMs ?? 0), () =>
+      this.tryRegister(timings.registerRetry.min),
+    );
   }
 
   /** Registers, retrying after an API error with a delay that doubles up to the kubelet's 7 s. */
@@ -144,7 +146,10 @@ export class Kubelet {
 
   private async register(): Promise<void> {
     const { ctx, machine, timings, faults } = this.input;
-    this.config = effectiveKubeletConfig(machine.userData, machine.amiFamily, { vcpus: machine.vcpus, eniMaxPods: machine.eniMaxPods });
+    this.config = effectiveKubeletConfig(machine.userData, machine.amiFamily, {
+      vcpus: machine.vcpus,
+      eniMaxPods: machine.eniMaxPods,
+    });
     if (!this.config.joins) {
       this.phase = 'failed';
       return;
@@ -157,7 +162,12 @@ export class Kubelet {
       if (!isAlreadyExists(e)) throw e;
     }
     // Some servers drop status on create; the kubelet posts it through the status subresource anyway.
-    await ctx.client.patch(SimResources.nodes, { name: this.nodeName }, { status: node.status }, { subresource: 'status' });
+    await ctx.client.patch(
+      SimResources.nodes,
+      { name: this.nodeName },
+      { status: node.status },
+      { subresource: 'status' },
+    );
     this.lastStatusPost = ctx.clock.now();
     this.phase = 'registered';
     await this.ensureCsiNode();
@@ -200,7 +210,8 @@ export class Kubelet {
     const beat = (): void => {
       void this.renewLease();
       void this.ensureCsiNode();
-      if (this.statusUnsent || clock.now() - this.lastStatusPost >= this.input.timings.statusReportMs) void this.postStatus(false);
+      if (this.statusUnsent || clock.now() - this.lastStatusPost >= this.input.timings.statusReportMs)
+        void this.postStatus(false);
       this.after(every - (clock.now() % every), beat);
     };
     beat();
@@ -213,12 +224,22 @@ export class Kubelet {
       metadata: {
         name: this.nodeName,
         namespace: NodeLeaseNamespace,
-        ...(node?.metadata.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.metadata.uid }] } : {}),
+        ...(node?.metadata.uid
+          ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.metadata.uid }] }
+          : {}),
       },
-      spec: { holderIdentity: this.nodeName, leaseDurationSeconds: this.input.timings.leaseDurationSeconds, renewTime: microTime(clock.now()) },
+      spec: {
+        holderIdentity: this.nodeName,
+        leaseDurationSeconds: this.input.timings.leaseDurationSeconds,
+        renewTime: microTime(clock.now()),
+      },
     };
     try {
-      await client.patch(SimResources.leases, { name: this.nodeName, namespace: NodeLeaseNamespace }, { spec: lease.spec });
+      await client.patch(
+        SimResources.leases,
+        { name: this.nodeName, namespace: NodeLeaseNamespace },
+        { spec: lease.spec },
+      );
     } catch (e) {
       if (!isNotFound(e)) return this.input.ctx.onError?.(`kubelet ${this.nodeName}`, e);
       await client.create(SimResources.leases, lease).catch((err: unknown) => {
@@ -235,7 +256,12 @@ export class Kubelet {
     // Registered device resources are merged into capacity and allocatable (the kubelet's device manager).
     const devices = this.devices ? { capacity: this.devices, allocatable: this.devices } : {};
     try {
-      await client.patch(SimResources.nodes, { name: this.nodeName }, { status: { conditions, ...devices } }, { subresource: 'status' });
+      await client.patch(
+        SimResources.nodes,
+        { name: this.nodeName },
+        { status: { conditions, ...devices } },
+        { subresource: 'status' },
+      );
       this.statusUnsent = false;
     } catch (e) {
       this.statusUnsent = !isNotFound(e);

@@ -21,7 +21,12 @@ export function nodeConditions(health: NodeHealth, previous: readonly NodeCondit
     cond('PIDPressure', false, 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
     health.ready
       ? cond('Ready', true, 'KubeletReady', 'kubelet is posting ready status')
-      : cond('Ready', false, 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized'),
+      : cond(
+          'Ready',
+          false,
+          'KubeletNotReady',
+          'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+        ),
   ];
   return next.map((c) => {
     const old = previous.find((p) => p.type === c.type);

@@ -17,9 +17,20 @@ function condition(type: string, ok: boolean, now: string, reason?: string): Pod
   return { type, status: ok ? 'True' : 'False', lastTransitionTime: now, ...(reason ? { reason } : {}) };
 }
 
-function containerStatuses(pod: Pod, state: Record<string, unknown>, ready: boolean, restarts?: { count: number; last: Record<string, unknown> }): Array<Record<string, unknown>> {
+function containerStatuses(
+  pod: Pod,
+  state: Record<string, unknown>,
+  ready: boolean,
+  restarts?: { count: number; last: Record<string, unknown> },
+): Array<Record<string, unknown>> {
   return pod.spec.containers.map((c) => ({
-    name: c.name, image: c.image ?? '', ready, restartCount: restarts?.count ?? 0, started: ready, state, ...(restarts ? { lastState: restarts.last } : {}),
+    name: c.name,
+    image: c.image ?? '',
+    ready,
+    restartCount: restarts?.count ?? 0,
+    started: ready,
+    state,
+    ...(restarts ? { lastState: restarts.last } : {}),
   }));
 }
 
@@ -43,22 +54,41 @@ export function creatingStatus(pod: Pod, now: string, podIP: string): Status {
 export function runningStatus(pod: Pod, now: string): Status {
   return {
     phase: 'Running',
-    conditions: [condition('PodScheduled', true, now), condition('Initialized', true, now), condition('ContainersReady', true, now), condition('Ready', true, now)],
+    conditions: [
+      condition('PodScheduled', true, now),
+      condition('Initialized', true, now),
+      condition('ContainersReady', true, now),
+      condition('Ready', true, now),
+    ],
     containerStatuses: containerStatuses(pod, { running: { startedAt: now } }, true),
   };
 }
 
 /** All containers started again after exiting `exitCode` (restartPolicy OnFailure or Always); restart number `count`. */
-export function restartedStatus(pod: Pod, now: string, r: { count: number; exitCode: number; finishedAt: string }): Status {
-  const last = { terminated: { exitCode: r.exitCode, reason: r.exitCode === 0 ? 'Completed' : 'Error', finishedAt: r.finishedAt } };
-  return { ...runningStatus(pod, now), containerStatuses: containerStatuses(pod, { running: { startedAt: now } }, true, { count: r.count, last }) };
+export function restartedStatus(
+  pod: Pod,
+  now: string,
+  r: { count: number; exitCode: number; finishedAt: string },
+): Status {
+  const last = {
+    terminated: { exitCode: r.exitCode, reason: r.exitCode === 0 ? 'Completed' : 'Error', finishedAt: r.finishedAt },
+  };
+  return {
+    ...runningStatus(pod, now),
+    containerStatuses: containerStatuses(pod, { running: { startedAt: now } }, true, { count: r.count, last }),
+  };
 }
 
 /** All containers exited non-zero and will not restart (restartPolicy Never). */
 export function failedStatus(pod: Pod, now: string, exitCode: number): Status {
   return {
     phase: 'Failed',
-    conditions: [condition('PodScheduled', true, now), condition('Initialized', true, now), condition('ContainersReady', false, now, 'PodFailed'), condition('Ready', false, now, 'PodFailed')],
+    conditions: [
+      condition('PodScheduled', true, now),
+      condition('Initialized', true, now),
+      condition('ContainersReady', false, now, 'PodFailed'),
+      condition('Ready', false, now, 'PodFailed'),
+    ],
     containerStatuses: containerStatuses(pod, { terminated: { exitCode, reason: 'Error', finishedAt: now } }, false),
   };
 }
@@ -67,8 +97,17 @@ export function failedStatus(pod: Pod, now: string, exitCode: number): Status {
 export function succeededStatus(pod: Pod, now: string): Status {
   return {
     phase: 'Succeeded',
-    conditions: [condition('PodScheduled', true, now), condition('Initialized', true, now), condition('ContainersReady', false, now, 'PodCompleted'), condition('Ready', false, now, 'PodCompleted')],
-    containerStatuses: containerStatuses(pod, { terminated: { exitCode: 0, reason: 'Completed', finishedAt: now } }, false),
+    conditions: [
+      condition('PodScheduled', true, now),
+      condition('Initialized', true, now),
+      condition('ContainersReady', false, now, 'PodCompleted'),
+      condition('Ready', false, now, 'PodCompleted'),
+    ],
+    containerStatuses: containerStatuses(
+      pod,
+      { terminated: { exitCode: 0, reason: 'Completed', finishedAt: now } },
+      false,
+    ),
   };
 }
 

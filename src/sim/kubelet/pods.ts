@@ -9,7 +9,17 @@ import { nodeInfo } from '../scheduler/node-info.js';
 import { SimResources } from '../world/resources.js';
 import type { Rng } from '../world/random.js';
 import { admit } from './admission.js';
-import { creatingStatus, exitCode, failedStatus, rejectedStatus, restartedStatus, restartsAfter, runningStatus, runSeconds, succeededStatus } from './pod-status.js';
+import {
+  creatingStatus,
+  exitCode,
+  failedStatus,
+  rejectedStatus,
+  restartedStatus,
+  restartsAfter,
+  runningStatus,
+  runSeconds,
+  succeededStatus,
+} from './pod-status.js';
 import type { KubeletTimings } from './timings.js';
 
 /** What the pod workers need from their kubelet. */
@@ -137,7 +147,10 @@ export class PodWorkers {
       const finishedAt = rfc3339(this.host.clock.now());
       if (!restartsAfter(t.pod, code)) {
         t.phase = 'done';
-        void this.postStatus(t.pod, code === 0 ? succeededStatus(t.pod, finishedAt) : failedStatus(t.pod, finishedAt, code));
+        void this.postStatus(
+          t.pod,
+          code === 0 ? succeededStatus(t.pod, finishedAt) : failedStatus(t.pod, finishedAt, code),
+        );
         return;
       }
       const count = (t.restarts ?? 0) + 1;
@@ -145,7 +158,10 @@ export class PodWorkers {
       t.cancel = this.host.clock.setTimer(backOffMs(count), () => {
         t.cancel = undefined;
         if (t.phase !== 'running') return;
-        void this.postStatus(t.pod, restartedStatus(t.pod, rfc3339(this.host.clock.now()), { count, exitCode: code, finishedAt }));
+        void this.postStatus(
+          t.pod,
+          restartedStatus(t.pod, rfc3339(this.host.clock.now()), { count, exitCode: code, finishedAt }),
+        );
         this.scheduleCompletion(t, (runSeconds(t.pod) ?? 0) * 1000);
       });
     });
@@ -167,7 +183,11 @@ export class PodWorkers {
 
   private async finishDeletion(pod: Pod): Promise<void> {
     try {
-      await this.host.client.delete(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+      await this.host.client.delete(
+        SimResources.pods,
+        { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+        { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } },
+      );
     } catch (e) {
       if (!isNotFound(e)) this.host.onError(e);
     }
@@ -178,16 +198,22 @@ export class PodWorkers {
     const t = this.pods.get(uid);
     if (t) t.status = status;
     try {
-      await this.host.client.patch(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { status }, { subresource: 'status' });
+      await this.host.client.patch(
+        SimResources.pods,
+        { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+        { status },
+        { subresource: 'status' },
+      );
       // Only a refused status is kept for the retry: a running pod's status is a dozen objects per pod.
       if (t?.status === status) t.status = undefined;
     } catch (e) {
       if (isNotFound(e)) return;
       this.host.onError(e);
       // Posted again unless the pod is gone, the kubelet stopped or a newer status was posted since.
-      if (t) this.host.clock.setTimer(statusRetryMs, () => {
-        if (!this.stopped && this.pods.get(uid) === t && t.status === status) void this.postStatus(t.pod, status);
-      });
+      if (t)
+        this.host.clock.setTimer(statusRetryMs, () => {
+          if (!this.stopped && this.pods.get(uid) === t && t.status === status) void this.postStatus(t.pod, status);
+        });
     }
   }
 }

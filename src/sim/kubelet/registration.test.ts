@@ -25,7 +25,11 @@ const machine = (userData: string, amiFamily: Machine['amiFamily']): Machine => 
 describe('kubelet registration', () => {
   it('S2: the cilium flag replaces the registration taint; the CCM taint is added for --cloud-provider=external', () => {
     const m = machine(s2UserData, 'AL2023');
-    const node = registrationNode(m, effectiveKubeletConfig(m.userData, m.amiFamily, { vcpus: 2, eniMaxPods: 29 }), '2026-01-01T00:00:00Z');
+    const node = registrationNode(
+      m,
+      effectiveKubeletConfig(m.userData, m.amiFamily, { vcpus: 2, eniMaxPods: 29 }),
+      '2026-01-01T00:00:00Z',
+    );
     expect(node.spec?.taints).toEqual([
       { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' },
       { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },

@@ -7,12 +7,22 @@
 import { EphemeralTaintKeys, Labels, type Taint } from '../../api/index.js';
 import type { Node } from '../../kube/index.js';
 import type { EffectiveKubeletConfig } from '../../providers/aws/bootstrap/index.js';
-import { formatResource, fromResourceList, resourceValue, subtractResources, type Resources } from '../../scheduling/index.js';
+import {
+  formatResource,
+  fromResourceList,
+  resourceValue,
+  subtractResources,
+  type Resources,
+} from '../../scheduling/index.js';
 import { defaultKubernetesVersion, kubeletVersion } from '../machines/kubernetes-version.js';
 import type { Machine } from '../machines/machine.js';
 
 /** The taint a kubelet started with `--cloud-provider=external` registers with until the CCM initializes it. */
-export const CloudProviderUninitializedTaint: Taint = { key: EphemeralTaintKeys.cloudProviderUninitialized, value: 'true', effect: 'NoSchedule' };
+export const CloudProviderUninitializedTaint: Taint = {
+  key: EphemeralTaintKeys.cloudProviderUninitialized,
+  value: 'true',
+  effect: 'NoSchedule',
+};
 
 /** The kubelet's default max pods when nothing sets it. */
 const defaultMaxPods = 110;
@@ -57,10 +67,16 @@ function format(r: Resources): Record<string, string> {
 }
 
 /** Capacity and allocatable the kubelet reports. */
-export function nodeResources(m: Machine, config: EffectiveKubeletConfig): { capacity: Record<string, string>; allocatable: Record<string, string> } {
-  const pods = config.maxPods ?? m.eniMaxPods ?? (m.capacity.pods ? resourceValue('pods', m.capacity.pods) : defaultMaxPods);
+export function nodeResources(
+  m: Machine,
+  config: EffectiveKubeletConfig,
+): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+  const pods =
+    config.maxPods ?? m.eniMaxPods ?? (m.capacity.pods ? resourceValue('pods', m.capacity.pods) : defaultMaxPods);
   const capacity: Resources = { ...fromResourceList(m.capacity), pods };
-  const allocatable = m.allocatable ? { ...fromResourceList(m.allocatable), pods } : subtractResources(capacity, reserved(config));
+  const allocatable = m.allocatable
+    ? { ...fromResourceList(m.allocatable), pods }
+    : subtractResources(capacity, reserved(config));
   return { capacity: format(capacity), allocatable: format(allocatable) };
 }
 
@@ -68,22 +84,61 @@ export function nodeResources(m: Machine, config: EffectiveKubeletConfig): { cap
 export function registrationNode(m: Machine, config: EffectiveKubeletConfig, now: string): Node {
   const { capacity, allocatable } = nodeResources(m, config);
   return {
-    metadata: { name: m.nodeName, labels: registrationLabels(m, config), annotations: { 'node.alpha.kubernetes.io/ttl': '0' } },
+    metadata: {
+      name: m.nodeName,
+      labels: registrationLabels(m, config),
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0' },
+    },
     spec: { providerID: m.providerID, taints: registrationTaints(config) },
     status: {
       capacity,
       allocatable,
       conditions: [
-        { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: now, lastTransitionTime: now },
-        { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', lastHeartbeatTime: now, lastTransitionTime: now },
-        { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available', lastHeartbeatTime: now, lastTransitionTime: now },
-        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized', lastHeartbeatTime: now, lastTransitionTime: now },
+        {
+          type: 'MemoryPressure',
+          status: 'False',
+          reason: 'KubeletHasSufficientMemory',
+          message: 'kubelet has sufficient memory available',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+        {
+          type: 'DiskPressure',
+          status: 'False',
+          reason: 'KubeletHasNoDiskPressure',
+          message: 'kubelet has no disk pressure',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+        {
+          type: 'PIDPressure',
+          status: 'False',
+          reason: 'KubeletHasSufficientPID',
+          message: 'kubelet has sufficient PID available',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message:
+            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
       ],
       addresses: [
         ...(m.privateIp ? [{ type: 'InternalIP', address: m.privateIp }] : []),
         { type: 'Hostname', address: m.nodeName },
       ],
-      nodeInfo: { architecture: m.arch, operatingSystem: m.os, kubeletVersion: m.kubeletVersion ?? kubeletVersion(defaultKubernetesVersion) ?? '', containerRuntimeVersion: 'containerd://1.7.0-sim', machineID: m.instanceId },
+      nodeInfo: {
+        architecture: m.arch,
+        operatingSystem: m.os,
+        kubeletVersion: m.kubeletVersion ?? kubeletVersion(defaultKubernetesVersion) ?? '',
+        containerRuntimeVersion: 'containerd://1.7.0-sim',
+        machineID: m.instanceId,
+      },
     },
   };
 }

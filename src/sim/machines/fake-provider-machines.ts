@@ -72,7 +72,6 @@ export class FakeProviderMachines extends MapMachineSource {
     if (changed) this.notify();
   }
 
-
   private toMachine(providerID: string, claim: NodeClaim): Machine {
     const labels = claim.metadata.labels ?? {};
     const instanceId = providerID.split('/').pop() ?? providerID;

@@ -17,11 +17,23 @@ describe('machine sources', () => {
   it('turns the fake provider instances into machines whose userData registers the NodeClaim taints', async () => {
     const clock = new FakeClock(0);
     const provider = new FakeCloudProvider({
-      instanceTypes: [fakeInstanceType({ name: 'm5.large', cpu: 2, memoryGi: 8, pods: 29, offerings: [{ zone: 'us-west-2a', capacityType: 'on-demand', price: 0.096 }] })],
+      instanceTypes: [
+        fakeInstanceType({
+          name: 'm5.large',
+          cpu: 2,
+          memoryGi: 8,
+          pods: 29,
+          offerings: [{ zone: 'us-west-2a', capacityType: 'on-demand', price: 0.096 }],
+        }),
+      ],
     });
     const claim: NodeClaim = {
       metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [], taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }] },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [],
+        taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }],
+      },
     };
     const source = new FakeProviderMachines({ provider, clock });
     let changes = 0;

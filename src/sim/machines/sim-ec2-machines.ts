@@ -15,7 +15,12 @@ import type { Machine, MachineSource } from './machine.js';
 export function familyOfImage(name: string | undefined): AmiFamily {
   if (!name) return 'Custom';
   if (name.startsWith('amazon-eks-node-al2023')) return 'AL2023';
-  if (name.startsWith('amazon-eks-node-') || name.startsWith('amazon-eks-arm64-node-') || name.startsWith('amazon-eks-gpu-node-')) return 'AL2';
+  if (
+    name.startsWith('amazon-eks-node-') ||
+    name.startsWith('amazon-eks-arm64-node-') ||
+    name.startsWith('amazon-eks-gpu-node-')
+  )
+    return 'AL2';
   if (name.startsWith('bottlerocket-')) return 'Bottlerocket';
   if (name.startsWith('Windows_Server-2022')) return 'Windows2022';
   if (name.startsWith('Windows_Server-2019')) return 'Windows2019';
@@ -44,7 +49,13 @@ function capacityOf(entry: CatalogEntry | undefined, ephemeralGiB: number): Reco
 }
 
 /** Extended resources that a device plugin DaemonSet (NVIDIA, AMD, Neuron, EFA) advertises, not the kubelet. */
-const devicePluginResources = ['nvidia.com/gpu', 'amd.com/gpu', 'aws.amazon.com/neuron', 'aws.amazon.com/neuroncore', 'vpc.amazonaws.com/efa'];
+const devicePluginResources = [
+  'nvidia.com/gpu',
+  'amd.com/gpu',
+  'aws.amazon.com/neuron',
+  'aws.amazon.com/neuroncore',
+  'vpc.amazonaws.com/efa',
+];
 
 function devicesOf(entry: CatalogEntry | undefined): Record<string, string> | undefined {
   const out: Record<string, string> = {};

@@ -3,7 +3,6 @@ import { MapMachineSource, type Machine, type MachineState } from './machine.js'
 
 /** Machines set by hand. */
 export class StaticMachines extends MapMachineSource {
-
   /** Starts with `initial`. */
   constructor(initial: readonly Machine[] = []) {
     super();

@@ -82,7 +82,8 @@ export class NodeLifecycleController implements Agent {
   private async checkHealth(node: Node): Promise<Node> {
     const now = this.ctx.clock.now();
     const everReady = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-    const grace = everReady || this.lease(node) ? (this.opts.gracePeriodMs ?? 50_000) : (this.opts.startupGracePeriodMs ?? 60_000);
+    const grace =
+      everReady || this.lease(node) ? (this.opts.gracePeriodMs ?? 50_000) : (this.opts.startupGracePeriodMs ?? 60_000);
     if (now - lastHeard(node, this.lease(node)) <= grace) return node;
     return updateWithRetry<Node>({
       client: this.ctx.client,
@@ -123,9 +124,11 @@ export class NodeLifecycleController implements Agent {
       const at = evictionTime(pod, taints, now);
       if (at === undefined || at > now) continue;
       this.evicting.add(keyOf(pod));
-      await this.ctx.client.delete(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }).catch((e: unknown) => {
-        if (!isNotFound(e)) this.ctx.onError?.(this.name, e);
-      });
+      await this.ctx.client
+        .delete(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace })
+        .catch((e: unknown) => {
+          if (!isNotFound(e)) this.ctx.onError?.(this.name, e);
+        });
       this.evicting.delete(keyOf(pod));
     }
   }
@@ -143,7 +146,11 @@ export class NodeLifecycleController implements Agent {
       this.orphanSince.set(key, since);
       if (now - since < quarantine) continue;
       await this.ctx.client
-        .delete(SimResources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }, { gracePeriodSeconds: 0 })
+        .delete(
+          SimResources.pods,
+          { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+          { gracePeriodSeconds: 0 },
+        )
         .catch((e: unknown) => {
           if (!isNotFound(e)) this.ctx.onError?.(this.name, e);
         });

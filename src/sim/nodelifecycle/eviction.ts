@@ -15,8 +15,11 @@ export const DefaultTolerationSeconds = 300;
 function withDefaults(pod: Pod): Toleration[] {
   const tolerations = [...(pod.spec.tolerations ?? [])];
   for (const key of [ConditionTaintKeys.notReady, ConditionTaintKeys.unreachable]) {
-    const has = tolerations.some((t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'));
-    if (!has) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DefaultTolerationSeconds });
+    const has = tolerations.some(
+      (t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'),
+    );
+    if (!has)
+      tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DefaultTolerationSeconds });
   }
   return tolerations;
 }

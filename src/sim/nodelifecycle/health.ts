@@ -2,9 +2,15 @@
 import type { Lease, Node, NodeCondition } from '../../kube/index.js';
 
 /** The reason and message kube-controller-manager writes when the kubelet went silent. */
-export const NodeStatusUnknown = { reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } as const;
+export const NodeStatusUnknown = {
+  reason: 'NodeStatusUnknown',
+  message: 'Kubelet stopped posting node status.',
+} as const;
 /** … and when it never posted at all. */
-export const NodeStatusNeverUpdated = { reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.' } as const;
+export const NodeStatusNeverUpdated = {
+  reason: 'NodeStatusNeverUpdated',
+  message: 'Kubelet never posted node status.',
+} as const;
 
 const watched = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
@@ -16,7 +22,11 @@ function parse(t: string | undefined): number {
 /** The latest sign of life: the Lease renewal or the Ready heartbeat, else the node's creation. */
 export function lastHeard(node: Node, lease: Lease | undefined): number {
   const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-  return Math.max(parse(lease?.spec?.renewTime), parse(ready?.lastHeartbeatTime), parse(node.metadata.creationTimestamp));
+  return Math.max(
+    parse(lease?.spec?.renewTime),
+    parse(ready?.lastHeartbeatTime),
+    parse(node.metadata.creationTimestamp),
+  );
 }
 
 /** The conditions with every watched one set to Unknown (kept as they are when already Unknown); undefined when nothing changes. */

@@ -22,9 +22,18 @@ function status(node: Node, type: string): string | undefined {
 export function desiredConditionTaints(node: Node): Taint[] {
   const out: Taint[] = [];
   const ready = status(node, 'Ready');
-  if (ready === 'False') out.push({ key: ConditionTaintKeys.notReady, effect: 'NoSchedule' }, { key: ConditionTaintKeys.notReady, effect: 'NoExecute' });
-  if (ready === 'Unknown') out.push({ key: ConditionTaintKeys.unreachable, effect: 'NoSchedule' }, { key: ConditionTaintKeys.unreachable, effect: 'NoExecute' });
-  if (status(node, 'MemoryPressure') === 'True') out.push({ key: ConditionTaintKeys.memoryPressure, effect: 'NoSchedule' });
+  if (ready === 'False')
+    out.push(
+      { key: ConditionTaintKeys.notReady, effect: 'NoSchedule' },
+      { key: ConditionTaintKeys.notReady, effect: 'NoExecute' },
+    );
+  if (ready === 'Unknown')
+    out.push(
+      { key: ConditionTaintKeys.unreachable, effect: 'NoSchedule' },
+      { key: ConditionTaintKeys.unreachable, effect: 'NoExecute' },
+    );
+  if (status(node, 'MemoryPressure') === 'True')
+    out.push({ key: ConditionTaintKeys.memoryPressure, effect: 'NoSchedule' });
   if (status(node, 'DiskPressure') === 'True') out.push({ key: ConditionTaintKeys.diskPressure, effect: 'NoSchedule' });
   if (status(node, 'PIDPressure') === 'True') out.push({ key: ConditionTaintKeys.pidPressure, effect: 'NoSchedule' });
   if (node.spec?.unschedulable) out.push({ key: ConditionTaintKeys.unschedulable, effect: 'NoSchedule' });
@@ -38,7 +47,9 @@ export function reconcileTaints(node: Node, now: string): Taint[] | undefined {
   const current = node.spec?.taints ?? [];
   const desired = desiredConditionTaints(node);
   const kept = current.filter((t) => !owned.has(t.key) || desired.some((d) => same(d, t)));
-  const added = desired.filter((d) => !current.some((t) => same(d, t))).map((t) => (t.effect === 'NoExecute' ? { ...t, timeAdded: now } : t));
+  const added = desired
+    .filter((d) => !current.some((t) => same(d, t)))
+    .map((t) => (t.effect === 'NoExecute' ? { ...t, timeAdded: now } : t));
   if (added.length === 0 && kept.length === current.length) return undefined;
   return [...kept, ...added];
 }

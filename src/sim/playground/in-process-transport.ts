@@ -4,7 +4,13 @@
  * server one function call away; kubectl and other users still come in over HTTPS.
  */
 import type { LocalRequest, ResponseSink } from '../../apiserver/index.js';
-import { LineBuffer, withQuery, type Transport, type TransportRequest, type TransportResponse } from '../../kube/index.js';
+import {
+  LineBuffer,
+  withQuery,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../kube/index.js';
 
 /** What the transport needs of the server. */
 export interface InProcessServer {
@@ -82,13 +88,23 @@ class Sink implements ResponseSink {
 }
 
 function localRequest(req: TransportRequest, extra: Readonly<Record<string, string>>): LocalRequest {
-  const payload = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+  const payload =
+    req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
   const headers: Record<string, string> = { ...extra, accept: 'application/json' };
   if (payload !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
-  return { method: req.method, url: withQuery(req.path, req.query), headers, body: payload === undefined ? Buffer.alloc(0) : Buffer.from(payload, 'utf8') };
+  return {
+    method: req.method,
+    url: withQuery(req.path, req.query),
+    headers,
+    body: payload === undefined ? Buffer.alloc(0) : Buffer.from(payload, 'utf8'),
+  };
 }
 
-function bufferedRequest(server: InProcessServer, req: TransportRequest, extra: Readonly<Record<string, string>>): Promise<TransportResponse> {
+function bufferedRequest(
+  server: InProcessServer,
+  req: TransportRequest,
+  extra: Readonly<Record<string, string>>,
+): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Sink({
@@ -106,7 +122,11 @@ type StreamRequest = Parameters<Transport['stream']>[0];
  * Watch lines are delivered on a later turn of the event loop, in order, as a socket would: the server writes
  * them while committing a change, and a client reacting there would re-enter the commit.
  */
-function streamRequest(server: InProcessServer, req: StreamRequest, extra: Readonly<Record<string, string>>): Promise<TransportResponse> {
+function streamRequest(
+  server: InProcessServer,
+  req: StreamRequest,
+  extra: Readonly<Record<string, string>>,
+): Promise<TransportResponse> {
   return new Promise((settle, fail) => {
     // The signal outlives the request (an informer's, across its watches): the listener must go with the request.
     const onAbort = (): void => {

@@ -64,5 +64,10 @@ let leanHeapObserver: PerformanceObserver | undefined;
 
 function isFullCollection(e: PerformanceEntry): boolean {
   const detail: unknown = 'detail' in e ? e.detail : undefined;
-  return typeof detail === 'object' && detail !== null && 'kind' in detail && detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+  return (
+    typeof detail === 'object' &&
+    detail !== null &&
+    'kind' in detail &&
+    detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+  );
 }

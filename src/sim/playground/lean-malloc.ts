@@ -14,7 +14,10 @@ import { constants } from 'node:os';
 export const leanMallocEnv: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** True when this process already runs with leanMallocEnv, or is not on Linux (where it would mean nothing). */
-export function hasLeanMalloc(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+export function hasLeanMalloc(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   return platform !== 'linux' || Object.keys(leanMallocEnv).every((k) => env[k] !== undefined);
 }
 

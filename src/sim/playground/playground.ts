@@ -78,7 +78,15 @@ export interface ClusterAttachment {
 }
 
 /** The simulated agents a cluster with its own kube-scheduler and kube-controller-manager already has. */
-export const agentsTheClusterRuns: readonly AgentName[] = ['scheduler', 'deployments', 'replicaSets', 'daemonSets', 'statefulSets', 'jobs', 'nodeLifecycle'];
+export const agentsTheClusterRuns: readonly AgentName[] = [
+  'scheduler',
+  'deployments',
+  'replicaSets',
+  'daemonSets',
+  'statefulSets',
+  'jobs',
+  'nodeLifecycle',
+];
 
 /** How the playground reaches its API server, whichever it is. */
 interface Endpoint {
@@ -126,7 +134,9 @@ function silentLogger(): Logger {
 
 function operatorLog(o: PlaygroundOptions, clock: SimClock): Logger {
   if (o.log) return o.log;
-  return o.logDestination ? createLogger({ level: 'info', destination: o.logDestination, now: () => clock.now() }) : silentLogger();
+  return o.logDestination
+    ? createLogger({ level: 'info', destination: o.logDestination, now: () => clock.now() })
+    : silentLogger();
 }
 
 async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['apiTransport']): Promise<Transport> {
@@ -137,9 +147,21 @@ async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['a
 }
 
 async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions): Promise<Endpoint> {
-  const server = await startApiServer({ clock, port: o.port, stateFile: o.stateFile, kubernetesVersion: apiServerVersion(o.kubernetesVersion ?? playgroundKubernetesVersion) });
+  const server = await startApiServer({
+    clock,
+    port: o.port,
+    stateFile: o.stateFile,
+    kubernetesVersion: apiServerVersion(o.kubernetesVersion ?? playgroundKubernetesVersion),
+  });
   const transport = await playgroundTransport(server, o.apiTransport);
-  return { server, url: server.url, caPem: server.caPem, kubeConfigYaml: server.kubeConfigYaml, transport, restored: server.restored };
+  return {
+    server,
+    url: server.url,
+    caPem: server.caPem,
+    kubeConfigYaml: server.kubeConfigYaml,
+    transport,
+    restored: server.restored,
+  };
 }
 
 async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
@@ -148,7 +170,11 @@ async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
   kc.loadFromString(kubeConfigYaml);
   const current = kc.getCurrentCluster();
   if (!current) throw new Error(`${cluster.kubeconfig}: the kubeconfig names no current cluster`);
-  const caPem = current.caData ? Buffer.from(current.caData, 'base64').toString() : current.caFile ? readFileSync(current.caFile, 'utf8') : '';
+  const caPem = current.caData
+    ? Buffer.from(current.caData, 'base64').toString()
+    : current.caFile
+      ? readFileSync(current.caFile, 'utf8')
+      : '';
   return { url: current.server, caPem, kubeConfigYaml, transport: await transportFromKubeConfig(kc), restored: false };
 }
 
@@ -156,7 +182,10 @@ async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
 function seedAndClock(o: PlaygroundOptions): { seed: number; clock: SimClock } {
   const saved = o.stateFile && !o.cluster ? readStateHeader(o.stateFile) : undefined;
   const seed = (o.seed ?? 1) + Number(saved?.resourceVersion ?? 0);
-  return { seed, clock: new SimClock({ start: o.cluster?.startMs ?? Math.max(o.startTime ?? fixedStart, saved?.savedAtMs ?? 0) }) };
+  return {
+    seed,
+    clock: new SimClock({ start: o.cluster?.startMs ?? Math.max(o.startTime ?? fixedStart, saved?.savedAtMs ?? 0) }),
+  };
 }
 
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
@@ -170,21 +199,46 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const client = new KubeClient(trackTransport(endpoint.transport, clock));
   const cluster = o.clusterName ?? playgroundCluster;
   const minor = o.kubernetesVersion ?? playgroundKubernetesVersion;
-  const ec2 = new SimEc2({ clock, seed, zones: o.zones ?? 3, clusterName: cluster, kubernetesVersions: amiKubernetesVersions(minor) });
+  const ec2 = new SimEc2({
+    clock,
+    seed,
+    zones: o.zones ?? 3,
+    clusterName: cluster,
+    kubernetesVersions: amiKubernetesVersions(minor),
+  });
   const wiring = wireAwsProvider({
     client,
     clock,
     port: ec2,
-    cluster: { name: cluster, endpoint: endpoint.url, caBundle: Buffer.from(endpoint.caPem).toString('base64'), serviceCidr: '10.100.0.0/16' },
+    cluster: {
+      name: cluster,
+      endpoint: endpoint.url,
+      caBundle: Buffer.from(endpoint.caPem).toString('base64'),
+      serviceCidr: '10.100.0.0/16',
+    },
     kubernetesVersion: minor,
   });
   const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint.url, ...o.options };
   const worldErrors: Playground['worldErrors'] = [];
   // The world and the operator watch the same server through the same client: one cache of each kind serves both.
   // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
-  const shared = new SharedInformers({ client, clock, onError: (error) => worldErrors.push({ agent: 'informer', error }), transform: objectSharing() });
+  const shared = new SharedInformers({
+    client,
+    clock,
+    onError: (error) => worldErrors.push({ agent: 'informer', error }),
+    transform: objectSharing(),
+  });
   const operator = await clock.busy(
-    startOperator({ client, cloudProvider: wiring.cloudProvider, clock, options, log: operatorLog(o, clock), providerControllers: wiring.controllers, providerInformers: wiring.informers, sharedInformers: shared }),
+    startOperator({
+      client,
+      cloudProvider: wiring.cloudProvider,
+      clock,
+      options,
+      log: operatorLog(o, clock),
+      providerControllers: wiring.controllers,
+      providerInformers: wiring.informers,
+      sharedInformers: shared,
+    }),
   );
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
   const world = new World({
@@ -201,9 +255,12 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   await clock.busy(world.start());
   const discovery = new Discovery(client);
   // Scenario checks read past the embedded server's injected faults; an attached cluster has none.
-  const observerClient = server ? new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock)) : client;
+  const observerClient = server
+    ? new KubeClient(trackTransport(inProcessTransport(server, { [FaultExemptHeader]: 'true' }), clock))
+    : client;
   const observer = { client: observerClient, discovery: new Discovery(observerClient) };
-  if ((o.defaults ?? true) && !endpoint.restored) await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
+  if ((o.defaults ?? true) && !endpoint.restored)
+    await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
   return {
     clusterName: cluster,
     kubernetesVersion: minor,

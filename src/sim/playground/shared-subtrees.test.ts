@@ -7,7 +7,12 @@ describe('shared subtrees of cached objects', () => {
     const shared = new SharedSubtrees();
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (v, w) => {
-        const text = JSON.stringify({ kind: 'Pod', metadata: { name: 'a', labels: { v }, ownerReferences: [w] }, spec: { v, w }, status: { conditions: [v, w], containerStatuses: [w], hostIPs: v } });
+        const text = JSON.stringify({
+          kind: 'Pod',
+          metadata: { name: 'a', labels: { v }, ownerReferences: [w] },
+          spec: { v, w },
+          status: { conditions: [v, w], containerStatuses: [w], hostIPs: v },
+        });
         const parsed = JSON.parse(text) as Parameters<SharedSubtrees['shareParts']>[0];
         shared.shareParts(parsed);
         expect(parsed).toEqual(JSON.parse(text));
@@ -18,7 +23,11 @@ describe('shared subtrees of cached objects', () => {
 
   it('gives two pods of one template on one node the same frozen spec and labels, and other pods their own', () => {
     const shared = new SharedSubtrees();
-    const pod = (name: string, node: string) => ({ kind: 'Pod', metadata: { name, labels: { app: 'web' } }, spec: { nodeName: node, containers: [{ name: 'c', image: 'x' }] } });
+    const pod = (name: string, node: string) => ({
+      kind: 'Pod',
+      metadata: { name, labels: { app: 'web' } },
+      spec: { nodeName: node, containers: [{ name: 'c', image: 'x' }] },
+    });
     const [a, b, c] = [pod('a', 'n1'), pod('b', 'n1'), pod('c', 'n2')];
     for (const p of [a, b, c]) shared.shareParts(p);
     expect(a.spec).toBe(b.spec);
@@ -36,9 +45,19 @@ describe('shared subtrees of cached objects', () => {
     const pod = (name: string, startedAt: string) => ({
       kind: 'Pod',
       metadata: { name },
-      status: { phase: 'Running', podIP: `10.0.0.${name.length}`, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: startedAt }], containerStatuses: [{ name: 'c', ready: true, state: { running: { startedAt } } }], hostIPs: [{ ip: '10.1.0.1' }] },
+      status: {
+        phase: 'Running',
+        podIP: `10.0.0.${name.length}`,
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: startedAt }],
+        containerStatuses: [{ name: 'c', ready: true, state: { running: { startedAt } } }],
+        hostIPs: [{ ip: '10.1.0.1' }],
+      },
     });
-    const [a, b, c] = [pod('a', '2026-01-01T00:00:01Z'), pod('bb', '2026-01-01T00:00:01Z'), pod('ccc', '2026-01-01T00:00:02Z')];
+    const [a, b, c] = [
+      pod('a', '2026-01-01T00:00:01Z'),
+      pod('bb', '2026-01-01T00:00:01Z'),
+      pod('ccc', '2026-01-01T00:00:02Z'),
+    ];
     for (const p of [a, b, c]) shared.shareParts(p);
     expect(a.status.containerStatuses).toBe(b.status.containerStatuses);
     expect(Object.isFrozen(a.status.containerStatuses[0]?.state.running)).toBe(true);

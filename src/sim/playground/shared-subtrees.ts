@@ -57,7 +57,8 @@ export class SharedSubtrees {
     const status = obj.status as Record<string, unknown> | undefined;
     if (!status) return;
     // Each condition, then the list: pods scheduled and started in the same seconds have the same conditions.
-    if (Array.isArray(status.conditions)) status.conditions = this.share(status.conditions.map((c: unknown) => this.share(c)));
+    if (Array.isArray(status.conditions))
+      status.conditions = this.share(status.conditions.map((c: unknown) => this.share(c)));
     // Pods of one template started in the same second report the same container statuses; a node's pods, its hostIPs.
     for (const k of sharedStatus) if (status[k] !== undefined) status[k] = this.share(status[k]);
   }

@@ -62,10 +62,16 @@ function omittedEvents(r: RunReport): string {
 export function renderHtml(r: RunReport): string {
   const { js, css } = uplotAssets();
   const rows = r.expectations
-    .map((e) => `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.step}</td><td>${escapeHtml(e.description)}</td><td>${e.passed ? 'pass' : 'FAIL'}</td><td>${escapeHtml(e.observed)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.step}</td><td>${escapeHtml(e.description)}</td><td>${e.passed ? 'pass' : 'FAIL'}</td><td>${escapeHtml(e.observed)}</td></tr>`,
+    )
     .join('\n');
   const events = r.events
-    .map((e) => `<tr class="${e.type === 'Warning' ? 'warn' : ''}"><td>${e.t.toFixed(0)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.object)}</td><td>${escapeHtml(e.message)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr class="${e.type === 'Warning' ? 'warn' : ''}"><td>${e.t.toFixed(0)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.object)}</td><td>${escapeHtml(e.message)}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Tenon — ${escapeHtml(r.scenario)}</title>

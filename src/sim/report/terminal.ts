@@ -3,7 +3,11 @@ import type { RunReport } from './run-report.js';
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -12,16 +16,33 @@ export function renderSummary(r: RunReport): string {
   const out: string[] = [];
   out.push(`scenario ${r.scenario} (seed ${r.seed}): ${r.passed ? 'PASSED' : 'FAILED'}`);
   if (r.error) out.push(`error: ${r.error}`);
-  out.push('', table(['step', 'expectation', 'result', 'observed'], r.expectations.map((e) => [String(e.step), e.description, e.passed ? 'pass' : 'FAIL', e.observed])));
+  out.push(
+    '',
+    table(
+      ['step', 'expectation', 'result', 'observed'],
+      r.expectations.map((e) => [String(e.step), e.description, e.passed ? 'pass' : 'FAIL', e.observed]),
+    ),
+  );
   if (r.launched.length > 0) {
-    out.push('', table(['instance type', 'zone', 'capacity', 'count'], r.launched.map((l) => [l.instanceType, l.zone, l.capacityType, String(l.count)])));
+    out.push(
+      '',
+      table(
+        ['instance type', 'zone', 'capacity', 'count'],
+        r.launched.map((l) => [l.instanceType, l.zone, l.capacityType, String(l.count)]),
+      ),
+    );
   }
   out.push('', `cost per hour: $${r.costPerHour.toFixed(4)}`);
-  if (r.allRunning) out.push(`all pods running after ${r.allRunning.simSeconds.toFixed(0)} s simulated (${r.allRunning.wallSeconds.toFixed(2)} s wall)`);
+  if (r.allRunning)
+    out.push(
+      `all pods running after ${r.allRunning.simSeconds.toFixed(0)} s simulated (${r.allRunning.wallSeconds.toFixed(2)} s wall)`,
+    );
   out.push(`ran ${r.simSeconds.toFixed(0)} s simulated in ${r.wallSeconds.toFixed(2)} s wall`);
   const warnings = new Map<string, number>();
   // Tenon's own warnings: what the controllers have to say (the simulated world's chatter is in the HTML timeline).
-  for (const e of r.events) if (e.type === 'Warning' && e.source === 'karpenter') warnings.set(`${e.reason}: ${e.message}`, (warnings.get(`${e.reason}: ${e.message}`) ?? 0) + 1);
+  for (const e of r.events)
+    if (e.type === 'Warning' && e.source === 'karpenter')
+      warnings.set(`${e.reason}: ${e.message}`, (warnings.get(`${e.reason}: ${e.message}`) ?? 0) + 1);
   if (warnings.size > 0) {
     out.push('', 'warnings from Tenon:');
     for (const [w, n] of [...warnings].slice(0, 20)) out.push(`  ${n > 1 ? `${n}x ` : ''}${w}`);

@@ -1,5 +1,12 @@
 /** Evaluates a scenario expectation against the cluster, through the API like any client. */
-import { Resources, type KubeClient, type KubeObject, type Node, type Pod, type ResourceType } from '../../kube/index.js';
+import {
+  Resources,
+  type KubeClient,
+  type KubeObject,
+  type Node,
+  type Pod,
+  type ResourceType,
+} from '../../kube/index.js';
 import type { CountableKind, CountBounds, Expectation } from './format.js';
 
 /** The result of checking one expectation. */
@@ -33,16 +40,24 @@ const countable: Record<CountableKind, ResourceType> = {
   PersistentVolume: Resources.persistentVolumes,
 };
 
-const conditioned = { NodeClaim: Resources.nodeClaims, NodePool: Resources.nodePools, EC2NodeClass: Resources.ec2NodeClasses, Node: Resources.nodes, NodeOverlay: Resources.nodeOverlays } as const;
+const conditioned = {
+  NodeClaim: Resources.nodeClaims,
+  NodePool: Resources.nodePools,
+  EC2NodeClass: Resources.ec2NodeClasses,
+  Node: Resources.nodes,
+  NodeOverlay: Resources.nodeOverlays,
+} as const;
 
 /** A one-line description of an expectation for reports. */
 export function describeExpectation(e: Expectation): string {
   if ('allPodsRunning' in e) return 'all pods Running';
-  if ('count' in e) return `${e.count.kind}s${e.count.labelSelector ? ` (${e.count.labelSelector})` : ''} ${boundsText(e.count)}`;
+  if ('count' in e)
+    return `${e.count.kind}s${e.count.labelSelector ? ` (${e.count.labelSelector})` : ''} ${boundsText(e.count)}`;
   if ('noNodeTaint' in e) return `no Node carries taint ${e.noNodeTaint}`;
   if ('event' in e) return `an Event ${e.event.reason}${e.event.kind ? ` on a ${e.event.kind}` : ''} exists`;
   if ('noEvent' in e) return `no Event ${e.noEvent.reason}${e.noEvent.kind ? ` on a ${e.noEvent.kind}` : ''}`;
-  if ('condition' in e) return `${e.condition.kind}${e.condition.name ? ` ${e.condition.name}` : 's'} ${e.condition.type}=${e.condition.status}`;
+  if ('condition' in e)
+    return `${e.condition.kind}${e.condition.name ? ` ${e.condition.name}` : 's'} ${e.condition.type}=${e.condition.status}`;
   if ('costPerHour' in e) return `cost per hour <= $${e.costPerHour.max}`;
   return `no NodeClaim deleted for ${e.nodeClaimNeverDeleted.reason}`;
 }
@@ -56,10 +71,19 @@ function boundsText(b: CountBounds): string {
 }
 
 function within(n: number, b: CountBounds): boolean {
-  return (b.equals === undefined || n === b.equals) && (b.min === undefined || n >= b.min) && (b.max === undefined || n <= b.max);
+  return (
+    (b.equals === undefined || n === b.equals) &&
+    (b.min === undefined || n >= b.min) &&
+    (b.max === undefined || n <= b.max)
+  );
 }
 
-async function list<T extends KubeObject>(client: KubeClient, rt: ResourceType<T>, labelSelector?: string, fieldSelector?: string): Promise<T[]> {
+async function list<T extends KubeObject>(
+  client: KubeClient,
+  rt: ResourceType<T>,
+  labelSelector?: string,
+  fieldSelector?: string,
+): Promise<T[]> {
   return (await client.list<T>(rt, { labelSelector, fieldSelector })).items;
 }
 
@@ -103,32 +127,58 @@ async function podsRunning(client: KubeClient): Promise<Outcome> {
   const total = all - deleting;
   const running = all - others;
   const shown = live.slice(0, 3).map((p) => `${p.metadata.name} ${p.status?.phase ?? 'Pending'}`);
-  return { passed: total > 0 && live.length === 0, observed: `${running}/${total} Running${shown.length ? ` (e.g. ${shown.join(', ')})` : ''}` };
+  return {
+    passed: total > 0 && live.length === 0,
+    observed: `${running}/${total} Running${shown.length ? ` (e.g. ${shown.join(', ')})` : ''}`,
+  };
 }
 
 async function nodeTaint(client: KubeClient, key: string): Promise<Outcome> {
-  const tainted = (await list<Node>(client, Resources.nodes)).filter((n) => n.spec?.taints?.some((t) => t.key === key)).map((n) => n.metadata.name ?? '');
-  return { passed: tainted.length === 0, observed: tainted.length ? `on ${tainted.slice(0, 5).join(', ')}${tainted.length > 5 ? ` and ${tainted.length - 5} more` : ''}` : 'none' };
+  const tainted = (await list<Node>(client, Resources.nodes))
+    .filter((n) => n.spec?.taints?.some((t) => t.key === key))
+    .map((n) => n.metadata.name ?? '');
+  return {
+    passed: tainted.length === 0,
+    observed: tainted.length
+      ? `on ${tainted.slice(0, 5).join(', ')}${tainted.length > 5 ? ` and ${tainted.length - 5} more` : ''}`
+      : 'none',
+  };
 }
 
-async function condition(client: KubeClient, c: Extract<Expectation, { condition: unknown }>['condition']): Promise<Outcome> {
-  const objs = (await list<Conditioned>(client, conditioned[c.kind])).filter((o) => !c.name || o.metadata.name === c.name);
+async function condition(
+  client: KubeClient,
+  c: Extract<Expectation, { condition: unknown }>['condition'],
+): Promise<Outcome> {
+  const objs = (await list<Conditioned>(client, conditioned[c.kind])).filter(
+    (o) => !c.name || o.metadata.name === c.name,
+  );
   const off = objs.filter((o) => o.status?.conditions?.find((x) => x.type === c.type)?.status !== c.status);
   const first = off[0];
   const seen = first?.status?.conditions?.find((x) => x.type === c.type);
-  const detail = first ? `; ${first.metadata.name}: ${seen ? `${seen.status} (${seen.reason ?? ''}: ${seen.message ?? ''})` : 'no such condition'}` : '';
-  return { passed: objs.length > 0 && off.length === 0, observed: `${objs.length - off.length}/${objs.length} hold it${detail}` };
+  const detail = first
+    ? `; ${first.metadata.name}: ${seen ? `${seen.status} (${seen.reason ?? ''}: ${seen.message ?? ''})` : 'no such condition'}`
+    : '';
+  return {
+    passed: objs.length > 0 && off.length === 0,
+    observed: `${objs.length - off.length}/${objs.length} hold it${detail}`,
+  };
 }
 
 async function cost(ctx: ExpectationContext, max: number): Promise<Outcome> {
-  const total = (await list<Node>(ctx.client, Resources.nodes)).reduce((s, n) => s + ctx.priceOf(n.metadata.labels ?? {}), 0);
+  const total = (await list<Node>(ctx.client, Resources.nodes)).reduce(
+    (s, n) => s + ctx.priceOf(n.metadata.labels ?? {}),
+    0,
+  );
   return { passed: total <= max + 1e-9, observed: `$${total.toFixed(4)}/h` };
 }
 
 function eventOutcome(all: readonly EventObject[], type: string | undefined, wanted: boolean): Outcome {
   const found = all.filter((x) => !type || x.type === type);
   const first = found[0];
-  return { passed: wanted === found.length > 0, observed: first ? `${found.length}, e.g. ${first.involvedObject?.name ?? ''}: ${first.message ?? ''}` : 'none' };
+  return {
+    passed: wanted === found.length > 0,
+    observed: first ? `${found.length}, e.g. ${first.involvedObject?.name ?? ''}: ${first.message ?? ''}` : 'none',
+  };
 }
 
 /** Checks one expectation now. */
@@ -137,13 +187,16 @@ export async function evaluate(ctx: ExpectationContext, e: Expectation): Promise
   if ('allPodsRunning' in e) return podsRunning(client);
   if ('count' in e) {
     const rt = countable[e.count.kind];
-    const n = e.count.labelSelector ? (await list(client, rt, e.count.labelSelector)).length : await countAll(client, rt);
+    const n = e.count.labelSelector
+      ? (await list(client, rt, e.count.labelSelector)).length
+      : await countAll(client, rt);
     return { passed: within(n, e.count), observed: `${n}` };
   }
   if ('noNodeTaint' in e) return nodeTaint(client, e.noNodeTaint);
   if ('event' in e) return eventOutcome(await events(client, e.event.reason, e.event.kind), e.event.type, true);
   if ('noEvent' in e) return eventOutcome(await events(client, e.noEvent.reason, e.noEvent.kind), undefined, false);
-  if ('nodeClaimNeverDeleted' in e) return eventOutcome(await events(client, e.nodeClaimNeverDeleted.reason, 'NodeClaim'), undefined, false);
+  if ('nodeClaimNeverDeleted' in e)
+    return eventOutcome(await events(client, e.nodeClaimNeverDeleted.reason, 'NodeClaim'), undefined, false);
   if ('condition' in e) return condition(client, e.condition);
   return cost(ctx, e.costPerHour.max);
 }

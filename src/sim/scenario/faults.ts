@@ -11,7 +11,10 @@ import type { Fault, FaultWindow } from './format.js';
 
 function parseSelector(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [k = '', v = ''] = part.split('=');
     out[k.trim()] = v.trim();
   }
@@ -26,7 +29,10 @@ function windowed(pg: Playground, w: FaultWindow, text: string, heal: () => void
   return `${text} for ${w.for}`;
 }
 
-async function stopKubelets(pg: Playground, f: { labelSelector?: string; count?: number } & FaultWindow): Promise<string> {
+async function stopKubelets(
+  pg: Playground,
+  f: { labelSelector?: string; count?: number } & FaultWindow,
+): Promise<string> {
   const matches = compileSelector({ matchLabels: parseSelector(f.labelSelector) });
   const nodes = (await pg.observer.client.list<Node>(Resources.nodes)).items
     .filter((n) => matches(n.metadata.labels ?? {}))
@@ -40,7 +46,10 @@ async function stopKubelets(pg: Playground, f: { labelSelector?: string; count?:
   });
 }
 
-function noCapacity(pg: Playground, f: { instanceType?: string; zone?: string; capacityType?: string } & FaultWindow): string {
+function noCapacity(
+  pg: Playground,
+  f: { instanceType?: string; zone?: string; capacityType?: string } & FaultWindow,
+): string {
   const account = pg.ec2.account;
   const types = f.instanceType ? [f.instanceType] : account.catalog.map((c) => c.name);
   const zones = f.zone ? [f.zone] : account.zones;
@@ -71,7 +80,8 @@ function loseInstances(pg: Playground, f: { count: number; capacityType?: string
 
 /** The embedded API server, which the API faults need (a scenario naming them is skipped on an attached cluster). */
 function embedded(pg: Playground): NonNullable<Playground['server']> {
-  if (!pg.server) throw new Error('cannot inject this fault into an attached cluster: only the embedded API server injects it');
+  if (!pg.server)
+    throw new Error('cannot inject this fault into an attached cluster: only the embedded API server injects it');
   return pg.server;
 }
 
@@ -87,7 +97,9 @@ function watchDrop(pg: Playground, f: Extract<Fault, { watchDrop: unknown }>['wa
   server.closeWatches();
   if (f === true || f.lifetime === undefined) return 'closed every watch';
   server.faults.setWatchLifetime(parseDuration(f.lifetime) ?? 0);
-  return windowed(pg, f, `closed every watch, and each new one within ${f.lifetime}`, () => server.faults.setWatchLifetime(0));
+  return windowed(pg, f, `closed every watch, and each new one within ${f.lifetime}`, () =>
+    server.faults.setWatchLifetime(0),
+  );
 }
 
 /** Why a fault cannot be injected into a cluster Tenon is only attached to (undefined when it can). */

@@ -17,7 +17,14 @@ export type Expectation =
   | { noNodeTaint: string }
   | { event: { reason: string; type?: 'Normal' | 'Warning'; kind?: string } }
   | { noEvent: { reason: string; kind?: string } }
-  | { condition: { kind: 'NodeClaim' | 'NodePool' | 'EC2NodeClass' | 'Node' | 'NodeOverlay'; name?: string; type: string; status: 'True' | 'False' | 'Unknown' } }
+  | {
+      condition: {
+        kind: 'NodeClaim' | 'NodePool' | 'EC2NodeClass' | 'Node' | 'NodeOverlay';
+        name?: string;
+        type: string;
+        status: 'True' | 'False' | 'Unknown';
+      };
+    }
   | { costPerHour: { max: number } }
   | { nodeClaimNeverDeleted: { reason: string } };
 
@@ -39,7 +46,14 @@ export type Fault =
   | { ccmDelay: { min: string; max: string } & FaultWindow }
   | { kubeletStop: { labelSelector?: string; count?: number } & FaultWindow }
   | { insufficientCapacity: { instanceType?: string; zone?: string; capacityType?: string } & FaultWindow }
-  | { apiErrors: { rate: number; verb?: string; resource?: string; code?: (typeof apiErrorCodes)[number] } & FaultWindow }
+  | {
+      apiErrors: {
+        rate: number;
+        verb?: string;
+        resource?: string;
+        code?: (typeof apiErrorCodes)[number];
+      } & FaultWindow;
+    }
   | { watchDrop: true | ({ lifetime?: string } & FaultWindow) }
   | { ec2Throttling: { action?: string; calls: number } }
   | { instanceLoss: { count: number; capacityType?: string } };

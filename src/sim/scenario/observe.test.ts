@@ -23,7 +23,13 @@ describe('the report timeline', () => {
     b.add(event(20, 'Launched', { component: 'karpenter' }));
     b.add(event(15, 'FailedScheduling', { type: 'Warning' }));
     const { rows, omitted, omittedByReason } = b.result();
-    expect(rows.map((r) => `${r.t}:${r.reason}`)).toEqual(['0:Scheduled', '1:Scheduled', '2:Scheduled', '15:FailedScheduling', '20:Launched']);
+    expect(rows.map((r) => `${r.t}:${r.reason}`)).toEqual([
+      '0:Scheduled',
+      '1:Scheduled',
+      '2:Scheduled',
+      '15:FailedScheduling',
+      '20:Launched',
+    ]);
     expect(omitted).toBe(7);
     expect(omittedByReason).toEqual({ Scheduled: 7 });
   });

@@ -21,7 +21,10 @@ export function priceOf(pg: Playground, labels: Record<string, string>): number 
   const type = labels[Labels.instanceType];
   if (!type) return 0;
   const market = pg.ec2.account.market;
-  const price = labels[Labels.capacityType] === 'spot' ? market.spotPrice(type, labels[Labels.zone] ?? '', pg.clock.now()) : market.onDemandPrice(type);
+  const price =
+    labels[Labels.capacityType] === 'spot'
+      ? market.spotPrice(type, labels[Labels.zone] ?? '', pg.clock.now())
+      : market.onDemandPrice(type);
   return price ?? 0;
 }
 
@@ -59,7 +62,14 @@ export function sample(pg: Playground, t0: number): Sample {
 function timelineRow(e: EventObject, t0: number): TimelineEvent {
   const at = Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp ?? '');
   const o = e.involvedObject ?? {};
-  return { t: Number.isFinite(at) ? (at - t0) / 1000 : 0, type: e.type ?? 'Normal', reason: e.reason ?? '', object: `${o.kind ?? ''}/${o.namespace ? `${o.namespace}/` : ''}${o.name ?? ''}`, message: e.message ?? '', source: e.source?.component };
+  return {
+    t: Number.isFinite(at) ? (at - t0) / 1000 : 0,
+    type: e.type ?? 'Normal',
+    reason: e.reason ?? '',
+    object: `${o.kind ?? ''}/${o.namespace ? `${o.namespace}/` : ''}${o.name ?? ''}`,
+    message: e.message ?? '',
+    source: e.source?.component,
+  };
 }
 
 /** The timeline keeps at most this many rows: a scale run records hundreds of thousands of Events. */

@@ -78,7 +78,8 @@ class Run {
     this.lastSample = now;
     const s = sample(this.pg, this.t0);
     this.samples.push(s);
-    if (!this.allRunning && s.podsRunning > 0 && s.podsPending === 0) this.allRunning = { simSeconds: s.t, wallSeconds: (performance.now() - this.wall0) / 1000 };
+    if (!this.allRunning && s.podsRunning > 0 && s.podsPending === 0)
+      this.allRunning = { simSeconds: s.t, wallSeconds: (performance.now() - this.wall0) / 1000 };
     this.o.onProgress?.({ sample: s, step: this.step, steps: this.o.steps, text: this.text });
   }
 
@@ -119,7 +120,10 @@ async function wait(run: Run, i: number, w: { for: Expectation; timeout: string 
     const late = run.pg.clock.now() >= deadline;
     if (o.passed || late) {
       const waited = ((run.pg.clock.now() - (deadline - duration(w.timeout))) / 1000).toFixed(0);
-      return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}`, { passed: o.passed, observed: `${o.observed} after ${waited} s` });
+      return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}`, {
+        passed: o.passed,
+        observed: `${o.observed} after ${waited} s`,
+      });
     }
     await run.pass(sliceMs);
   }
@@ -136,7 +140,11 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
   else if ('scale' in step) await scaleObject(pg.observer.client, pg.observer.discovery, step.scale);
   else if ('advance' in step) await run.pass(duration(step.advance));
   else if ('wait' in step) return wait(run, i, step.wait);
-  else if ('fault' in step) run.record(i, `fault: ${Object.keys(step.fault)[0] ?? ''}`, { passed: true, observed: await injectFault(pg, step.fault) });
+  else if ('fault' in step)
+    run.record(i, `fault: ${Object.keys(step.fault)[0] ?? ''}`, {
+      passed: true,
+      observed: await injectFault(pg, step.fault),
+    });
   else return run.record(i, describeExpectation(step.expect), await run.check(step.expect));
   return true;
 }
@@ -145,7 +153,14 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
 export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Promise<RunReport> {
   const wall0 = performance.now();
   const seed = o.seed ?? s.seed ?? 1;
-  const pg = await startPlayground({ seed, zones: s.world?.zones, defaults: s.world?.defaults, log: o.log, apiTransport: o.apiTransport, cluster: o.cluster });
+  const pg = await startPlayground({
+    seed,
+    zones: s.world?.zones,
+    defaults: s.world?.defaults,
+    log: o.log,
+    apiTransport: o.apiTransport,
+    cluster: o.cluster,
+  });
   const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
   let error: string | undefined;
   let passed = true;

@@ -9,7 +9,17 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped scenario files', () => {
   it('include the ones SCENARIOS.md and the playground issue name', () => {
-    for (const name of ['tour', 'scale-up', 'scale-down', 's1-ccm-taint-race', 's2-user-register-taints', 's3-custom-ami-bootstrap', 's4-immediate-pvc', 's5-unknown-node-repair', 's5-repair-blocked']) {
+    for (const name of [
+      'tour',
+      'scale-up',
+      'scale-down',
+      's1-ccm-taint-race',
+      's2-user-register-taints',
+      's3-custom-ami-bootstrap',
+      's4-immediate-pvc',
+      's5-unknown-node-repair',
+      's5-repair-blocked',
+    ]) {
       expect(files).toContain(`${name}.yaml`);
     }
   });
@@ -19,7 +29,8 @@ describe('shipped scenario files', () => {
     expect(r.errors).toEqual([]);
     expect(`${r.scenario?.name}.yaml`).toBe(file);
     for (const step of r.scenario?.steps ?? []) {
-      if ('apply' in step && typeof step.apply === 'string') expect(parseManifests(step.apply).length).toBeGreaterThan(0);
+      if ('apply' in step && typeof step.apply === 'string')
+        expect(parseManifests(step.apply).length).toBeGreaterThan(0);
     }
   });
 });

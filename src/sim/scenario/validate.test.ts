@@ -31,9 +31,17 @@ describe('scenario files', () => {
 
   it('a bad duration is reported on its line with the field path and the rule', () => {
     const r = parseScenario(valid.replace('timeout: 10m', 'timeout: ten minutes'));
-    expect(r.errors).toEqual([{ line: 13, path: 'steps[1].wait.timeout', message: 'must be a duration like 30s, 5m or 1h30m, got "ten minutes"' }]);
+    expect(r.errors).toEqual([
+      {
+        line: 13,
+        path: 'steps[1].wait.timeout',
+        message: 'must be a duration like 30s, 5m or 1h30m, got "ten minutes"',
+      },
+    ]);
     const [first] = r.errors;
-    expect(first && formatScenarioError('s.yaml', first)).toBe('s.yaml:13: steps[1].wait.timeout: must be a duration like 30s, 5m or 1h30m, got "ten minutes"');
+    expect(first && formatScenarioError('s.yaml', first)).toBe(
+      's.yaml:13: steps[1].wait.timeout: must be a duration like 30s, 5m or 1h30m, got "ten minutes"',
+    );
   });
 
   it('an unknown step names the steps that exist', () => {
@@ -44,13 +52,21 @@ describe('scenario files', () => {
   });
 
   it('a missing required field is reported on the mapping that lacks it', () => {
-    const r = parseScenario(valid.replace('{kind: Deployment, name: web, replicas: 0}', '{kind: Deployment, name: web}'));
+    const r = parseScenario(
+      valid.replace('{kind: Deployment, name: web, replicas: 0}', '{kind: Deployment, name: web}'),
+    );
     expect(r.errors).toEqual([{ line: 16, path: 'steps[4].scale.replicas', message: 'is required' }]);
   });
 
   it('reports every error at once, not just the first', () => {
-    const r = parseScenario(valid.replace('zones: 3', 'zones: 9').replace('kind: NodeClaim, max: 3', 'kind: Machine, max: -1'));
-    expect(r.errors.map((e) => e.path)).toEqual(['world.zones', 'steps[5].expect.count.kind', 'steps[5].expect.count.max']);
+    const r = parseScenario(
+      valid.replace('zones: 3', 'zones: 9').replace('kind: NodeClaim, max: 3', 'kind: Machine, max: -1'),
+    );
+    expect(r.errors.map((e) => e.path)).toEqual([
+      'world.zones',
+      'steps[5].expect.count.kind',
+      'steps[5].expect.count.max',
+    ]);
   });
 
   it('YAML syntax errors carry their line', () => {

@@ -33,7 +33,9 @@ function str(rule?: (s: string) => string | undefined): Check {
   };
 }
 
-const duration = str((s) => (durationPattern.test(s) ? undefined : `must be a duration like 30s, 5m or 1h30m, got "${s}"`));
+const duration = str((s) =>
+  durationPattern.test(s) ? undefined : `must be a duration like 30s, 5m or 1h30m, got "${s}"`,
+);
 
 function num(opts: { integer?: boolean; min?: number; max?: number } = {}): Check {
   return (v, path, errors) => {
@@ -46,7 +48,8 @@ function num(opts: { integer?: boolean; min?: number; max?: number } = {}): Chec
 
 function oneOf(values: readonly (string | boolean | number)[]): Check {
   return (v, path, errors) => {
-    if (!values.includes(v as string | number)) errors.push({ path, message: `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` });
+    if (!values.includes(v as string | number))
+      errors.push({ path, message: `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` });
   };
 }
 
@@ -57,7 +60,8 @@ function obj(fields: Record<string, Check>, required: readonly string[] = []): C
     for (const r of required) if (!(r in v)) errors.push({ path: [...path, r], message: 'is required' });
     for (const [k, x] of Object.entries(v)) {
       const check = fields[k];
-      if (!check) errors.push({ path: [...path, k], message: `unknown field; known fields: ${Object.keys(fields).join(', ')}` });
+      if (!check)
+        errors.push({ path: [...path, k], message: `unknown field; known fields: ${Object.keys(fields).join(', ')}` });
       else check(x, [...path, k], errors);
     }
   };
@@ -66,12 +70,21 @@ function obj(fields: Record<string, Check>, required: readonly string[] = []): C
 /** A mapping with exactly one of the given keys (a tagged union). */
 function union(what: string, variants: Record<string, Check>): Check {
   return (v, path, errors) => {
-    if (!isRecord(v)) return void errors.push({ path, message: `must be a mapping with one of: ${Object.keys(variants).join(', ')}` });
+    if (!isRecord(v))
+      return void errors.push({ path, message: `must be a mapping with one of: ${Object.keys(variants).join(', ')}` });
     const keys = Object.keys(v);
-    if (keys.length !== 1) return void errors.push({ path, message: `a ${what} has exactly one of: ${Object.keys(variants).join(', ')} (found ${keys.join(', ') || 'none'})` });
+    if (keys.length !== 1)
+      return void errors.push({
+        path,
+        message: `a ${what} has exactly one of: ${Object.keys(variants).join(', ')} (found ${keys.join(', ') || 'none'})`,
+      });
     const key = keys[0] ?? '';
     const check = variants[key];
-    if (!check) return void errors.push({ path: [...path, key], message: `unknown ${what}; known: ${Object.keys(variants).join(', ')}` });
+    if (!check)
+      return void errors.push({
+        path: [...path, key],
+        message: `unknown ${what}; known: ${Object.keys(variants).join(', ')}`,
+      });
     check(v[key], [...path, key], errors);
   };
 }
@@ -84,7 +97,9 @@ function list(item: Check, opts: { nonEmpty?: boolean } = {}): Check {
   };
 }
 
-const kindName = str((s) => (/^[A-Z][A-Za-z0-9]*$/.test(s) ? undefined : `must be a Kubernetes kind such as Deployment, got "${s}"`));
+const kindName = str((s) =>
+  /^[A-Z][A-Za-z0-9]*$/.test(s) ? undefined : `must be a Kubernetes kind such as Deployment, got "${s}"`,
+);
 const objectRef = { kind: kindName, name: str(), namespace: str() };
 const bound = num({ integer: true, min: 0 });
 
@@ -94,7 +109,15 @@ const expectation = union('expectation', {
   noNodeTaint: str(),
   event: obj({ reason: str(), type: oneOf(['Normal', 'Warning']), kind: kindName }, ['reason']),
   noEvent: obj({ reason: str(), kind: kindName }, ['reason']),
-  condition: obj({ kind: oneOf(['NodeClaim', 'NodePool', 'EC2NodeClass', 'Node', 'NodeOverlay']), name: str(), type: str(), status: oneOf(['True', 'False', 'Unknown']) }, ['kind', 'type', 'status']),
+  condition: obj(
+    {
+      kind: oneOf(['NodeClaim', 'NodePool', 'EC2NodeClass', 'Node', 'NodeOverlay']),
+      name: str(),
+      type: str(),
+      status: oneOf(['True', 'False', 'Unknown']),
+    },
+    ['kind', 'type', 'status'],
+  ),
   costPerHour: obj({ max: num({ min: 0 }) }, ['max']),
   nodeClaimNeverDeleted: obj({ reason: str() }, ['reason']),
 });
@@ -104,14 +127,31 @@ const watchDropOptions = obj({ lifetime: duration, for: duration });
 const fault = union('fault', {
   ccmDelay: obj({ min: duration, max: duration, for: duration }, ['min', 'max']),
   kubeletStop: obj({ labelSelector: str(), count: num({ integer: true, min: 1 }), for: duration }),
-  insufficientCapacity: obj({ instanceType: str(), zone: str(), capacityType: oneOf(['on-demand', 'spot', 'reserved']), for: duration }),
-  apiErrors: obj({ rate: num({ min: 0, max: 1 }), verb: oneOf(verbs), resource: str(), code: oneOf([...apiErrorCodes]), for: duration }, ['rate']),
+  insufficientCapacity: obj({
+    instanceType: str(),
+    zone: str(),
+    capacityType: oneOf(['on-demand', 'spot', 'reserved']),
+    for: duration,
+  }),
+  apiErrors: obj(
+    {
+      rate: num({ min: 0, max: 1 }),
+      verb: oneOf(verbs),
+      resource: str(),
+      code: oneOf([...apiErrorCodes]),
+      for: duration,
+    },
+    ['rate'],
+  ),
   watchDrop: (v, path, errors) => (v === true ? undefined : watchDropOptions(v, path, errors)),
   ec2Throttling: obj({ action: str(), calls: num({ integer: true, min: 1 }) }, ['calls']),
-  instanceLoss: obj({ count: num({ integer: true, min: 1 }), capacityType: oneOf(['on-demand', 'spot', 'reserved']) }, ['count']),
+  instanceLoss: obj({ count: num({ integer: true, min: 1 }), capacityType: oneOf(['on-demand', 'spot', 'reserved']) }, [
+    'count',
+  ]),
 });
 
-const applyBody: Check = (v, path, errors) => (typeof v === 'string' ? undefined : obj({ file: str() }, ['file'])(v, path, errors));
+const applyBody: Check = (v, path, errors) =>
+  typeof v === 'string' ? undefined : obj({ file: str() }, ['file'])(v, path, errors);
 
 const step = union('step', {
   apply: applyBody,
@@ -125,7 +165,11 @@ const step = union('step', {
 
 const scenarioCheck = obj(
   {
-    name: str((s) => (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s) ? undefined : `must be lowercase letters, digits and dashes, got "${s}"`)),
+    name: str((s) =>
+      /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s)
+        ? undefined
+        : `must be lowercase letters, digits and dashes, got "${s}"`,
+    ),
     description: str(),
     seed: num({ integer: true, min: 0 }),
     world: obj({ zones: num({ integer: true, min: 3, max: 6 }), defaults: oneOf([true, false]) }),
@@ -135,7 +179,9 @@ const scenarioCheck = obj(
 );
 
 function formatPath(path: Path): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(file)';
+  return (
+    path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(file)'
+  );
 }
 
 function lineOf(doc: Document, lines: LineCounter, path: Path): number {
@@ -148,16 +194,27 @@ function lineOf(doc: Document, lines: LineCounter, path: Path): number {
 }
 
 /** Parses a scenario's YAML text; returns the scenario or every error found, each with its line. */
-export function parseScenario(text: string): { scenario: Scenario; errors: [] } | { scenario?: undefined; errors: ScenarioError[] } {
+export function parseScenario(
+  text: string,
+): { scenario: Scenario; errors: [] } | { scenario?: undefined; errors: ScenarioError[] } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
-    return { errors: doc.errors.map((e) => ({ line: lines.linePos(e.pos[0]).line, path: '(file)', message: `not valid YAML: ${e.message.split('\n')[0] ?? ''}` })) };
+    return {
+      errors: doc.errors.map((e) => ({
+        line: lines.linePos(e.pos[0]).line,
+        path: '(file)',
+        message: `not valid YAML: ${e.message.split('\n')[0] ?? ''}`,
+      })),
+    };
   }
   const value: unknown = doc.toJS();
   const issues: Issue[] = [];
   scenarioCheck(value, [], issues);
-  if (issues.length > 0) return { errors: issues.map((i) => ({ line: lineOf(doc, lines, i.path), path: formatPath(i.path), message: i.message })) };
+  if (issues.length > 0)
+    return {
+      errors: issues.map((i) => ({ line: lineOf(doc, lines, i.path), path: formatPath(i.path), message: i.message })),
+    };
   return { scenario: value as Scenario, errors: [] };
 }
 

@@ -88,13 +88,23 @@ export function decide(input: CycleInput): Decision {
   const { pod, nodes, volumes } = input;
   const info = volumeInfo(volumes);
   const preFilter = volumePreFilter(pod, info);
-  if (preFilter) return { kind: 'unschedulable', diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter }, verdicts: new Map() };
+  if (preFilter)
+    return {
+      kind: 'unschedulable',
+      diagnosis: { nodeCount: nodes.length, reasons: new Map(), preFilter },
+      verdicts: new Map(),
+    };
   const ctx = { volumes: info, csiNodes: volumes.csiNodes, antiAffinityAnywhere: input.antiAffinityAnywhere };
   const nominated = pod.status?.nominatedNodeName;
   const nominatedInfo = nominated ? nodes.find((n) => n.name === nominated) : undefined;
-  if (nominatedInfo && infeasibility(pod, nodes, ctx, [nominatedInfo]).get(nominatedInfo.name)?.reasons.length === 0) return { kind: 'bind', node: nominatedInfo.name, examined: 0 };
+  if (nominatedInfo && infeasibility(pod, nodes, ctx, [nominatedInfo]).get(nominatedInfo.name)?.reasons.length === 0)
+    return { kind: 'bind', node: nominatedInfo.name, examined: 0 };
   const { feasible, examinedNodes, examinedVerdicts } = filterNodes(input, ctx, feasibleNodesToFind(nodes.length));
-  const best = bestScored(feasible, nodeScorer(pod, feasible, input.zoneCounts ?? ((owner) => zoneCountsIn(nodes, owner))), input.rng);
+  const best = bestScored(
+    feasible,
+    nodeScorer(pod, feasible, input.zoneCounts ?? ((owner) => zoneCountsIn(nodes, owner))),
+    input.rng,
+  );
   if (best) return { kind: 'bind', node: best, examined: examinedNodes.length };
   // Only a pod no node takes needs the verdicts by name (its message and preemption).
   const verdicts = new Map<string, NodeVerdict>();

@@ -36,7 +36,18 @@ export interface FeasibilityContext {
 const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 /** The framework's filter order, by checker family. */
-const pluginOrder: readonly CheckFamily[] = ['accounting', 'taints', 'requirements', 'host-ports', 'resources', 'csi-limits', 'volume-topology', 'topology-spread', 'pod-affinity', 'pod-anti-affinity'];
+const pluginOrder: readonly CheckFamily[] = [
+  'accounting',
+  'taints',
+  'requirements',
+  'host-ports',
+  'resources',
+  'csi-limits',
+  'volume-topology',
+  'topology-spread',
+  'pod-affinity',
+  'pod-anti-affinity',
+];
 
 function taintsOf(info: NodeInfo): Taint[] {
   const taints = [...(info.node.spec?.taints ?? [])];
@@ -60,7 +71,14 @@ const aloneCache = new WeakMap<SchedPod, boolean>();
 /** True when the checker must see the pod itself (host ports, volumes), not only what it requests; cached per object. */
 function seenAlone(pod: SchedPod): boolean {
   let v = aloneCache.get(pod);
-  if (v === undefined) aloneCache.set(pod, (v = (pod.spec.volumes ?? []).length > 0 || hasHostPort(pod.spec.containers) || hasHostPort(pod.spec.initContainers)));
+  if (v === undefined)
+    aloneCache.set(
+      pod,
+      (v =
+        (pod.spec.volumes ?? []).length > 0 ||
+        hasHostPort(pod.spec.containers) ||
+        hasHostPort(pod.spec.initContainers)),
+    );
   return v;
 }
 
@@ -76,7 +94,10 @@ function condensed(info: NodeInfo): SchedPod[] {
   const count = load['pods'] ?? 0;
   if (count <= 1) return info.pods.map(asSchedPod);
   const requests = toResourceList({ ...load, pods: count - 1 });
-  const filler: SchedPod = { metadata: { name: `~load-${info.name}`, namespace: '~' }, spec: { containers: [{ name: 'load', resources: { requests } }] } };
+  const filler: SchedPod = {
+    metadata: { name: `~load-${info.name}`, namespace: '~' },
+    spec: { containers: [{ name: 'load', resources: { requests } }] },
+  };
   return [...alone.map(asSchedPod), filler];
 }
 
@@ -87,7 +108,9 @@ function existingNode(info: NodeInfo, csi: CsiNode | undefined, condense: boolea
     labels: info.labels,
     taints: taintsOf(info),
     // A hand-written Node may carry numbers; the checker reads quantity strings.
-    allocatable: Object.fromEntries(Object.entries(info.node.status?.allocatable ?? {}).map(([k, v]) => [k, String(v)])),
+    allocatable: Object.fromEntries(
+      Object.entries(info.node.status?.allocatable ?? {}).map(([k, v]) => [k, String(v)]),
+    ),
     pods: condense ? condensed(info) : info.pods.map(asSchedPod),
     initialized: true,
     csiAttachLimits: csiLimits(csi),
@@ -133,7 +156,12 @@ function traitsOf(info: NodeInfo): PodTraits {
   let t = traits.get(info);
   if (!t) {
     const pods = info.pods.map(asSchedPod);
-    t = { antiAffinity: pods.some((p) => !!p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length), alone: pods.some(seenAlone) };
+    t = {
+      antiAffinity: pods.some(
+        (p) => !!p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length,
+      ),
+      alone: pods.some(seenAlone),
+    };
     traits.set(info, t);
   }
   return t;
@@ -171,14 +199,31 @@ function remember(info: NodeInfo, key: string, entry: Remembered): void {
 }
 
 /** Checks `pod` placed on each of `targets` (a copy per target), all `nodes` being the cluster; violations by target node. */
-function judge(pod: SchedPod, targets: readonly NodeInfo[], all: { nodes: ExistingNode[]; ctx: FeasibilityContext }): Map<string, Violation[]> {
+function judge(
+  pod: SchedPod,
+  targets: readonly NodeInfo[],
+  all: { nodes: ExistingNode[]; ctx: FeasibilityContext },
+): Map<string, Violation[]> {
   const copies = targets.map((_, i) => copyOf(pod, i));
-  const input: SchedulingInput = { pods: copies, nodes: all.nodes, nodePools: [], instanceTypes: [], volumes: all.ctx.volumes };
-  const byCopy = new Map(copies.map((c, i) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`, targets[i]?.name ?? '']));
-  const existingNodes = copies.map((c, i) => ({ pod: `${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`, node: targets[i]?.name ?? '' }));
+  const input: SchedulingInput = {
+    pods: copies,
+    nodes: all.nodes,
+    nodePools: [],
+    instanceTypes: [],
+    volumes: all.ctx.volumes,
+  };
+  const byCopy = new Map(
+    copies.map((c, i) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`, targets[i]?.name ?? '']),
+  );
+  const existingNodes = copies.map((c, i) => ({
+    pod: `${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`,
+    node: targets[i]?.name ?? '',
+  }));
   const out = new Map<string, Violation[]>(targets.map((t) => [t.name, []]));
   for (const v of checkPlacement(input, { existingNodes, nominated: [], newNodeClaims: [], unplaced: [], cost: 0 })) {
-    const node = (v.pod !== undefined ? byCopy.get(v.pod) : undefined) ?? (targets.length === 1 ? targets[0]?.name : v.target?.replace(/^node\//, ''));
+    const node =
+      (v.pod !== undefined ? byCopy.get(v.pod) : undefined) ??
+      (targets.length === 1 ? targets[0]?.name : v.target?.replace(/^node\//, ''));
     if (node !== undefined) out.get(node)?.push(v);
   }
   return out;
@@ -195,7 +240,10 @@ const fixedReasons: Partial<Record<CheckFamily, string>> = {
 };
 
 function taintReason(pod: Pod, info: NodeInfo): string {
-  const taint = untoleratedTaint(taintsOf(info).filter((t) => t.effect !== 'PreferNoSchedule'), pod.spec.tolerations ?? []);
+  const taint = untoleratedTaint(
+    taintsOf(info).filter((t) => t.effect !== 'PreferNoSchedule'),
+    pod.spec.tolerations ?? [],
+  );
   if (taint?.key === unschedulableTaint.key && info.node.spec?.unschedulable) return 'node(s) were unschedulable';
   return `node(s) had untolerated taint {${taint?.key ?? ''}: ${taint?.value ?? ''}}`;
 }
@@ -204,13 +252,23 @@ function reasonText(pod: Pod, info: NodeInfo, v: Violation): string {
   const fixed = fixedReasons[v.family];
   if (fixed) return fixed;
   if (v.family === 'taints') return taintReason(pod, info);
-  if (v.family === 'resources') return v.details?.resource === 'pods' ? 'Too many pods' : `Insufficient ${String(v.details?.resource ?? '')}`;
-  if (v.family === 'volume-topology') return v.message.includes('storageclass') ? "node(s) didn't find available persistent volumes to bind" : 'node(s) had volume node affinity conflict';
+  if (v.family === 'resources')
+    return v.details?.resource === 'pods' ? 'Too many pods' : `Insufficient ${String(v.details?.resource ?? '')}`;
+  if (v.family === 'volume-topology')
+    return v.message.includes('storageclass')
+      ? "node(s) didn't find available persistent volumes to bind"
+      : 'node(s) had volume node affinity conflict';
   return v.message;
 }
 
 /** Families kube-scheduler reports as Unschedulable (evicting pods may help), not UnschedulableAndUnresolvable. */
-const resolvableFamilies: ReadonlySet<CheckFamily> = new Set(['host-ports', 'resources', 'csi-limits', 'pod-anti-affinity', 'topology-spread']);
+const resolvableFamilies: ReadonlySet<CheckFamily> = new Set([
+  'host-ports',
+  'resources',
+  'csi-limits',
+  'pod-anti-affinity',
+  'topology-spread',
+]);
 
 /** Why a pod may not go on one node: kube-scheduler's reasons, and whether removing pods could change that. */
 export interface NodeVerdict {
@@ -230,9 +288,17 @@ function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): 
  * For each of `targets` (default: every node), why `pod` may not go there (no reasons when it may), judged by the
  * placement checker with `nodes` as the whole cluster.
  */
-export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, targets: readonly NodeInfo[] = nodes): Map<string, NodeVerdict> {
+export function infeasibility(
+  pod: Pod,
+  nodes: readonly NodeInfo[],
+  ctx: FeasibilityContext,
+  targets: readonly NodeInfo[] = nodes,
+): Map<string, NodeVerdict> {
   const independent = copiesIndependent(pod, nodes, ctx);
-  const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
+  const sched = {
+    ...asSchedPod(pod),
+    metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' },
+  };
   const verdicts = new Map<string, Violation[]>();
   const cacheable = independent && (pod.spec.volumes ?? []).length === 0;
   const key = cacheable ? specText(pod) : '';
@@ -245,7 +311,9 @@ export function infeasibility(pod: Pod, nodes: readonly NodeInfo[], ctx: Feasibi
   } else {
     for (const n of unknown) verdicts.set(n.name, judge(sched, [n], all).get(n.name) ?? []);
   }
-  return new Map(targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csi.get(n.name), verdicts })]));
+  return new Map(
+    targets.map((n) => [n.name, cachedOrJudged(pod, n, { cacheable, key, csi: csi.get(n.name), verdicts })]),
+  );
 }
 
 /**
@@ -269,7 +337,12 @@ const slotsByClass = new Map<string, Slots>();
  * Verdicts on the nodes at `positions` of `nodes`, in that order: from the slots of the pod's class where the node
  * is unchanged, else judged (as `infeasibility`) and kept in the slots when that is sound.
  */
-export function verdictsAt(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext, positions: readonly number[]): NodeVerdict[] {
+export function verdictsAt(
+  pod: Pod,
+  nodes: readonly NodeInfo[],
+  ctx: FeasibilityContext,
+  positions: readonly number[],
+): NodeVerdict[] {
   const slots = slotsOf(pod, nodes, ctx);
   const out: NodeVerdict[] = new Array(positions.length);
   const unknown: NodeInfo[] = [];
@@ -310,7 +383,11 @@ function slotsOf(pod: Pod, nodes: readonly NodeInfo[], ctx: FeasibilityContext):
 }
 
 /** The verdict on `n`: judged this cycle (and remembered when that is sound) or remembered from an earlier one. */
-function cachedOrJudged(pod: Pod, n: NodeInfo, c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> }): NodeVerdict {
+function cachedOrJudged(
+  pod: Pod,
+  n: NodeInfo,
+  c: { cacheable: boolean; key: string; csi: CsiNode | undefined; verdicts: ReadonlyMap<string, Violation[]> },
+): NodeVerdict {
   const judged = c.verdicts.get(n.name);
   if (!c.cacheable) return verdictOf(pod, n, judged ?? []);
   if (judged === undefined) return cached(n, c.key, c.csi)?.verdict ?? verdictOf(pod, n, []);
@@ -326,6 +403,9 @@ function cachedOrJudged(pod: Pod, n: NodeInfo, c: { cacheable: boolean; key: str
 export function nodeLocalViolations(pod: Pod, info: NodeInfo, taints?: Taint[]): Violation[] {
   const node = existingNode(info, undefined, true);
   if (taints) node.taints = taints;
-  const sched = { ...asSchedPod(pod), metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' } };
+  const sched = {
+    ...asSchedPod(pod),
+    metadata: { ...asSchedPod(pod).metadata, name: podKeyOf(pod).split('/')[1] ?? '' },
+  };
   return judge(sched, [info], { nodes: [node], ctx: { volumes: {}, csiNodes: [] } }).get(info.name) ?? [];
 }

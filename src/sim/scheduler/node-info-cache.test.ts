@@ -15,7 +15,13 @@ type Op =
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('node' as const), node: fc.nat(2), zone: fc.nat(1) }),
-  fc.record({ op: fc.constant('pod' as const), pod: fc.nat(7), node: fc.option(fc.nat(2), { nil: undefined }), owner: fc.option(fc.nat(1), { nil: undefined }), done: fc.boolean() }),
+  fc.record({
+    op: fc.constant('pod' as const),
+    pod: fc.nat(7),
+    node: fc.option(fc.nat(2), { nil: undefined }),
+    owner: fc.option(fc.nat(1), { nil: undefined }),
+    done: fc.boolean(),
+  }),
   fc.record({ op: fc.constant('deletePod' as const), pod: fc.nat(7) }),
 );
 
@@ -27,7 +33,16 @@ function pod(i: number, nodeName: string | undefined, owner: string | undefined,
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `p${i}`, namespace: 'default', uid: `uid-${i}`, ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }] } : {}) },
+    metadata: {
+      name: `p${i}`,
+      namespace: 'default',
+      uid: `uid-${i}`,
+      ...(owner
+        ? {
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }],
+          }
+        : {}),
+    },
     spec: { containers: [{ name: 'c', image: 'i' }], ...(nodeName ? { nodeName } : {}) },
     status: { phase: done ? 'Succeeded' : 'Running' },
   } as Pod;
@@ -48,7 +63,12 @@ describe('the simulated scheduler cache', () => {
             zoneOf.set(name, zone);
             cache.setNode(node(name, zone));
           } else if (o.op === 'pod') {
-            const p = pod(o.pod, o.node === undefined ? undefined : nodeNames[o.node], o.owner === undefined ? undefined : owners[o.owner], o.done);
+            const p = pod(
+              o.pod,
+              o.node === undefined ? undefined : nodeNames[o.node],
+              o.owner === undefined ? undefined : owners[o.owner],
+              o.done,
+            );
             pods.set(o.pod, p);
             cache.setPod(p);
           } else {

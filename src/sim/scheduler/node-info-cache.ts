@@ -110,7 +110,8 @@ export class NodeInfoCache {
   }
 
   private count(pod: Pod, delta: number): void {
-    if (asSchedPod(pod).spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) this.antiAffinityPods += delta;
+    if (asSchedPod(pod).spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length)
+      this.antiAffinityPods += delta;
     const p = pod.spec.priority ?? 0;
     const n = (this.priorities.get(p) ?? 0) + delta;
     if (n > 0) this.priorities.set(p, n);
@@ -138,7 +139,15 @@ export class NodeInfoCache {
     const node = this.placed.get(key)?.node;
     const pods = node === undefined ? undefined : this.podsByNode.get(node);
     const old = pods?.get(key);
-    if (node === undefined || !pods || !old || node !== pod.spec.nodeName || !occupiesNode(pod) || !sameForScheduling(old, pod)) return false;
+    if (
+      node === undefined ||
+      !pods ||
+      !old ||
+      node !== pod.spec.nodeName ||
+      !occupiesNode(pod) ||
+      !sameForScheduling(old, pod)
+    )
+      return false;
     pods.set(key, pod);
     const info = this.infos.get(node);
     const i = info ? info.pods.indexOf(old) : -1;

@@ -15,7 +15,11 @@ const classKeys = new WeakMap<Pod, string | null>();
  */
 export function classKeyOf(pod: Pod): string | undefined {
   let k = classKeys.get(pod);
-  if (k === undefined) classKeys.set(pod, (k = readsOnlyItsNode(pod) ? intern(`${pod.metadata.namespace ?? 'default'}|${specText(pod)}`) : null));
+  if (k === undefined)
+    classKeys.set(
+      pod,
+      (k = readsOnlyItsNode(pod) ? intern(`${pod.metadata.namespace ?? 'default'}|${specText(pod)}`) : null),
+    );
   return k ?? undefined;
 }
 

@@ -28,7 +28,8 @@ export interface Candidate {
 }
 
 /** The PostFilter's outcome: a candidate, or the "preemption: …" text of the FitError and whether to drop a nomination. */
-export type PreemptionOutcome = { kind: 'preempt'; candidate: Candidate } | { kind: 'none'; message: string; clearNomination: boolean };
+export type PreemptionOutcome =
+  { kind: 'preempt'; candidate: Candidate } | { kind: 'none'; message: string; clearNomination: boolean };
 
 /** A pod's priority (resolved by the API server's Priority admission). */
 export function priorityOf(pod: Pod): number {
@@ -60,7 +61,9 @@ function byBudget(victims: readonly Pod[], budgets: readonly PodDisruptionBudget
   const violating: Pod[] = [];
   const fine: Pod[] = [];
   for (const v of victims) {
-    const matching = budgets.filter((b) => b.metadata.namespace === v.metadata.namespace && compileSelector(b.spec.selector)(v.metadata.labels));
+    const matching = budgets.filter(
+      (b) => b.metadata.namespace === v.metadata.namespace && compileSelector(b.spec.selector)(v.metadata.labels),
+    );
     let breaks = false;
     for (const b of matching) {
       const left = (allowed.get(b) ?? 0) - 1;
@@ -113,8 +116,15 @@ function candidateOn(input: PreemptionInput, target: NodeInfo): Candidate | unde
 function compareCandidates(a: Candidate, b: Candidate): number {
   const top = (c: Candidate): number => Math.max(...c.victims.map(priorityOf));
   const sum = (c: Candidate): number => c.victims.reduce((s, p) => s + priorityOf(p), 0);
-  const latestTopStart = (c: Candidate): number => Math.max(...c.victims.filter((p) => priorityOf(p) === top(c)).map(startOf));
-  return a.budgetViolations - b.budgetViolations || top(a) - top(b) || sum(a) - sum(b) || a.victims.length - b.victims.length || latestTopStart(b) - latestTopStart(a);
+  const latestTopStart = (c: Candidate): number =>
+    Math.max(...c.victims.filter((p) => priorityOf(p) === top(c)).map(startOf));
+  return (
+    a.budgetViolations - b.budgetViolations ||
+    top(a) - top(b) ||
+    sum(a) - sum(b) ||
+    a.victims.length - b.victims.length ||
+    latestTopStart(b) - latestTopStart(a)
+  );
 }
 
 /** Runs the PostFilter for a pod no node took. */
@@ -134,6 +144,13 @@ export function preempt(input: PreemptionInput): PreemptionOutcome {
   }
   const best = candidates.sort(compareCandidates)[0];
   if (best) return { kind: 'preempt', candidate: best };
-  const parts = [unresolvable > 0 ? `${unresolvable} Preemption is not helpful for scheduling` : '', n - unresolvable > 0 ? `${n - unresolvable} No preemption victims found for incoming pod` : ''];
-  return { kind: 'none', message: `0/${n} nodes are available: ${parts.filter(Boolean).sort().join(', ')}.`, clearNomination: true };
+  const parts = [
+    unresolvable > 0 ? `${unresolvable} Preemption is not helpful for scheduling` : '',
+    n - unresolvable > 0 ? `${n - unresolvable} No preemption victims found for incoming pod` : '',
+  ];
+  return {
+    kind: 'none',
+    message: `0/${n} nodes are available: ${parts.filter(Boolean).sort().join(', ')}.`,
+    clearNomination: true,
+  };
 }

@@ -15,7 +15,14 @@ function asText(list: Quantities): Record<string, string> | undefined {
 type Containers = SchedPod['spec']['containers'];
 
 function textContainers(cs: Containers | undefined): Containers | undefined {
-  return cs?.map((c) => ({ ...c, resources: c.resources && { ...c.resources, requests: asText(c.resources.requests as Quantities), limits: asText(c.resources.limits as Quantities) } }));
+  return cs?.map((c) => ({
+    ...c,
+    resources: c.resources && {
+      ...c.resources,
+      requests: asText(c.resources.requests as Quantities),
+      limits: asText(c.resources.limits as Quantities),
+    },
+  }));
 }
 
 const normalized = new WeakMap<Pod, SchedPod>();
@@ -30,9 +37,19 @@ export function asSchedPod(pod: Pod): SchedPod {
   if (cached) return cached;
   const p = pod as unknown as SchedPod;
   const all = [...p.spec.containers, ...(p.spec.initContainers ?? [])];
-  const numeric = hasNumber(p.spec.overhead as Quantities) || all.some((c) => hasNumber(c.resources?.requests as Quantities) || hasNumber(c.resources?.limits as Quantities));
+  const numeric =
+    hasNumber(p.spec.overhead as Quantities) ||
+    all.some((c) => hasNumber(c.resources?.requests as Quantities) || hasNumber(c.resources?.limits as Quantities));
   const out: SchedPod = numeric
-    ? { ...p, spec: { ...p.spec, containers: textContainers(p.spec.containers) ?? [], initContainers: textContainers(p.spec.initContainers), overhead: asText(p.spec.overhead as Quantities) } }
+    ? {
+        ...p,
+        spec: {
+          ...p.spec,
+          containers: textContainers(p.spec.containers) ?? [],
+          initContainers: textContainers(p.spec.initContainers),
+          overhead: asText(p.spec.overhead as Quantities),
+        },
+      }
     : p;
   normalized.set(pod, out);
   return out;

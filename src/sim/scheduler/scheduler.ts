@@ -9,10 +9,26 @@
  * the class while nothing that could make room has changed.
  */
 import { rfc3339 } from '../../clock/index.js';
-import { EventRecorder, isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
+import {
+  EventRecorder,
+  isConflict,
+  isNotFound,
+  keyOf,
+  parseKey,
+  updateWithRetry,
+  type Node,
+  type Pod,
+} from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
-import { SimResources, type CsiNode, type PersistentVolume, type PersistentVolumeClaim, type PodDisruptionBudget, type StorageClass } from '../world/resources.js';
+import {
+  SimResources,
+  type CsiNode,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type PodDisruptionBudget,
+  type StorageClass,
+} from '../world/resources.js';
 import { decide, type Decision } from './decide.js';
 import { fitErrorMessage } from './fit-error.js';
 import { infeasibility } from './feasibility.js';
@@ -30,7 +46,12 @@ export type SchedulerOptions = QueueTimings;
 
 /** The pods this scheduler is responsible for. */
 export function isPendingForScheduler(pod: Pod): boolean {
-  return !pod.spec.nodeName && !pod.metadata.deletionTimestamp && occupiesNode(pod) && (pod.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler';
+  return (
+    !pod.spec.nodeName &&
+    !pod.metadata.deletionTimestamp &&
+    occupiesNode(pod) &&
+    (pod.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler'
+  );
 }
 
 function nominationAfter(status: Pod['status'], nominate: string | null | undefined): string | undefined {
@@ -44,16 +65,30 @@ const schedulingSeries = [
 ] as const;
 
 /** The pod status with PodScheduled=False/Unschedulable and the nomination decided; undefined when nothing changes. */
-function unschedulableStatus(status: Pod['status'], change: { message: string; nominate: string | null | undefined; now: string }): Pod['status'] | undefined {
+function unschedulableStatus(
+  status: Pod['status'],
+  change: { message: string; nominate: string | null | undefined; now: string },
+): Pod['status'] | undefined {
   const conditions = status?.conditions ?? [];
   const old = conditions.find((c) => c.type === 'PodScheduled');
   const nominated = nominationAfter(status, change.nominate);
   const wasUnschedulable = old?.status === 'False' && old.reason === 'Unschedulable';
   if (wasUnschedulable && old.message === change.message && nominated === status?.nominatedNodeName) return undefined;
-  const next = { type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable', message: change.message, lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : change.now };
+  const next = {
+    type: 'PodScheduled',
+    status: 'False' as const,
+    reason: 'Unschedulable',
+    message: change.message,
+    lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : change.now,
+  };
   const { nominatedNodeName: _dropped, ...rest } = status ?? {};
   const scheduled = [...conditions.filter((c) => c.type !== 'PodScheduled'), next];
-  return { ...rest, phase: rest.phase ?? 'Pending', conditions: scheduled, ...(nominated ? { nominatedNodeName: nominated } : {}) };
+  return {
+    ...rest,
+    phase: rest.phase ?? 'Pending',
+    conditions: scheduled,
+    ...(nominated ? { nominatedNodeName: nominated } : {}),
+  };
 }
 
 /** The simulated kube-scheduler agent. */
@@ -81,8 +116,17 @@ export class KubeScheduler implements Agent {
   ) {
     // kube-scheduler records through client-go's events.k8s.io broadcaster: one Event per pod and reason, counted.
     const pod = (k: string): Pod | undefined => ctx.informers.get<Pod>(SimResources.pods).cache.get(k);
-    this.queue = new SchedulingQueue({ clock: ctx.clock, schedule: (k) => this.runner?.queue.add(k), pod, roomOn: (p, n) => this.roomOn(p, n) }, opts);
-    this.events = new EventRecorder({ client: ctx.client, clock: ctx.clock, component: 'default-scheduler', series: true, onError: (e) => ctx.onError?.(this.name, e) });
+    this.queue = new SchedulingQueue(
+      { clock: ctx.clock, schedule: (k) => this.runner?.queue.add(k), pod, roomOn: (p, n) => this.roomOn(p, n) },
+      opts,
+    );
+    this.events = new EventRecorder({
+      client: ctx.client,
+      clock: ctx.clock,
+      component: 'default-scheduler',
+      series: true,
+      onError: (e) => ctx.onError?.(this.name, e),
+    });
   }
 
   /** Watches pods, nodes and volumes and starts the scheduling loop. */
@@ -124,7 +168,11 @@ export class KubeScheduler implements Agent {
       },
     });
     // Volumes matter only to pods with volumes, which have no class and are woken by every change anyway.
-    for (const rt of [SimResources.persistentVolumeClaims, SimResources.persistentVolumes, SimResources.storageClasses]) {
+    for (const rt of [
+      SimResources.persistentVolumeClaims,
+      SimResources.persistentVolumes,
+      SimResources.storageClasses,
+    ]) {
       inf.get(rt).on({ add: () => this.queue.changedForLoners(), update: () => this.queue.changedForLoners() });
     }
     // A CSINode is its node's attach limits: a change there is a change of that node.
@@ -166,11 +214,15 @@ export class KubeScheduler implements Agent {
 
   private podUpdated(p: Pod): void {
     const key = keyOf(p);
-    this.setNomination(key, !p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp ? p : undefined);
+    this.setNomination(
+      key,
+      !p.spec.nodeName && p.status?.nominatedNodeName && !p.metadata.deletionTimestamp ? p : undefined,
+    );
     if (p.spec.nodeName) {
       this.assumed.delete(key);
       this.queue.forget(key);
-      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp) this.queue.nodeGainedRoom(p.spec.nodeName);
+      if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata.deletionTimestamp)
+        this.queue.nodeGainedRoom(p.spec.nodeName);
       return;
     }
     // Only spec changes make a parked pod worth another try; our own status writes must not loop.
@@ -189,7 +241,9 @@ export class KubeScheduler implements Agent {
     if (!info) return 0;
     const volumes = this.volumeObjects();
     const nodes = this.cache.hasAntiAffinity() ? this.nodeInfos(pod) : [info];
-    const verdict = infeasibility(pod, nodes, { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, [info]).get(name);
+    const verdict = infeasibility(pod, nodes, { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, [info]).get(
+      name,
+    );
     return verdict && verdict.reasons.length === 0 ? copiesThatFit(requestsOf(pod), info) : 0;
   }
 
@@ -232,7 +286,8 @@ export class KubeScheduler implements Agent {
       else extra.set(node, [p]);
     };
     for (const [k, p] of this.nominated) {
-      if (k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod)) charge(p.status?.nominatedNodeName ?? '', p);
+      if (k !== keyOf(pod) && !this.assumed.has(k) && priorityOf(p) >= priorityOf(pod))
+        charge(p.status?.nominatedNodeName ?? '', p);
     }
     return extra;
   }
@@ -273,7 +328,15 @@ export class KubeScheduler implements Agent {
     }
     const volumes = this.volumeObjects();
     const nodes = this.nodeInfos(pod);
-    const decision = decide({ pod, nodes, volumes, rng: this.ctx.rng, start: this.nextStart, antiAffinityAnywhere: this.cache.hasAntiAffinity(), zoneCounts: (o) => this.cache.zoneCounts(o) });
+    const decision = decide({
+      pod,
+      nodes,
+      volumes,
+      rng: this.ctx.rng,
+      start: this.nextStart,
+      antiAffinityAnywhere: this.cache.hasAntiAffinity(),
+      zoneCounts: (o) => this.cache.zoneCounts(o),
+    });
     if (decision.kind === 'bind') {
       this.nextStart = nodes.length === 0 ? 0 : (this.nextStart + decision.examined) % nodes.length;
       await this.bind(pod, decision.node, volumes.claims);
@@ -284,7 +347,15 @@ export class KubeScheduler implements Agent {
   }
 
   /** Preemption for a pod no node took, then its Unschedulable condition (with the nomination, if any). */
-  private async postFilter(pod: Pod, cycle: { nodes: readonly NodeInfo[]; volumes: VolumeObjects; decision: Extract<Decision, { kind: 'unschedulable' }>; seq: number }): Promise<void> {
+  private async postFilter(
+    pod: Pod,
+    cycle: {
+      nodes: readonly NodeInfo[];
+      volumes: VolumeObjects;
+      decision: Extract<Decision, { kind: 'unschedulable' }>;
+      seq: number;
+    },
+  ): Promise<void> {
     const { nodes, volumes, decision } = cycle;
     if (decision.diagnosis.preFilter) {
       // Removing pods cannot fix what PreFilter rejects; kube still tries every node and finds no victims.
@@ -293,11 +364,18 @@ export class KubeScheduler implements Agent {
       return;
     }
     const budgets = this.ctx.informers.get<PodDisruptionBudget>(SimResources.podDisruptionBudgets).cache.list();
-    const outcome = preempt({ pod, nodes, verdicts: decision.verdicts, ctx: { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes }, budgets });
+    const outcome = preempt({
+      pod,
+      nodes,
+      verdicts: decision.verdicts,
+      ctx: { volumes: volumeInfo(volumes), csiNodes: volumes.csiNodes },
+      budgets,
+    });
     if (outcome.kind === 'none') {
       const message = fitErrorMessage({ ...decision.diagnosis, preemption: outcome.message });
       const cls = classKeyOf(pod);
-      if (cls !== undefined && cycle.seq === this.queue.seq) this.failures.set(cls, { seq: cycle.seq, message, clearNomination: outcome.clearNomination });
+      if (cls !== undefined && cycle.seq === this.queue.seq)
+        this.failures.set(cls, { seq: cycle.seq, message, clearNomination: outcome.clearNomination });
       await this.markUnschedulable(pod, message, outcome.clearNomination ? null : undefined);
       return;
     }
@@ -309,14 +387,24 @@ export class KubeScheduler implements Agent {
   /** Deletes the victims gracefully, each marked DisruptionTarget and told who preempted it, as kube-scheduler does. */
   private async evict(preemptor: Pod, c: Candidate): Promise<void> {
     const now = rfc3339(this.ctx.clock.now());
-    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod', lastTransitionTime: now };
+    const condition = {
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'PreemptionByScheduler',
+      message: 'default-scheduler: preempting to accommodate a higher priority pod',
+      lastTransitionTime: now,
+    };
     for (const v of c.victims) {
       const ref = { name: v.metadata.name ?? '', namespace: v.metadata.namespace };
       try {
         const conditions = [...(v.status?.conditions ?? []).filter((x) => x.type !== 'DisruptionTarget'), condition];
         await this.ctx.client.patch(SimResources.pods, ref, { status: { conditions } }, { subresource: 'status' });
         await this.ctx.client.delete(SimResources.pods, ref);
-        await this.events.publish(v, { type: 'Normal', reason: 'Preempted', message: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.node}` });
+        await this.events.publish(v, {
+          type: 'Normal',
+          reason: 'Preempted',
+          message: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.node}`,
+        });
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
@@ -331,13 +419,27 @@ export class KubeScheduler implements Agent {
     this.cache.setPod({ ...pod, spec: { ...pod.spec, nodeName: node } });
     this.queue.binding(key);
     try {
-      await selectNodeForClaims(this.ctx.client, { pod, node, claims, storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list() });
+      await selectNodeForClaims(this.ctx.client, {
+        pod,
+        node,
+        claims,
+        storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list(),
+      });
       await this.ctx.client.call('bind pod', {
         method: 'POST',
         path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/binding`,
-        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } },
+        body: {
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name, namespace },
+          target: { apiVersion: 'v1', kind: 'Node', name: node },
+        },
       });
-      await this.events.publish(pod, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${node}` });
+      await this.events.publish(pod, {
+        type: 'Normal',
+        reason: 'Scheduled',
+        message: `Successfully assigned ${namespace}/${name} to ${node}`,
+      });
       // A bound pod is not scheduled again: its series end now rather than after 6 silent minutes.
       await this.events.finish(pod, schedulingSeries);
     } catch (e) {

@@ -52,7 +52,11 @@ export function zoneCountsIn(nodes: readonly NodeInfo[], owner: string): Map<str
  * The spread score of each scored node: the owner's pods on the node against the most on any scored node (kube
  * normalises over the nodes it scores), and in the node's zone against the fullest zone of the cluster.
  */
-function spreadScorer(pod: Pod, scored: readonly NodeInfo[], zoneCounts: (owner: string) => ReadonlyMap<string, number>): (n: NodeInfo) => number {
+function spreadScorer(
+  pod: Pod,
+  scored: readonly NodeInfo[],
+  zoneCounts: (owner: string) => ReadonlyMap<string, number>,
+): (n: NodeInfo) => number {
   const owner = ownerUid(pod);
   if (!owner) return () => 100;
   let maxNode = 1;
@@ -60,12 +64,16 @@ function spreadScorer(pod: Pod, scored: readonly NodeInfo[], zoneCounts: (owner:
   const byZone = zoneCounts(owner);
   const maxZone = Math.max(1, ...byZone.values());
   // Zone spread weighs more than node spread, as in the system default constraints.
-  return (n) => 100 - ((countsByOwner(n).get(owner) ?? 0) / maxNode) * 33 - ((byZone.get(n.labels[Labels.zone] ?? '') ?? 0) / maxZone) * 67;
+  return (n) =>
+    100 -
+    ((countsByOwner(n).get(owner) ?? 0) / maxNode) * 33 -
+    ((byZone.get(n.labels[Labels.zone] ?? '') ?? 0) / maxZone) * 67;
 }
 
 function preferNoSchedule(pod: Pod, n: NodeInfo): number {
   const untolerated = (n.node.spec?.taints ?? []).filter(
-    (t) => t.effect === 'PreferNoSchedule' && !(pod.spec.tolerations ?? []).some((tol) => !tol.key || tol.key === t.key),
+    (t) =>
+      t.effect === 'PreferNoSchedule' && !(pod.spec.tolerations ?? []).some((tol) => !tol.key || tol.key === t.key),
   );
   return untolerated.length === 0 ? 100 : 0;
 }
@@ -74,12 +82,18 @@ function preferredAffinity(pod: Pod, n: NodeInfo): number {
   const prefs = asSchedPod(pod).spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
   const total = prefs.reduce((s, p) => s + p.weight, 0);
   if (total === 0) return 100;
-  const met = prefs.filter((p) => Requirements.fromSelector(p.preference.matchExpressions).matchesLabels(n.labels)).reduce((s, p) => s + p.weight, 0);
+  const met = prefs
+    .filter((p) => Requirements.fromSelector(p.preference.matchExpressions).matchesLabels(n.labels))
+    .reduce((s, p) => s + p.weight, 0);
   return (met / total) * 100;
 }
 
 /** The weighted score of placing `pod` on one of the `scored` nodes, with what spreading reads gathered once. */
-export function nodeScorer(pod: Pod, scored: readonly NodeInfo[], zoneCounts: (owner: string) => ReadonlyMap<string, number>): (n: NodeInfo) => number {
+export function nodeScorer(
+  pod: Pod,
+  scored: readonly NodeInfo[],
+  zoneCounts: (owner: string) => ReadonlyMap<string, number>,
+): (n: NodeInfo) => number {
   const spread = spreadScorer(pod, scored, zoneCounts);
   return (n) => leastAllocated(pod, n) + 2 * spread(n) + 3 * preferNoSchedule(pod, n) + 2 * preferredAffinity(pod, n);
 }

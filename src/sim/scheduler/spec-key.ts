@@ -25,6 +25,7 @@ const specTexts = new WeakMap<object, string>();
 /** The pod's spec as text without its node: pods of one template share it (and their per-node verdicts). */
 export function specText(pod: Pod): string {
   let k = specTexts.get(pod.spec);
-  if (k === undefined) specTexts.set(pod.spec, (k = intern(JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined }))));
+  if (k === undefined)
+    specTexts.set(pod.spec, (k = intern(JSON.stringify({ ...asSchedPod(pod).spec, nodeName: undefined }))));
   return k;
 }

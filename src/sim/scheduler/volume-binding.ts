@@ -31,6 +31,10 @@ export async function selectNodeForClaims(
     const sc = input.storageClasses.find((s) => s.metadata.name === claim.spec.storageClassName);
     if (sc?.volumeBindingMode !== 'WaitForFirstConsumer') continue;
     if (claim.metadata.annotations?.[SelectedNodeAnnotation] === input.node) continue;
-    await client.patch(SimResources.persistentVolumeClaims, { name, namespace: ns }, { metadata: { annotations: { [SelectedNodeAnnotation]: input.node } } });
+    await client.patch(
+      SimResources.persistentVolumeClaims,
+      { name, namespace: ns },
+      { metadata: { annotations: { [SelectedNodeAnnotation]: input.node } } },
+    );
   }
 }

@@ -20,14 +20,25 @@ export interface VolumeObjects {
 export function volumeInfo(objs: VolumeObjects): VolumeInfo {
   const info: Required<VolumeInfo> = { claims: {}, volumes: {}, storageClasses: {} };
   for (const c of objs.claims) {
-    info.claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = { storageClassName: c.spec.storageClassName, volumeName: c.spec.volumeName || undefined };
+    info.claims[`${c.metadata.namespace ?? 'default'}/${c.metadata.name ?? ''}`] = {
+      storageClassName: c.spec.storageClassName,
+      volumeName: c.spec.volumeName || undefined,
+    };
   }
   for (const v of objs.volumes) {
-    info.volumes[v.metadata.name ?? ''] = { nodeAffinity: v.spec.nodeAffinity?.required?.nodeSelectorTerms, driver: v.spec.csi?.driver };
+    info.volumes[v.metadata.name ?? ''] = {
+      nodeAffinity: v.spec.nodeAffinity?.required?.nodeSelectorTerms,
+      driver: v.spec.csi?.driver,
+    };
   }
   for (const sc of objs.storageClasses) {
     const name = sc.metadata.name ?? '';
-    info.storageClasses[name] = { name, provisioner: sc.provisioner, volumeBindingMode: sc.volumeBindingMode, allowedTopologies: sc.allowedTopologies };
+    info.storageClasses[name] = {
+      name,
+      provisioner: sc.provisioner,
+      volumeBindingMode: sc.volumeBindingMode,
+      allowedTopologies: sc.allowedTopologies,
+    };
   }
   return info;
 }

@@ -30,7 +30,9 @@ export class AttachDetachController implements Agent {
     };
     this.ctx.informers.get<Pod>(SimResources.pods).on({ add: byPod, update: (_o, p) => byPod(p), delete: byPod });
     this.ctx.informers.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims).on({ update: () => this.all() });
-    this.ctx.informers.get<VolumeAttachment>(SimResources.volumeAttachments).on({ add: (va) => this.runner?.queue.add(va.spec.nodeName) });
+    this.ctx.informers
+      .get<VolumeAttachment>(SimResources.volumeAttachments)
+      .on({ add: (va) => this.runner?.queue.add(va.spec.nodeName) });
   }
 
   /** Stops the controller. */
@@ -39,7 +41,13 @@ export class AttachDetachController implements Agent {
   }
 
   private all(): void {
-    const nodes = new Set(this.ctx.informers.get<Pod>(SimResources.pods).cache.list().map((p) => p.spec.nodeName).filter((n): n is string => !!n));
+    const nodes = new Set(
+      this.ctx.informers
+        .get<Pod>(SimResources.pods)
+        .cache.list()
+        .map((p) => p.spec.nodeName)
+        .filter((n): n is string => !!n),
+    );
     for (const n of nodes) this.runner?.queue.add(n);
   }
 
@@ -51,7 +59,10 @@ export class AttachDetachController implements Agent {
         const driver = pv?.spec.csi?.driver;
         if (!pv || !driver) continue;
         const name = attachmentName(driver, pv.metadata.name ?? '', node);
-        out.set(name, { metadata: { name }, spec: { attacher: driver, nodeName: node, source: { persistentVolumeName: pv.metadata.name } } });
+        out.set(name, {
+          metadata: { name },
+          spec: { attacher: driver, nodeName: node, source: { persistentVolumeName: pv.metadata.name } },
+        });
       }
     }
     return [...out.values()];
@@ -62,12 +73,17 @@ export class AttachDetachController implements Agent {
     const desired = this.desired(node);
     for (const va of desired) {
       const current = cache.get(va.metadata.name ?? '');
-      if (!current) await this.ctx.client.create(SimResources.volumeAttachments, va).catch((e: unknown) => (isAlreadyExists(e) ? undefined : Promise.reject(e)));
+      if (!current)
+        await this.ctx.client
+          .create(SimResources.volumeAttachments, va)
+          .catch((e: unknown) => (isAlreadyExists(e) ? undefined : Promise.reject(e)));
       else if (!current.status?.attached) this.attachLater(current);
     }
     const wanted = new Set(desired.map((d) => d.metadata.name));
     for (const va of cache.list().filter((v) => v.spec.nodeName === node && !wanted.has(v.metadata.name))) {
-      await this.ctx.client.delete(SimResources.volumeAttachments, { name: va.metadata.name ?? '' }).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      await this.ctx.client
+        .delete(SimResources.volumeAttachments, { name: va.metadata.name ?? '' })
+        .catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
     }
   }
 

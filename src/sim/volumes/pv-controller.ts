@@ -9,7 +9,12 @@ import type { Range } from '../kubelet/timings.js';
 import { SelectedNodeAnnotation } from '../scheduler/volume-binding.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
-import { SimResources, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../world/resources.js';
+import {
+  SimResources,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type StorageClass,
+} from '../world/resources.js';
 
 /** Options of the PV controller. */
 export interface PvControllerOptions {
@@ -38,7 +43,9 @@ export class PersistentVolumeController implements Agent {
     this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
     const claims = this.ctx.informers.get<PersistentVolumeClaim>(SimResources.persistentVolumeClaims);
     claims.on({ add: (c) => this.runner?.queue.add(keyOf(c)), update: (_o, c) => this.runner?.queue.add(keyOf(c)) });
-    this.ctx.informers.get<StorageClass>(SimResources.storageClasses).on({ add: () => claims.cache.list().forEach((c) => this.runner?.queue.add(keyOf(c))) });
+    this.ctx.informers
+      .get<StorageClass>(SimResources.storageClasses)
+      .on({ add: () => claims.cache.list().forEach((c) => this.runner?.queue.add(keyOf(c))) });
     this.ctx.informers.get(SimResources.persistentVolumes);
   }
 
@@ -49,7 +56,8 @@ export class PersistentVolumeController implements Agent {
 
   private storageClass(claim: PersistentVolumeClaim): StorageClass | undefined {
     const classes = this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list();
-    if (claim.spec.storageClassName !== undefined) return classes.find((c) => c.metadata.name === claim.spec.storageClassName);
+    if (claim.spec.storageClassName !== undefined)
+      return classes.find((c) => c.metadata.name === claim.spec.storageClassName);
     return classes.find((c) => c.metadata.annotations?.[defaultClassAnnotation] === 'true');
   }
 
@@ -78,11 +86,24 @@ export class PersistentVolumeController implements Agent {
   private zoneFor(claim: PersistentVolumeClaim, sc: StorageClass): string | undefined {
     if (sc.volumeBindingMode === 'WaitForFirstConsumer') {
       const node = claim.metadata.annotations?.[SelectedNodeAnnotation];
-      return node ? this.ctx.informers.get<Node>(SimResources.nodes).cache.get(node)?.metadata.labels?.[Labels.zone] : undefined;
+      return node
+        ? this.ctx.informers.get<Node>(SimResources.nodes).cache.get(node)?.metadata.labels?.[Labels.zone]
+        : undefined;
     }
-    const allowed = sc.allowedTopologies?.flatMap((t) => t.matchLabelExpressions ?? []).filter((e) => e.key === Labels.zone || e.key.endsWith('/zone')).flatMap((e) => e.values);
-    const nodeZones = this.ctx.informers.get<Node>(SimResources.nodes).cache.list().map((n) => n.metadata.labels?.[Labels.zone]).filter((z): z is string => z !== undefined);
-    const zones = allowed?.length ? allowed : this.opts.zones?.length ? [...this.opts.zones] : [...new Set(nodeZones)].sort();
+    const allowed = sc.allowedTopologies
+      ?.flatMap((t) => t.matchLabelExpressions ?? [])
+      .filter((e) => e.key === Labels.zone || e.key.endsWith('/zone'))
+      .flatMap((e) => e.values);
+    const nodeZones = this.ctx.informers
+      .get<Node>(SimResources.nodes)
+      .cache.list()
+      .map((n) => n.metadata.labels?.[Labels.zone])
+      .filter((z): z is string => z !== undefined);
+    const zones = allowed?.length
+      ? allowed
+      : this.opts.zones?.length
+        ? [...this.opts.zones]
+        : [...new Set(nodeZones)].sort();
     return zones.length > 0 ? this.ctx.rng.pick(zones) : undefined;
   }
 
@@ -95,26 +116,51 @@ export class PersistentVolumeController implements Agent {
         accessModes: claim.spec.accessModes ?? ['ReadWriteOnce'],
         storageClassName: sc.metadata.name,
         persistentVolumeReclaimPolicy: sc.reclaimPolicy ?? 'Delete',
-        claimRef: { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid },
+        claimRef: {
+          kind: 'PersistentVolumeClaim',
+          namespace: claim.metadata.namespace,
+          name: claim.metadata.name,
+          uid: claim.metadata.uid,
+        },
         csi: { driver: sc.provisioner, volumeHandle: `vol-${this.ctx.rng.suffix(17)}` },
-        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: Labels.zone, operator: 'In', values: [zone] }] }] } },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: Labels.zone, operator: 'In', values: [zone] }] }],
+          },
+        },
       },
     };
     await this.ctx.client.create(SimResources.persistentVolumes, pv).catch((e: unknown) => {
       if (!isAlreadyExists(e)) throw e;
     });
-    await this.ctx.client.patch(SimResources.persistentVolumes, { name }, { status: { phase: 'Bound' } }, { subresource: 'status' });
+    await this.ctx.client.patch(
+      SimResources.persistentVolumes,
+      { name },
+      { status: { phase: 'Bound' } },
+      { subresource: 'status' },
+    );
     const ref = { name: claim.metadata.name ?? '', namespace: claim.metadata.namespace };
-    await this.ctx.client.patch(SimResources.persistentVolumeClaims, ref, { metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: name } });
+    await this.ctx.client.patch(SimResources.persistentVolumeClaims, ref, {
+      metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } },
+      spec: { volumeName: name },
+    });
   }
 
   private async markBound(claim: PersistentVolumeClaim): Promise<void> {
-    const pv = this.ctx.informers.get<PersistentVolume>(SimResources.persistentVolumes).cache.get(claim.spec.volumeName ?? '');
+    const pv = this.ctx.informers
+      .get<PersistentVolume>(SimResources.persistentVolumes)
+      .cache.get(claim.spec.volumeName ?? '');
     try {
       await this.ctx.client.patch(
         SimResources.persistentVolumeClaims,
         { name: claim.metadata.name ?? '', namespace: claim.metadata.namespace },
-        { status: { phase: 'Bound', accessModes: claim.spec.accessModes ?? ['ReadWriteOnce'], capacity: pv?.spec.capacity ?? claim.spec.resources?.requests ?? {} } },
+        {
+          status: {
+            phase: 'Bound',
+            accessModes: claim.spec.accessModes ?? ['ReadWriteOnce'],
+            capacity: pv?.spec.capacity ?? claim.spec.resources?.requests ?? {},
+          },
+        },
         { subresource: 'status' },
       );
     } catch (e) {

@@ -2,7 +2,12 @@
 import type { Pod } from '../../kube/index.js';
 import { claimNames } from '../scheduler/volume-binding.js';
 import type { InformerSet } from '../world/informers.js';
-import { SimResources, type PersistentVolume, type PersistentVolumeClaim, type VolumeAttachment } from '../world/resources.js';
+import {
+  SimResources,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type VolumeAttachment,
+} from '../world/resources.js';
 
 /** The VolumeAttachment name for a volume on a node (deterministic, as the CSI attacher's hash is). */
 export function attachmentName(driver: string, pv: string, node: string): string {

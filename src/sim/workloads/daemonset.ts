@@ -26,11 +26,19 @@ export const DaemonSetTolerations: Toleration[] = [
 
 /** The pod the DaemonSet would run on `node` (before creation). */
 export function daemonPod(ds: DaemonSet, node: string, name: string): Pod {
-  const pod = podFromTemplate(ds.spec.template, { namespace: ds.metadata.namespace ?? 'default', name, owner: controllerRef(ds, 'DaemonSet') });
+  const pod = podFromTemplate(ds.spec.template, {
+    namespace: ds.metadata.namespace ?? 'default',
+    name,
+    owner: controllerRef(ds, 'DaemonSet'),
+  });
   pod.spec.tolerations = [...(pod.spec.tolerations ?? []), ...DaemonSetTolerations];
   pod.spec.affinity = {
     ...pod.spec.affinity,
-    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } },
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+      },
+    },
   };
   return pod;
 }
@@ -38,17 +46,32 @@ export function daemonPod(ds: DaemonSet, node: string, name: string): Pod {
 /** True when the DaemonSet should run a pod on the node. */
 export function shouldRun(ds: DaemonSet, node: Node): boolean {
   if (node.metadata.deletionTimestamp) return false;
-  const probe = podFromTemplate(ds.spec.template, { namespace: 'x', name: 'probe', owner: controllerRef(ds, 'DaemonSet') });
+  const probe = podFromTemplate(ds.spec.template, {
+    namespace: 'x',
+    name: 'probe',
+    owner: controllerRef(ds, 'DaemonSet'),
+  });
   probe.spec.tolerations = [...(probe.spec.tolerations ?? []), ...DaemonSetTolerations];
   // Node affinity and taints decide; resources do not (the scheduler, or preemption, makes room).
-  return !nodeLocalViolations(probe, nodeInfo(node, [])).some((v) => v.family === 'requirements' || v.family === 'taints');
+  return !nodeLocalViolations(probe, nodeInfo(node, [])).some(
+    (v) => v.family === 'requirements' || v.family === 'taints',
+  );
 }
 
 /** The node a DaemonSet pod is for: its binding, else its metadata.name affinity. */
 export function targetNode(pod: Pod): string | undefined {
   if (pod.spec.nodeName) return pod.spec.nodeName;
-  const terms = (pod.spec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Array<{ matchFields?: Array<{ values?: string[] }> }> } } } | undefined)
-    ?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const terms = (
+    pod.spec.affinity as
+      | {
+          nodeAffinity?: {
+            requiredDuringSchedulingIgnoredDuringExecution?: {
+              nodeSelectorTerms?: Array<{ matchFields?: Array<{ values?: string[] }> }>;
+            };
+          };
+        }
+      | undefined
+  )?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return terms?.[0]?.matchFields?.[0]?.values?.[0];
 }
 
@@ -67,10 +90,21 @@ export class DaemonSetController implements Agent {
   start(): void {
     this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
     const all = (): void => {
-      for (const ds of this.ctx.informers.get<DaemonSet>(SimResources.daemonSets).cache.list()) this.runner?.queue.add(keyOf(ds));
+      for (const ds of this.ctx.informers.get<DaemonSet>(SimResources.daemonSets).cache.list())
+        this.runner?.queue.add(keyOf(ds));
     };
-    watchOwnerAndPods(this.ctx, { kind: 'DaemonSet', resource: SimResources.daemonSets, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
-    this.ctx.informers.get<Node>(SimResources.nodes).on({ add: all, update: (o, n) => (JSON.stringify([o.metadata.labels, o.spec]) !== JSON.stringify([n.metadata.labels, n.spec]) ? all() : undefined), delete: all });
+    watchOwnerAndPods(this.ctx, {
+      kind: 'DaemonSet',
+      resource: SimResources.daemonSets,
+      enqueue: (k) => this.runner?.queue.add(k),
+      expectations: this.expectations,
+    });
+    this.ctx.informers.get<Node>(SimResources.nodes).on({
+      add: all,
+      update: (o, n) =>
+        JSON.stringify([o.metadata.labels, o.spec]) !== JSON.stringify([n.metadata.labels, n.spec]) ? all() : undefined,
+      delete: all,
+    });
   }
 
   /** Stops the controller. */
@@ -88,7 +122,9 @@ export class DaemonSetController implements Agent {
     for (const p of pods) byNode.set(targetNode(p) ?? '', [...(byNode.get(targetNode(p) ?? '') ?? []), p]);
     if (this.expectations.satisfied(key)) {
       const missing = [...wanted].filter((n) => !byNode.has(n)).sort();
-      const surplus = pods.filter((p) => !wanted.has(targetNode(p) ?? '') || (byNode.get(targetNode(p) ?? '')?.indexOf(p) ?? 0) > 0);
+      const surplus = pods.filter(
+        (p) => !wanted.has(targetNode(p) ?? '') || (byNode.get(targetNode(p) ?? '')?.indexOf(p) ?? 0) > 0,
+      );
       this.expectations.expect(key, missing.length, surplus.length);
       for (const node of missing) await this.create(key, ds, node);
       for (const p of surplus) await this.remove(key, p);
@@ -105,7 +141,10 @@ export class DaemonSetController implements Agent {
 
   private async create(key: string, ds: DaemonSet, node: string): Promise<void> {
     try {
-      await this.ctx.client.create(SimResources.pods, daemonPod(ds, node, `${ds.metadata.name ?? 'ds'}-${this.ctx.rng.suffix(5)}`));
+      await this.ctx.client.create(
+        SimResources.pods,
+        daemonPod(ds, node, `${ds.metadata.name ?? 'ds'}-${this.ctx.rng.suffix(5)}`),
+      );
     } catch (e) {
       this.expectations.created(key);
       throw e;

@@ -28,7 +28,9 @@ export class DeploymentController implements Agent {
     const enqueue = (k: string | undefined): void => {
       if (k) this.runner?.queue.add(k);
     };
-    this.ctx.informers.get<Deployment>(SimResources.deployments).on({ add: (d) => enqueue(keyOf(d)), update: (_o, d) => enqueue(keyOf(d)) });
+    this.ctx.informers
+      .get<Deployment>(SimResources.deployments)
+      .on({ add: (d) => enqueue(keyOf(d)), update: (_o, d) => enqueue(keyOf(d)) });
     this.ctx.informers.get<ReplicaSet>(SimResources.replicaSets).on({
       add: (rs) => enqueue(ownerKey(rs, 'Deployment')),
       update: (_o, rs) => enqueue(ownerKey(rs, 'Deployment')),
@@ -44,10 +46,14 @@ export class DeploymentController implements Agent {
   private async reconcile(key: string): Promise<void> {
     const d = this.ctx.informers.get<Deployment>(SimResources.deployments).cache.get(key);
     if (!d || d.metadata.deletionTimestamp) return;
-    const owned = this.ctx.informers.get<ReplicaSet>(SimResources.replicaSets).cache.byIndex(ByOwner, d.metadata.uid ?? '');
+    const owned = this.ctx.informers
+      .get<ReplicaSet>(SimResources.replicaSets)
+      .cache.byIndex(ByOwner, d.metadata.uid ?? '');
     const hash = templateHash(d.spec.template);
     const current = owned.find((rs) => rs.metadata.labels?.[PodTemplateHashLabel] === hash);
-    const old = owned.filter((rs) => rs !== current).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+    const old = owned
+      .filter((rs) => rs !== current)
+      .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
     if (!current) {
       await this.createReplicaSet(d, hash, old.length === 0 ? (d.spec.replicas ?? 1) : 0);
       return;
@@ -74,9 +80,23 @@ export class DeploymentController implements Agent {
       if (oldPods === 0) await this.scaleTo(current, replicas);
       return;
     }
-    const { maxSurge, maxUnavailable } = resolveBounds(replicas, d.spec.strategy?.rollingUpdate?.maxSurge, d.spec.strategy?.rollingUpdate?.maxUnavailable);
-    const available = [current, ...old].reduce((s, rs) => s + Math.min(rs.status?.availableReplicas ?? 0, rs.spec.replicas ?? 0), 0);
-    const next = nextRollout({ replicas, maxSurge, maxUnavailable, newReplicas: current.spec.replicas ?? 0, oldReplicas: old.map((rs) => rs.spec.replicas ?? 0), available });
+    const { maxSurge, maxUnavailable } = resolveBounds(
+      replicas,
+      d.spec.strategy?.rollingUpdate?.maxSurge,
+      d.spec.strategy?.rollingUpdate?.maxUnavailable,
+    );
+    const available = [current, ...old].reduce(
+      (s, rs) => s + Math.min(rs.status?.availableReplicas ?? 0, rs.spec.replicas ?? 0),
+      0,
+    );
+    const next = nextRollout({
+      replicas,
+      maxSurge,
+      maxUnavailable,
+      newReplicas: current.spec.replicas ?? 0,
+      oldReplicas: old.map((rs) => rs.spec.replicas ?? 0),
+      available,
+    });
     // With no old ReplicaSet left to replace, a plain scale goes straight to the desired count.
     await this.scaleTo(current, old.every((rs) => (rs.spec.replicas ?? 0) === 0) ? replicas : next.newReplicas);
     for (const [i, rs] of old.entries()) await this.scaleTo(rs, next.oldReplicas[i] ?? 0);
@@ -84,13 +104,22 @@ export class DeploymentController implements Agent {
 
   private async scaleTo(rs: ReplicaSet, replicas: number): Promise<void> {
     if ((rs.spec.replicas ?? 1) === replicas) return;
-    await this.ctx.client.patch(SimResources.replicaSets, { name: rs.metadata.name ?? '', namespace: rs.metadata.namespace }, { spec: { replicas } });
+    await this.ctx.client.patch(
+      SimResources.replicaSets,
+      { name: rs.metadata.name ?? '', namespace: rs.metadata.namespace },
+      { spec: { replicas } },
+    );
   }
 
   private async createReplicaSet(d: Deployment, hash: string, replicas: number): Promise<void> {
     const labels = { ...d.spec.template.metadata?.labels, [PodTemplateHashLabel]: hash };
     const rs: ReplicaSet = {
-      metadata: { name: `${d.metadata.name ?? 'deploy'}-${hash}`, namespace: d.metadata.namespace, labels, ownerReferences: [controllerRef(d, 'Deployment')] },
+      metadata: {
+        name: `${d.metadata.name ?? 'deploy'}-${hash}`,
+        namespace: d.metadata.namespace,
+        labels,
+        ownerReferences: [controllerRef(d, 'Deployment')],
+      },
       spec: {
         replicas,
         selector: { ...d.spec.selector, matchLabels: { ...d.spec.selector.matchLabels, [PodTemplateHashLabel]: hash } },

@@ -29,12 +29,15 @@ interface Failure {
 const podBackOffMs = (failed: number): number => Math.min(360_000, 10_000 * 2 ** Math.max(0, failed - 1));
 
 function restartsOf(p: Pod): number {
-  const statuses = (p.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses ?? [];
+  const statuses =
+    (p.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses ?? [];
   return statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0);
 }
 
 function failedAt(p: Pod): number {
-  const times = (p.status?.conditions ?? []).map((c) => Date.parse(c.lastTransitionTime ?? '')).filter((t) => Number.isFinite(t));
+  const times = (p.status?.conditions ?? [])
+    .map((c) => Date.parse(c.lastTransitionTime ?? ''))
+    .filter((t) => Number.isFinite(t));
   return times.length > 0 ? Math.max(...times) : 0;
 }
 
@@ -50,16 +53,21 @@ function tally(pods: readonly Pod[]): Tally {
 
 /** True once the Job has a Complete or Failed condition. */
 export function isFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 function failure(job: Job, t: Tally, now: number): Failure | undefined {
   const limit = job.spec.backoffLimit ?? 6;
-  const restarts = job.spec.template.spec.restartPolicy === 'OnFailure' ? t.active.reduce((n, p) => n + restartsOf(p), 0) : 0;
-  if (t.failed > limit || (restarts > 0 && restarts >= Math.max(1, limit))) return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+  const restarts =
+    job.spec.template.spec.restartPolicy === 'OnFailure' ? t.active.reduce((n, p) => n + restartsOf(p), 0) : 0;
+  if (t.failed > limit || (restarts > 0 && restarts >= Math.max(1, limit)))
+    return { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
   const deadline = job.spec.activeDeadlineSeconds;
   const start = job.status?.startTime ? Date.parse(job.status.startTime) : now;
-  if (deadline !== undefined && now - start >= deadline * 1000) return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+  if (deadline !== undefined && now - start >= deadline * 1000)
+    return { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
   return undefined;
 }
 
@@ -96,7 +104,8 @@ export class JobController extends OwnedPodsController {
     if (failed) for (const p of t.active) await this.deletePod(p);
     else if (!complete && this.expectations.satisfied(key)) await this.scale(key, job, t);
     const deadline = job.spec.activeDeadlineSeconds;
-    if (!failed && !complete && deadline !== undefined) this.runner?.queue.addAfter(key, Date.parse(startTime) + deadline * 1000 - now);
+    if (!failed && !complete && deadline !== undefined)
+      this.runner?.queue.addAfter(key, Date.parse(startTime) + deadline * 1000 - now);
     await writeStatus(this.ctx, SimResources.jobs, job, { startTime, ...this.statusOf(t, failed, complete) });
   }
 
@@ -104,12 +113,20 @@ export class JobController extends OwnedPodsController {
     const counts = { succeeded: t.succeeded, failed: t.failed };
     if (failed) return { ...counts, active: 0, ready: 0, conditions: [this.condition('Failed', failed)] };
     const running = { ...counts, active: t.active.length, ready: t.active.filter(isReady).length };
-    return complete ? { ...running, conditions: [this.condition('Complete')], completionTime: rfc3339(this.ctx.clock.now()) } : running;
+    return complete
+      ? { ...running, conditions: [this.condition('Complete')], completionTime: rfc3339(this.ctx.clock.now()) }
+      : running;
   }
 
   private condition(type: 'Complete' | 'Failed', why?: Failure): JobCondition {
     const now = rfc3339(this.ctx.clock.now());
-    return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, ...(why ? { reason: why.reason, message: why.message } : {}) };
+    return {
+      type,
+      status: 'True',
+      lastProbeTime: now,
+      lastTransitionTime: now,
+      ...(why ? { reason: why.reason, message: why.message } : {}),
+    };
   }
 
   private async scale(key: string, job: Job, t: Tally): Promise<void> {
@@ -132,6 +149,10 @@ export class JobController extends OwnedPodsController {
 
   private newPod(job: Job): Pod {
     const namespace = job.metadata.namespace ?? 'default';
-    return podFromTemplate(job.spec.template, { namespace, name: `${job.metadata.name ?? 'job'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(job, 'Job', 'batch/v1') });
+    return podFromTemplate(job.spec.template, {
+      namespace,
+      name: `${job.metadata.name ?? 'job'}-${this.ctx.rng.suffix(5)}`,
+      owner: controllerRef(job, 'Job', 'batch/v1'),
+    });
   }
 }

@@ -49,11 +49,21 @@ export function podsOf(ctx: AgentContext, owner: KubeObject): Pod[] {
 }
 
 /** Writes `status` through the status subresource when it differs from the object's current one. */
-export async function writeStatus(ctx: AgentContext, rt: ResourceType, obj: KubeObject & { status?: object }, status: object): Promise<void> {
+export async function writeStatus(
+  ctx: AgentContext,
+  rt: ResourceType,
+  obj: KubeObject & { status?: object },
+  status: object,
+): Promise<void> {
   const current = obj.status ?? {};
   const merged = { ...current, ...status };
   if (JSON.stringify(merged) === JSON.stringify(current)) return;
-  await ctx.client.patch(rt, { name: obj.metadata.name ?? '', namespace: obj.metadata.namespace }, { status }, { subresource: 'status' });
+  await ctx.client.patch(
+    rt,
+    { name: obj.metadata.name ?? '', namespace: obj.metadata.namespace },
+    { status },
+    { subresource: 'status' },
+  );
 }
 
 /**
@@ -76,7 +86,11 @@ export abstract class OwnedPodsController implements Agent {
   /** Starts watching the owners and their pods. */
   start(): void {
     this.runner = startQueue(this.ctx, { name: this.name, reconcile: (k) => this.reconcile(k) });
-    watchOwnerAndPods(this.ctx, { ...this.owner, enqueue: (k) => this.runner?.queue.add(k), expectations: this.expectations });
+    watchOwnerAndPods(this.ctx, {
+      ...this.owner,
+      enqueue: (k) => this.runner?.queue.add(k),
+      expectations: this.expectations,
+    });
   }
 
   /** Stops the controller. */
@@ -120,7 +134,11 @@ export interface PodCounts {
 
 function countsOf(p: Pod): PodCounts {
   const active = isActive(p);
-  return { active: active ? 1 : 0, ready: active && isReady(p) ? 1 : 0, failed: p.status?.phase === 'Failed' && !p.metadata.deletionTimestamp ? 1 : 0 };
+  return {
+    active: active ? 1 : 0,
+    ready: active && isReady(p) ? 1 : 0,
+    failed: p.status?.phase === 'Failed' && !p.metadata.deletionTimestamp ? 1 : 0,
+  };
 }
 
 /**

@@ -3,7 +3,10 @@ import type { KubeObject, OwnerReference, Pod } from '../../kube/index.js';
 import type { PodTemplate } from '../world/resources.js';
 
 /** A new pod from `template`, owned by `owner`. */
-export function podFromTemplate(template: PodTemplate, p: { namespace: string; name: string; owner: OwnerReference; labels?: Record<string, string> }): Pod {
+export function podFromTemplate(
+  template: PodTemplate,
+  p: { namespace: string; name: string; owner: OwnerReference; labels?: Record<string, string> },
+): Pod {
   return {
     metadata: {
       name: p.name,
@@ -23,7 +26,10 @@ export function isActive(pod: Pod): boolean {
 
 /** True when the pod is Running and Ready. */
 export function isReady(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
+  return (
+    pod.status?.phase === 'Running' &&
+    (pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false)
+  );
 }
 
 /** The key (`namespace/name`) of the object's controller owner of `kind`, if any. */
@@ -37,7 +43,11 @@ export function ownerKey(obj: KubeObject, kind: string): string | undefined {
  * pending before running, not ready before ready, newer before older.
  */
 export function deletionOrder(a: Pod, b: Pod): number {
-  const rank = (p: Pod): number[] => [p.spec.nodeName ? 1 : 0, p.status?.phase === 'Running' ? 1 : 0, isReady(p) ? 1 : 0];
+  const rank = (p: Pod): number[] => [
+    p.spec.nodeName ? 1 : 0,
+    p.status?.phase === 'Running' ? 1 : 0,
+    isReady(p) ? 1 : 0,
+  ];
   const ra = rank(a);
   const rb = rank(b);
   for (let i = 0; i < ra.length; i++) if ((ra[i] ?? 0) !== (rb[i] ?? 0)) return (ra[i] ?? 0) - (rb[i] ?? 0);

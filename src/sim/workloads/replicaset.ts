@@ -31,7 +31,9 @@ export class ReplicaSetController extends OwnedPodsController {
     const counts = this.tally?.counts(rs.metadata.uid ?? '') ?? { active: 0, ready: 0, failed: 0 };
     if (this.expectations.satisfied(key)) await this.scale(key, rs, counts.active);
     // Failed pods (rejected by a kubelet) are replaced: delete them so they stop counting.
-    if (counts.failed > 0) for (const p of podsOf(this.ctx, rs).filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp)) await this.deletePod(p);
+    if (counts.failed > 0)
+      for (const p of podsOf(this.ctx, rs).filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp))
+        await this.deletePod(p);
     await writeStatus(this.ctx, SimResources.replicaSets, rs, {
       replicas: counts.active,
       fullyLabeledReplicas: counts.active,
@@ -65,6 +67,10 @@ export class ReplicaSetController extends OwnedPodsController {
 
   private newPod(rs: ReplicaSet): Pod {
     const namespace = rs.metadata.namespace ?? 'default';
-    return podFromTemplate(rs.spec.template, { namespace, name: `${rs.metadata.name ?? 'rs'}-${this.ctx.rng.suffix(5)}`, owner: controllerRef(rs, 'ReplicaSet') });
+    return podFromTemplate(rs.spec.template, {
+      namespace,
+      name: `${rs.metadata.name ?? 'rs'}-${this.ctx.rng.suffix(5)}`,
+      owner: controllerRef(rs, 'ReplicaSet'),
+    });
   }
 }

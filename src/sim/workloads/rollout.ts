@@ -1,7 +1,11 @@
 /** The arithmetic of a Deployment's rolling update: how far to scale the new ReplicaSet up and the old ones down. */
 
 /** maxSurge / maxUnavailable resolved against the replica count (surge rounds up, unavailable down). */
-export function resolveBounds(replicas: number, surge: number | string | undefined, unavailable: number | string | undefined): { maxSurge: number; maxUnavailable: number } {
+export function resolveBounds(
+  replicas: number,
+  surge: number | string | undefined,
+  unavailable: number | string | undefined,
+): { maxSurge: number; maxUnavailable: number } {
   const resolve = (v: number | string | undefined, up: boolean): number => {
     if (v === undefined) v = '25%';
     if (typeof v === 'number') return v;

@@ -25,7 +25,10 @@ export function statefulPod(sts: StatefulSet, i: number): Pod {
     owner: controllerRef(sts, 'StatefulSet'),
     labels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) },
   });
-  const claims = (sts.spec.volumeClaimTemplates ?? []).map((t) => ({ name: t.metadata.name, persistentVolumeClaim: { claimName: `${t.metadata.name}-${name}` } }));
+  const claims = (sts.spec.volumeClaimTemplates ?? []).map((t) => ({
+    name: t.metadata.name,
+    persistentVolumeClaim: { claimName: `${t.metadata.name}-${name}` },
+  }));
   const others = (pod.spec.volumes ?? []).filter((v) => !claims.some((c) => c.name === v.name));
   pod.spec.volumes = [...others, ...claims];
   return pod;
@@ -58,7 +61,8 @@ export class StatefulSetController extends OwnedPodsController {
     const replicas = sts.spec.replicas ?? 1;
     const ordered = (sts.spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
     const byOrdinal = new Map(pods.map((p) => [ordinalOf(sts, p), p]));
-    for (const p of pods.filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp)) await this.remove(key, p);
+    for (const p of pods.filter((x) => x.status?.phase === 'Failed' && !x.metadata.deletionTimestamp))
+      await this.remove(key, p);
     for (let i = 0; i < replicas; i++) {
       const p = byOrdinal.get(i);
       if (!p) {
@@ -67,7 +71,9 @@ export class StatefulSetController extends OwnedPodsController {
         if (ordered) return;
       } else if (ordered && !(isActive(p) && isReady(p))) return;
     }
-    const surplus = pods.filter((p) => ordinalOf(sts, p) >= replicas && !p.metadata.deletionTimestamp).sort((a, b) => ordinalOf(sts, b) - ordinalOf(sts, a));
+    const surplus = pods
+      .filter((p) => ordinalOf(sts, p) >= replicas && !p.metadata.deletionTimestamp)
+      .sort((a, b) => ordinalOf(sts, b) - ordinalOf(sts, a));
     for (const p of ordered ? surplus.slice(0, 1) : surplus) {
       this.expectations.expect(key, 0, 1);
       await this.remove(key, p);
@@ -78,10 +84,16 @@ export class StatefulSetController extends OwnedPodsController {
     const pod = statefulPod(sts, i);
     for (const t of sts.spec.volumeClaimTemplates ?? []) {
       const claim: PersistentVolumeClaim = {
-        metadata: { name: `${t.metadata.name}-${pod.metadata.name ?? ''}`, namespace: pod.metadata.namespace, labels: { ...sts.spec.selector.matchLabels, ...t.metadata.labels } },
+        metadata: {
+          name: `${t.metadata.name}-${pod.metadata.name ?? ''}`,
+          namespace: pod.metadata.namespace,
+          labels: { ...sts.spec.selector.matchLabels, ...t.metadata.labels },
+        },
         spec: structuredClone(t.spec),
       };
-      await this.ctx.client.create(SimResources.persistentVolumeClaims, claim).catch((e: unknown) => (isAlreadyExists(e) ? undefined : Promise.reject(e)));
+      await this.ctx.client
+        .create(SimResources.persistentVolumeClaims, claim)
+        .catch((e: unknown) => (isAlreadyExists(e) ? undefined : Promise.reject(e)));
     }
     try {
       await this.ctx.client.create(SimResources.pods, pod);

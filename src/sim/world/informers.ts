@@ -3,7 +3,15 @@
  * controllers watch pods and nodes once. Each cache is indexed by controller owner uid, and pods by node name.
  */
 import type { Clock } from '../../clock/index.js';
-import { Informer, type Indexers, type KubeClient, type KubeObject, type Pod, type ResourceType, type SharedInformers } from '../../kube/index.js';
+import {
+  Informer,
+  type Indexers,
+  type KubeClient,
+  type KubeObject,
+  type Pod,
+  type ResourceType,
+  type SharedInformers,
+} from '../../kube/index.js';
 
 /** Index name: a controller owner's uid. */
 export const ByOwner = 'owner';
@@ -20,7 +28,10 @@ const ownerIndexer = (o: KubeObject): string[] => {
 
 function indexersFor(rt: ResourceType<unknown>): Indexers<KubeObject> {
   if (rt.kind !== 'Pod') return { [ByOwner]: ownerIndexer };
-  return { [ByOwner]: ownerIndexer, [ByNode]: (o) => ((o as Pod).spec.nodeName ? [(o as Pod).spec.nodeName ?? ''] : []) };
+  return {
+    [ByOwner]: ownerIndexer,
+    [ByNode]: (o) => ((o as Pod).spec.nodeName ? [(o as Pod).spec.nodeName ?? ''] : []),
+  };
 }
 
 /** Options of the set. */
@@ -46,7 +57,15 @@ export class InformerSet {
     let inf = this.informers.get(key);
     if (!inf) {
       const shared = this.opts.shared;
-      inf = shared ? shared.get<KubeObject>(rt, indexersFor(rt)) : new Informer<KubeObject>({ client: this.opts.client, resource: rt, clock: this.opts.clock, indexers: indexersFor(rt), onError: this.opts.onError });
+      inf = shared
+        ? shared.get<KubeObject>(rt, indexersFor(rt))
+        : new Informer<KubeObject>({
+            client: this.opts.client,
+            resource: rt,
+            clock: this.opts.clock,
+            indexers: indexersFor(rt),
+            onError: this.opts.onError,
+          });
       this.informers.set(key, inf);
       if (this.started) inf.start();
     }

@@ -12,7 +12,13 @@ export interface PodTemplate {
 /** apps/v1 ReplicaSet. */
 export interface ReplicaSet extends KubeObject {
   spec: { replicas?: number; selector: LabelSelector; template: PodTemplate; minReadySeconds?: number };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; fullyLabeledReplicas?: number; observedGeneration?: number };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    fullyLabeledReplicas?: number;
+    observedGeneration?: number;
+  };
 }
 
 /** apps/v1 Deployment. */
@@ -21,7 +27,10 @@ export interface Deployment extends KubeObject {
     replicas?: number;
     selector: LabelSelector;
     template: PodTemplate;
-    strategy?: { type?: 'RollingUpdate' | 'Recreate'; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
+    strategy?: {
+      type?: 'RollingUpdate' | 'Recreate';
+      rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string };
+    };
     revisionHistoryLimit?: number;
     paused?: boolean;
   };
@@ -163,7 +172,14 @@ export const SimResources = {
 
 /** A controller owner reference to `owner`. */
 export function controllerRef(owner: KubeObject, kind: string, apiVersion = 'apps/v1'): OwnerReference {
-  return { apiVersion, kind, name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion,
+    kind,
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** The uid of the object's controller owner, if any. */

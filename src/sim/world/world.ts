@@ -25,7 +25,17 @@ import { Rng } from './random.js';
 
 /** The agents a World can run; each can be turned off. */
 export type AgentName =
-  | 'kubelets' | 'nodeLifecycle' | 'ccm' | 'scheduler' | 'deployments' | 'replicaSets' | 'daemonSets' | 'statefulSets' | 'jobs' | 'volumes' | 'attachDetach';
+  | 'kubelets'
+  | 'nodeLifecycle'
+  | 'ccm'
+  | 'scheduler'
+  | 'deployments'
+  | 'replicaSets'
+  | 'daemonSets'
+  | 'statefulSets'
+  | 'jobs'
+  | 'volumes'
+  | 'attachDetach';
 
 /** Construction options of a World. */
 export interface WorldOptions {
@@ -62,8 +72,19 @@ export class World {
   /** Builds every agent; nothing runs until start(). */
   constructor(readonly opts: WorldOptions) {
     const root = new Rng(opts.seed ?? 1);
-    this.informers = new InformerSet({ client: opts.client, clock: opts.clock, onError: (e) => opts.onError?.('informer', e), shared: opts.sharedInformers });
-    const ctx = (name: string): AgentContext => ({ client: opts.client, clock: opts.clock, informers: this.informers, rng: root.fork(name), onError: opts.onError });
+    this.informers = new InformerSet({
+      client: opts.client,
+      clock: opts.clock,
+      onError: (e) => opts.onError?.('informer', e),
+      shared: opts.sharedInformers,
+    });
+    const ctx = (name: string): AgentContext => ({
+      client: opts.client,
+      clock: opts.clock,
+      informers: this.informers,
+      rng: root.fork(name),
+      onError: opts.onError,
+    });
     this.kubelets = new KubeletFleet(ctx('kubelets'), {
       machines: opts.machines,
       timings: opts.kubelet,
@@ -87,7 +108,8 @@ export class World {
       attachDetach: new AttachDetachController(ctx('attachDetach')),
     };
     const disabled = new Set(opts.disable ?? []);
-    for (const [name, agent] of Object.entries(all) as Array<[AgentName, Agent]>) if (!disabled.has(name)) this.agents.push(agent);
+    for (const [name, agent] of Object.entries(all) as Array<[AgentName, Agent]>)
+      if (!disabled.has(name)) this.agents.push(agent);
   }
 
   /** Starts every agent, then the shared informers; resolves once they have listed the cluster. */

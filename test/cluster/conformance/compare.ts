@@ -49,19 +49,26 @@ function tableColumns(b: unknown): string[] | undefined {
 export function differingPaths(a: unknown, b: unknown, at = ''): string[] {
   if (isDeepStrictEqual(a, b)) return [];
   const [oa, ob] = [obj(a), obj(b)];
-  if (oa && ob) return [...new Set([...Object.keys(oa), ...Object.keys(ob)])].flatMap((k) => differingPaths(oa[k], ob[k], `${at}.${k}`));
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.flatMap((x, i) => differingPaths(x, b[i], `${at}[${i}]`));
+  if (oa && ob)
+    return [...new Set([...Object.keys(oa), ...Object.keys(ob)])].flatMap((k) =>
+      differingPaths(oa[k], ob[k], `${at}.${k}`),
+    );
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length)
+    return a.flatMap((x, i) => differingPaths(x, b[i], `${at}[${i}]`));
   return [`${at || '.'}: embedded ${JSON.stringify(a) ?? 'absent'} / real ${JSON.stringify(b) ?? 'absent'}`];
 }
 
 /** The aspects of two answers to the same request that can be compared, each agreed or not. */
 export function compare(embedded: Res, real: Res): Check[] {
-  const checks: Check[] = [{ aspect: 'status', agree: embedded.status === real.status, embedded: embedded.status, real: real.status }];
+  const checks: Check[] = [
+    { aspect: 'status', agree: embedded.status === real.status, embedded: embedded.status, real: real.status },
+  ];
   if (real.status >= 400 && embedded.status >= 400) {
     const [e, r] = [obj(embedded.body)?.reason, obj(real.body)?.reason];
     checks.push({ aspect: 'reason', agree: e === r, embedded: e, real: r });
     const [ec, rc] = [causeFields(embedded.body), causeFields(real.body)];
-    if (rc.length > 0 || ec.length > 0) checks.push({ aspect: 'causes', agree: isDeepStrictEqual(ec, rc), embedded: ec, real: rc });
+    if (rc.length > 0 || ec.length > 0)
+      checks.push({ aspect: 'causes', agree: isDeepStrictEqual(ec, rc), embedded: ec, real: rc });
     return checks;
   }
   if (real.status >= 300 || embedded.status >= 300) return checks;

@@ -16,13 +16,23 @@ import { knownDifferences } from './known-differences.js';
 
 function fill(step: Step, ns: string, id: string): Step {
   const sub = (t: string): string => t.replaceAll('{ns}', ns).replaceAll('{id}', id);
-  const body = step.body === undefined ? undefined : typeof step.body === 'string' ? sub(step.body) : (JSON.parse(sub(JSON.stringify(step.body))) as unknown);
+  const body =
+    step.body === undefined
+      ? undefined
+      : typeof step.body === 'string'
+        ? sub(step.body)
+        : (JSON.parse(sub(JSON.stringify(step.body))) as unknown);
   return { ...step, path: sub(step.path), body };
 }
 
 // Names of this run: a namespace of an earlier run may still be terminating on the real server.
 const run = Date.now().toString(36);
-const tally = { agree: 0, total: 0, acceptedWhatRealRejects: [] as string[], differences: {} as Record<string, string[]> };
+const tally = {
+  agree: 0,
+  total: 0,
+  acceptedWhatRealRejects: [] as string[],
+  differences: {} as Record<string, string[]>,
+};
 
 describe('differential conformance: embedded API server vs kube-apiserver v1.33.13', () => {
   let server: ApiServer;
@@ -39,19 +49,46 @@ describe('differential conformance: embedded API server vs kube-apiserver v1.33.
     await server?.close();
     const pct = tally.total === 0 ? 0 : (100 * tally.agree) / tally.total;
     process.stdout.write(`differential: ${tally.agree} of ${tally.total} checks agree (${pct.toFixed(1)}%)\n`);
-    process.stdout.write(`accepted by the embedded server, rejected by the real one: ${tally.acceptedWhatRealRejects.length ? tally.acceptedWhatRealRejects.join('; ') : 'none'}\n`);
+    process.stdout.write(
+      `accepted by the embedded server, rejected by the real one: ${tally.acceptedWhatRealRejects.length ? tally.acceptedWhatRealRejects.join('; ') : 'none'}\n`,
+    );
     // The full comparison, for the issue notes and for updating known-differences.ts.
     const out = process.env.TENON_DIFFERENTIAL_REPORT;
-    if (out) writeFileSync(out, JSON.stringify({ agree: tally.agree, total: tally.total, acceptedWhatRealRejects: tally.acceptedWhatRealRejects, differences: tally.differences }, null, 2));
+    if (out)
+      writeFileSync(
+        out,
+        JSON.stringify(
+          {
+            agree: tally.agree,
+            total: tally.total,
+            acceptedWhatRealRejects: tally.acceptedWhatRealRejects,
+            differences: tally.differences,
+          },
+          null,
+          2,
+        ),
+      );
   });
 
   cases.forEach((c, i) => {
     it(c.name, async () => {
       const ns = `diff-${run}-${i}`;
       const id = `${run}-${i}`;
-      for (const ep of [embedded, real]) await send(ep, { method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+      for (const ep of [embedded, real])
+        await send(ep, {
+          method: 'POST',
+          path: '/api/v1/namespaces',
+          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        });
       // The real ServiceAccount admission refuses pods until the namespace's default ServiceAccount exists.
-      await eventually(`the default ServiceAccount in ${ns}`, async () => ((await send(real, { method: 'GET', path: `/api/v1/namespaces/${ns}/serviceaccounts/default` })).status === 200 ? true : undefined), 30_000);
+      await eventually(
+        `the default ServiceAccount in ${ns}`,
+        async () =>
+          (await send(real, { method: 'GET', path: `/api/v1/namespaces/${ns}/serviceaccounts/default` })).status === 200
+            ? true
+            : undefined,
+        30_000,
+      );
       const differing: string[] = [];
       for (const [n, raw] of c.steps.entries()) {
         const step = fill(raw, ns, id);
@@ -61,8 +98,12 @@ describe('differential conformance: embedded API server vs kube-apiserver v1.33.
         for (const ch of checks) {
           tally.total++;
           if (ch.agree) tally.agree++;
-          else if (ch.aspect === 'object') differing.push(`step ${n + 1} ${ch.aspect}: ${(ch.embedded as string[]).join('; ')}`);
-          else differing.push(`step ${n + 1} ${ch.aspect}: embedded ${JSON.stringify(ch.embedded)} / real ${JSON.stringify(ch.real)}`);
+          else if (ch.aspect === 'object')
+            differing.push(`step ${n + 1} ${ch.aspect}: ${(ch.embedded as string[]).join('; ')}`);
+          else
+            differing.push(
+              `step ${n + 1} ${ch.aspect}: embedded ${JSON.stringify(ch.embedded)} / real ${JSON.stringify(ch.real)}`,
+            );
         }
         if (r.status >= 400 && e.status < 300) tally.acceptedWhatRealRejects.push(`${c.name} (real: ${r.status})`);
       }

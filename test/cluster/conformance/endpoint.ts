@@ -54,7 +54,9 @@ export function send(ep: Endpoint, r: Req): Promise<Res> {
           authorization: `Bearer ${ep.token}`,
           accept: r.accept ?? 'application/json',
           'user-agent': 'tenon-differential',
-          ...(body === undefined ? {} : { 'content-type': r.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': r.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
         },
       },
       (res) => {

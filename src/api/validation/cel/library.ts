@@ -17,14 +17,26 @@ const find = celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.S
   return m ? m[0] : '';
 });
 
-const findAll = celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], listType(CelScalar.STRING), function (pattern) {
-  return [...this.matchAll(regex(pattern, 'g'))].map((m) => m[0]);
-});
+const findAll = celMethod(
+  'findAll',
+  CelScalar.STRING,
+  [CelScalar.STRING],
+  listType(CelScalar.STRING),
+  function (pattern) {
+    return [...this.matchAll(regex(pattern, 'g'))].map((m) => m[0]);
+  },
+);
 
-const findAllLimit = celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], listType(CelScalar.STRING), function (pattern, limit) {
-  const all = [...this.matchAll(regex(pattern, 'g'))].map((m) => m[0]);
-  return limit < 0n ? all : all.slice(0, Number(limit));
-});
+const findAllLimit = celMethod(
+  'findAll',
+  CelScalar.STRING,
+  [CelScalar.STRING, CelScalar.INT],
+  listType(CelScalar.STRING),
+  function (pattern, limit) {
+    const all = [...this.matchAll(regex(pattern, 'g'))].map((m) => m[0]);
+    return limit < 0n ? all : all.slice(0, Number(limit));
+  },
+);
 
 type Comparable = bigint | number | string | boolean;
 
@@ -53,8 +65,20 @@ function extreme(pick: (a: Comparable, b: Comparable) => boolean): (this: CelVal
   };
 }
 
-const minFn = celMethod('min', dynList, [], CelScalar.DYN, extreme((a, b) => a < b));
-const maxFn = celMethod('max', dynList, [], CelScalar.DYN, extreme((a, b) => a > b));
+const minFn = celMethod(
+  'min',
+  dynList,
+  [],
+  CelScalar.DYN,
+  extreme((a, b) => a < b),
+);
+const maxFn = celMethod(
+  'max',
+  dynList,
+  [],
+  CelScalar.DYN,
+  extreme((a, b) => a > b),
+);
 
 const sum = celMethod('sum', dynList, [], CelScalar.DYN, function () {
   const xs = comparable(this);

@@ -57,7 +57,13 @@ function descend(node: Node, errs: FieldError[]): void {
 // Only items of `x-kubernetes-list-type: map` lists correlate with old items (by their keys), as in Kubernetes.
 function correlateItem(node: Node, item: unknown): { old: unknown; hasOld: boolean } {
   const keys = node.schema['x-kubernetes-list-map-keys'];
-  if (!node.hasOld || node.schema['x-kubernetes-list-type'] !== 'map' || !keys || !Array.isArray(node.old) || !isObject(item)) {
+  if (
+    !node.hasOld ||
+    node.schema['x-kubernetes-list-type'] !== 'map' ||
+    !keys ||
+    !Array.isArray(node.old) ||
+    !isObject(item)
+  ) {
     return { old: undefined, hasOld: false };
   }
   const match = node.old.find((o) => isObject(o) && keys.every((k) => o[k] === item[k]));
@@ -78,10 +84,13 @@ function checkRule(check: RuleCheck, errs: FieldError[]): void {
   if (transition && !node.hasOld && rule.optionalOldSelf !== true) return;
   const bindings: Record<string, CelInput> = { self: check.self };
   if (transition) bindings.oldSelf = check.oldSelf;
-  const typeName = node.schema.type ?? (node.schema['x-kubernetes-int-or-string'] === true ? 'integer-or-string' : 'object');
+  const typeName =
+    node.schema.type ?? (node.schema['x-kubernetes-int-or-string'] === true ? 'integer-or-string' : 'object');
   const outcome = evaluate(rule.rule, bindings);
   if (!outcome.ok) {
-    const detail = outcome.compile ? `compilation failed: ${outcome.error}` : `${outcome.error} evaluating rule: ${rule.rule}`;
+    const detail = outcome.compile
+      ? `compilation failed: ${outcome.error}`
+      : `${outcome.error} evaluating rule: ${rule.rule}`;
     errs.push(invalid(node.path, typeName, detail));
     return;
   }
@@ -93,13 +102,19 @@ function checkRule(check: RuleCheck, errs: FieldError[]): void {
 function ruleMessage(rule: ValidationRule, bindings: Record<string, CelInput>): string {
   if (rule.messageExpression) {
     const out = evaluate(rule.messageExpression, bindings);
-    if (out.ok && typeof out.value === 'string' && out.value.trim() !== '' && !out.value.includes('\n')) return out.value;
+    if (out.ok && typeof out.value === 'string' && out.value.trim() !== '' && !out.value.includes('\n'))
+      return out.value;
   }
   if (rule.message) return rule.message;
   return `failed rule: ${rule.rule.trim()}`;
 }
 
-function ruleError(e: { path: string; typeName: string; reason?: ValidationRule['reason']; message: string }): FieldError {
+function ruleError(e: {
+  path: string;
+  typeName: string;
+  reason?: ValidationRule['reason'];
+  message: string;
+}): FieldError {
   switch (e.reason) {
     case 'FieldValueForbidden':
       return forbidden(e.path, e.message);

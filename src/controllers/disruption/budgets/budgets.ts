@@ -39,7 +39,10 @@ export function budgetsOf(pool: DisruptionNodePool): Budget[] {
 }
 
 /** The most restrictive active budget's allowance for `reason`, before subtracting nodes in disruption. */
-export function allowedByBudgets(pool: DisruptionNodePool, args: { reason: DisruptionReason; numNodes: number; now: number }): number {
+export function allowedByBudgets(
+  pool: DisruptionNodePool,
+  args: { reason: DisruptionReason; numNodes: number; now: number },
+): number {
   let allowed = Unlimited;
   for (const b of budgetsOf(pool)) {
     if (b.reasons?.length && !b.reasons.includes(args.reason)) continue;
@@ -77,7 +80,11 @@ export interface Allowance {
 }
 
 /** How many more nodes each NodePool may have disrupted for `reason` right now. */
-export function allowances(pools: readonly DisruptionNodePool[], nodes: readonly DisruptionNode[], at: { reason: DisruptionReason; now: number }): Map<string, Allowance> {
+export function allowances(
+  pools: readonly DisruptionNodePool[],
+  nodes: readonly DisruptionNode[],
+  at: { reason: DisruptionReason; now: number },
+): Map<string, Allowance> {
   const counts = countNodes(nodes);
   const out = new Map<string, Allowance>();
   for (const pool of pools) {

@@ -89,16 +89,34 @@ function parseField(text: string, f: FieldSpec): Set<number> | string {
 export function parseCron(expr: string): CronParse {
   const text = macros[expr.trim().toLowerCase()] ?? expr.trim();
   const parts = text.split(/\s+/);
-  if (parts.length !== 5) return { ok: false, error: `schedule "${expr}": expected 5 fields or a macro such as @daily` };
+  if (parts.length !== 5)
+    return { ok: false, error: `schedule "${expr}": expected 5 fields or a macro such as @daily` };
   const sets: Set<number>[] = [];
   for (const [i, f] of fields.entries()) {
     const r = parseField(parts[i] ?? '', f);
     if (typeof r === 'string') return { ok: false, error: `schedule "${expr}": ${r}` };
     sets.push(r);
   }
-  const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
   const star = (s: string | undefined): boolean => s === '*' || s === '?' || (s?.startsWith('*/') ?? false);
-  return { ok: true, schedule: { minutes, hours, daysOfMonth, months, daysOfWeek, domRestricted: !star(parts[2]), dowRestricted: !star(parts[4]) } };
+  return {
+    ok: true,
+    schedule: {
+      minutes,
+      hours,
+      daysOfMonth,
+      months,
+      daysOfWeek,
+      domRestricted: !star(parts[2]),
+      dowRestricted: !star(parts[4]),
+    },
+  };
 }
 
 function dayMatches(s: CronSchedule, d: Date): boolean {
@@ -111,7 +129,12 @@ function dayMatches(s: CronSchedule, d: Date): boolean {
 /** True when the schedule fires at the UTC minute containing `ms`. */
 export function cronMatches(s: CronSchedule, ms: number): boolean {
   const d = new Date(ms);
-  return s.minutes.has(d.getUTCMinutes()) && s.hours.has(d.getUTCHours()) && s.months.has(d.getUTCMonth() + 1) && dayMatches(s, d);
+  return (
+    s.minutes.has(d.getUTCMinutes()) &&
+    s.hours.has(d.getUTCHours()) &&
+    s.months.has(d.getUTCMonth() + 1) &&
+    dayMatches(s, d)
+  );
 }
 
 const minute = 60_000;
@@ -123,7 +146,7 @@ const hour = 60 * minute;
  */
 export function lastFiring(s: CronSchedule, now: number, windowMs: number): number | undefined {
   const earliest = now - windowMs;
-  for (let t = Math.floor(now / minute) * minute; t > earliest; ) {
+  for (let t = Math.floor(now / minute) * minute; t > earliest;) {
     const d = new Date(t);
     if (!s.months.has(d.getUTCMonth() + 1) || !dayMatches(s, d)) {
       t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - minute;

@@ -24,7 +24,8 @@ function nodeBlock(n: DisruptionNode, pool: DisruptionNodePool | undefined): str
 }
 
 function podBlock(pods: Candidate['reschedulable'], pdbs: PdbLimits): string | undefined {
-  for (const p of pods) if (podDoNotDisrupt(p)) return `pod has "karpenter.sh/do-not-disrupt" annotation (Pod=${podKeyOf(p)})`;
+  for (const p of pods)
+    if (podDoNotDisrupt(p)) return `pod has "karpenter.sh/do-not-disrupt" annotation (Pod=${podKeyOf(p)})`;
   for (const p of pods) {
     const why = pdbs.blocks(p);
     if (why) return why;
@@ -44,10 +45,13 @@ export function candidatesOf(view: DisruptionView): CandidateSet {
     const why = nodeBlock(node, pool) ?? podBlock(reschedulable, pdbs);
     if (why || !pool) {
       // Nodes on their way in or out are not news (Karpenter skips them silently); everything else is reported.
-      if (!node.deleting && node.initialized !== false) out.blocked.push({ node, message: why ?? 'no NodePool', reason: 'DisruptionBlocked' });
+      if (!node.deleting && node.initialized !== false)
+        out.blocked.push({ node, message: why ?? 'no NodePool', reason: 'DisruptionBlocked' });
       continue;
     }
-    const cost = reschedulable.reduce((s, p) => s + evictionCost(p), 0) * lifetimeRemaining({ now: view.now, createdAt: node.createdAt, expireAfterMs: node.expireAfterMs });
+    const cost =
+      reschedulable.reduce((s, p) => s + evictionCost(p), 0) *
+      lifetimeRemaining({ now: view.now, createdAt: node.createdAt, expireAfterMs: node.expireAfterMs });
     out.candidates.push({ node, nodePool: pool, reschedulable, disruptionCost: cost });
   }
   return out;

@@ -34,9 +34,11 @@ export class PdbLimits {
   blocks(pod: sched.Pod): string | undefined {
     const pdbs = this.selecting(pod);
     const names = pdbs.map((p) => `${p.namespace}/${p.name}`);
-    if (pdbs.length > 1) return `pod ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name} is selected by more than one PodDisruptionBudget (${names.join(', ')})`;
+    if (pdbs.length > 1)
+      return `pod ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name} is selected by more than one PodDisruptionBudget (${names.join(', ')})`;
     const only = pdbs[0];
-    if (only && only.disruptionsAllowed <= 0) return `pdb prevents pod evictions (PodDisruptionBudget=[${names[0] ?? ''}])`;
+    if (only && only.disruptionsAllowed <= 0)
+      return `pdb prevents pod evictions (PodDisruptionBudget=[${names[0] ?? ''}])`;
     return undefined;
   }
 }

@@ -6,7 +6,15 @@
  */
 import { ConditionReasons, ConditionTypes, Labels } from '../../../api/index.js';
 import { rfc3339 } from '../../../clock/index.js';
-import { ignoreNotFound, Resources, updateWithRetry, WorkQueue, type Pod, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type Pod,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import { formatDuration, parseDuration } from '../../../settings/duration.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
 import { getCondition, isTrue, setCondition, type ConditionLike } from '../../conditions.js';
@@ -33,7 +41,10 @@ function apply(conds: readonly ConditionLike[], updates: readonly Update[], now:
 }
 
 function same(a: readonly ConditionLike[], b: readonly ConditionLike[]): boolean {
-  const key = (cs: readonly ConditionLike[]): string => JSON.stringify([...cs].sort((x, y) => x.type.localeCompare(y.type)).map((c) => [c.type, c.status, c.reason, c.message]));
+  const key = (cs: readonly ConditionLike[]): string =>
+    JSON.stringify(
+      [...cs].sort((x, y) => x.type.localeCompare(y.type)).map((c) => [c.type, c.status, c.reason, c.message]),
+    );
   return key(a) === key(b);
 }
 
@@ -48,14 +59,24 @@ export class NodeClaimDisruptionController implements Reconciler {
     this.queue = new WorkQueue(ctx.clock);
     const enqueue = (nc: StoredNodeClaim): void => this.queue.add(nc.metadata.name ?? '');
     // A deleted NodeClaim's last pod event is forgotten with it, so the map holds only NodeClaims that exist.
-    ctx.informers.nodeClaims.on({ add: enqueue, update: (_o, nc) => enqueue(nc), delete: (nc) => this.podEvents.delete(nc.metadata.name ?? '') });
+    ctx.informers.nodeClaims.on({
+      add: enqueue,
+      update: (_o, nc) => enqueue(nc),
+      delete: (nc) => this.podEvents.delete(nc.metadata.name ?? ''),
+    });
     ctx.informers.nodePools.on({ update: (_o, np) => this.enqueuePool(np) });
     const onPod = (p: Pod): void => this.podEvent(p);
-    ctx.informers.pods.on({ add: onPod, update: (o, p) => (o.spec.nodeName !== p.spec.nodeName || o.status?.phase !== p.status?.phase ? onPod(p) : undefined), delete: onPod });
+    ctx.informers.pods.on({
+      add: onPod,
+      update: (o, p) =>
+        o.spec.nodeName !== p.spec.nodeName || o.status?.phase !== p.status?.phase ? onPod(p) : undefined,
+      delete: onPod,
+    });
   }
 
   private enqueuePool(np: StoredNodePool): void {
-    for (const nc of this.ctx.informers.nodeClaims.cache.list()) if (nc.metadata.labels?.[Labels.nodePool] === np.metadata.name) this.queue.add(nc.metadata.name ?? '');
+    for (const nc of this.ctx.informers.nodeClaims.cache.list())
+      if (nc.metadata.labels?.[Labels.nodePool] === np.metadata.name) this.queue.add(nc.metadata.name ?? '');
   }
 
   private podEvent(p: Pod): void {
@@ -78,9 +99,22 @@ export class NodeClaimDisruptionController implements Reconciler {
     const lastPodEvent = this.lastPodEvent(nc);
     const updates: Update[] = [];
     const drift = await driftOf(nc, pool, node.metadata.labels ?? {}, this.ctx.cloudProvider);
-    updates.push(drift ? { type: ConditionTypes.drifted, status: 'True', reason: drift.reason, message: drift.message } : { type: ConditionTypes.drifted, remove: true });
+    updates.push(
+      drift
+        ? { type: ConditionTypes.drifted, status: 'True', reason: drift.reason, message: drift.message }
+        : { type: ConditionTypes.drifted, remove: true },
+    );
     const empty = !this.ctx.state.podsOn(node.metadata.name ?? '').some(isReschedulable);
-    updates.push(empty ? { type: EmptyConditionType, status: 'True', reason: ConditionReasons.empty, message: 'no reschedulable pods on the node' } : { type: EmptyConditionType, remove: true });
+    updates.push(
+      empty
+        ? {
+            type: EmptyConditionType,
+            status: 'True',
+            reason: ConditionReasons.empty,
+            message: 'no reschedulable pods on the node',
+          }
+        : { type: EmptyConditionType, remove: true },
+    );
     const consolidatable = this.consolidatable(pool, lastPodEvent, now);
     updates.push(consolidatable.update);
     await this.write(nc, { updates, lastPodEvent, now });
@@ -90,7 +124,9 @@ export class NodeClaimDisruptionController implements Reconciler {
   private lastPodEvent(nc: StoredNodeClaim): number {
     const stored = Date.parse(nc.status?.lastPodEventTime ?? '');
     const seen = this.podEvents.get(nc.metadata.name ?? '');
-    const initialized = Date.parse(getCondition(nc.status?.conditions, ConditionTypes.initialized)?.lastTransitionTime ?? '');
+    const initialized = Date.parse(
+      getCondition(nc.status?.conditions, ConditionTypes.initialized)?.lastTransitionTime ?? '',
+    );
     return Math.max(Number.isFinite(stored) ? stored : 0, seen ?? 0, Number.isFinite(initialized) ? initialized : 0);
   }
 
@@ -100,7 +136,14 @@ export class NodeClaimDisruptionController implements Reconciler {
     if (ms === undefined) return { update: { type: ConditionTypes.consolidatable, remove: true } };
     const at = lastPodEvent + ms;
     if (now < at) return { update: { type: ConditionTypes.consolidatable, remove: true }, in: at - now };
-    return { update: { type: ConditionTypes.consolidatable, status: 'True', reason: 'Consolidatable', message: `consolidateAfter (${formatDuration(ms)}) has passed since the last pod event` } };
+    return {
+      update: {
+        type: ConditionTypes.consolidatable,
+        status: 'True',
+        reason: 'Consolidatable',
+        message: `consolidateAfter (${formatDuration(ms)}) has passed since the last pod event`,
+      },
+    };
   }
 
   private async write(nc: StoredNodeClaim, w: { updates: Update[]; lastPodEvent: number; now: number }): Promise<void> {
@@ -116,7 +159,11 @@ export class NodeClaimDisruptionController implements Reconciler {
         const stored = Date.parse(fresh.status?.lastPodEventTime ?? '');
         const bump = w.lastPodEvent > 0 && (!Number.isFinite(stored) || w.lastPodEvent - stored >= podEventDedupeMs);
         if (same(conds, next) && !bump) return undefined;
-        fresh.status = { ...fresh.status, conditions: next, ...(bump ? { lastPodEventTime: rfc3339(w.lastPodEvent) } : {}) };
+        fresh.status = {
+          ...fresh.status,
+          conditions: next,
+          ...(bump ? { lastPodEventTime: rfc3339(w.lastPodEvent) } : {}),
+        };
         return fresh;
       },
     }).catch(ignoreNotFound);

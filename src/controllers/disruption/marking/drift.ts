@@ -23,25 +23,39 @@ export function staticDrift(nc: StoredNodeClaim, pool: StoredNodePool): DriftFin
   // A different hash version means the hashed fields changed in Tenon, not in the NodePool.
   if (!hash || a[Annotations.nodePoolHashVersion] !== nodePoolHashVersion) return undefined;
   if (hash === nodePoolHash(pool)) return undefined;
-  return { reason: ConditionReasons.nodePoolDrifted, message: `NodePool ${pool.metadata.name ?? ''} template changed since this NodeClaim was launched` };
+  return {
+    reason: ConditionReasons.nodePoolDrifted,
+    message: `NodePool ${pool.metadata.name ?? ''} template changed since this NodeClaim was launched`,
+  };
 }
 
 /** Requirements drift: a label of the node is no longer allowed by the NodePool's requirements. */
-export function requirementsDrift(labels: Readonly<Record<string, string>>, pool: StoredNodePool): DriftFinding | undefined {
+export function requirementsDrift(
+  labels: Readonly<Record<string, string>>,
+  pool: StoredNodePool,
+): DriftFinding | undefined {
   for (const raw of pool.spec.template.spec.requirements) {
     const v = labels[raw.key];
     const missing = v === undefined && (raw.operator === 'In' || raw.operator === 'Exists');
     const wrong = v !== undefined && !Requirement.of(raw.key, raw.operator, raw.values ?? []).has(v);
     if (missing || wrong) {
       const rule = `${raw.key} ${raw.operator}${raw.values?.length ? ` [${raw.values.join(', ')}]` : ''}`;
-      return { reason: ConditionReasons.requirementsDrifted, message: `label ${raw.key}=${v ?? '(unset)'} no longer satisfies NodePool ${pool.metadata.name ?? ''} requirement ${rule}` };
+      return {
+        reason: ConditionReasons.requirementsDrifted,
+        message: `label ${raw.key}=${v ?? '(unset)'} no longer satisfies NodePool ${pool.metadata.name ?? ''} requirement ${rule}`,
+      };
     }
   }
   return undefined;
 }
 
 /** The first drift found, if any. */
-export async function driftOf(nc: StoredNodeClaim, pool: StoredNodePool, labels: Readonly<Record<string, string>>, cloud: CloudProvider): Promise<DriftFinding | undefined> {
+export async function driftOf(
+  nc: StoredNodeClaim,
+  pool: StoredNodePool,
+  labels: Readonly<Record<string, string>>,
+  cloud: CloudProvider,
+): Promise<DriftFinding | undefined> {
   const found = staticDrift(nc, pool) ?? requirementsDrift(labels, pool);
   if (found) return found;
   const reason = await cloud.isDrifted(cloudClaim(nc));

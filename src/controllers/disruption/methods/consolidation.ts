@@ -56,10 +56,24 @@ export function candidatesPrice(candidates: readonly Candidate[]): number | unde
   return sum;
 }
 
-function command(candidates: readonly Candidate[], replacement: sched.NewNodeClaim | undefined, type: ConsolidationType, price: number): Consolidation {
+function command(
+  candidates: readonly Candidate[],
+  replacement: sched.NewNodeClaim | undefined,
+  type: ConsolidationType,
+  price: number,
+): Consolidation {
   const replacements = replacement ? [replacement] : [];
   const costAfter = replacement?.cheapest.price ?? 0;
-  const cmd: Command = { reason: 'Underutilized', consolidationType: type, method: type === 'multi' ? 'multi-node consolidation' : 'single-node consolidation', candidates: [...candidates], replacements, costBefore: price, costAfter, summary: '' };
+  const cmd: Command = {
+    reason: 'Underutilized',
+    consolidationType: type,
+    method: type === 'multi' ? 'multi-node consolidation' : 'single-node consolidation',
+    candidates: [...candidates],
+    replacements,
+    costBefore: price,
+    costAfter,
+    summary: '',
+  };
   cmd.summary = describe(cmd);
   return { ok: true, command: cmd };
 }
@@ -71,29 +85,40 @@ function command(candidates: readonly Candidate[], replacement: sched.NewNodeCla
  * cause. Karpenter finds that out with one simulation per candidate, each placing every pending pod (113,000 of them
  * in a 150,000-pod scale-up), and the pass never ends. One simulation answers it for the whole pass.
  */
-function pendingPodsVerdict(sim: RemovalSimulator, pendingVerdicts: Map<RemovalSimulator, string | null> | undefined): string | null {
+function pendingPodsVerdict(
+  sim: RemovalSimulator,
+  pendingVerdicts: Map<RemovalSimulator, string | null> | undefined,
+): string | null {
   let verdict = pendingVerdicts?.get(sim);
   if (verdict !== undefined) return verdict;
   const base = sim.simulate([]);
   const waitsFor = new Set<string>();
   for (const s of base.stranded) if (s.waitsFor) waitsFor.add(s.waitsFor);
   verdict = null;
-  if (base.newNodeClaims.length > 1) verdict = `pending pods need ${base.newNodeClaims.length} new NodeClaims; consolidation waits until they have them`;
-  else if (waitsFor.size) verdict = `pending pods would schedule against ${waitsFor.size} uninitialized node(s) or NodeClaim(s); consolidation waits until they are initialized`;
+  if (base.newNodeClaims.length > 1)
+    verdict = `pending pods need ${base.newNodeClaims.length} new NodeClaims; consolidation waits until they have them`;
+  else if (waitsFor.size)
+    verdict = `pending pods would schedule against ${waitsFor.size} uninitialized node(s) or NodeClaim(s); consolidation waits until they are initialized`;
   pendingVerdicts?.set(sim, verdict);
   return verdict;
 }
 
 /** Decides whether and how `candidates` can be consolidated. */
-export function computeConsolidation(candidates: readonly Candidate[], ctx: ConsolidationContext, type: ConsolidationType): Consolidation {
+export function computeConsolidation(
+  candidates: readonly Candidate[],
+  ctx: ConsolidationContext,
+  type: ConsolidationType,
+): Consolidation {
   const price = candidatesPrice(candidates);
-  if (price === undefined || price <= 0) return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
+  if (price === undefined || price <= 0)
+    return reject('the price of the node is unknown, so no replacement can be shown to be cheaper');
   const waiting = pendingPodsVerdict(ctx.simulator, ctx.pendingVerdicts);
   if (waiting) return reject(waiting);
   const outcome = ctx.simulator.simulate(candidates, { maxNewNodePrice: price });
   if (outcome.stranded.length) return reject(schedulingErrors(outcome.stranded));
   if (outcome.newNodeClaims.length === 0) return command(candidates, undefined, type, price);
-  if (outcome.newNodeClaims.length > 1) return reject(`Can't remove without creating ${outcome.newNodeClaims.length} candidates`);
+  if (outcome.newNodeClaims.length > 1)
+    return reject(`Can't remove without creating ${outcome.newNodeClaims.length} candidates`);
   return replace({ candidates, planned: outcome.newNodeClaims[0] as sched.NewNodeClaim, ctx, type, price });
 }
 
@@ -134,7 +159,9 @@ function spotToSpot(args: ReplaceArgs): Consolidation {
   if (options.length === 0) return reject(CantReplaceWithCheaper);
   if (candidates.length > 1) return command(candidates, narrowed(planned, reqs, options), type, price);
   if (options.length < MinInstanceTypesForSpotToSpot) {
-    return reject(`SpotToSpotConsolidation requires ${MinInstanceTypesForSpotToSpot} cheaper instance type options than the current candidate to consolidate, got ${options.length}`);
+    return reject(
+      `SpotToSpotConsolidation requires ${MinInstanceTypesForSpotToSpot} cheaper instance type options than the current candidate to consolidate, got ${options.length}`,
+    );
   }
   // Launch from the 15 cheapest only, so whatever EC2 picks is not itself immediately replaceable.
   return command(candidates, narrowed(planned, reqs, options.slice(0, MinInstanceTypesForSpotToSpot)), type, price);

@@ -29,7 +29,11 @@ export class Drift implements Method {
       const outcome = ctx.simulator.simulate([c]);
       const first = outcome.stranded[0];
       if (first) {
-        blocked.push({ node: c.node, message: `drifted (${c.node.drifted ?? ''}) but would not fit: pod ${first.pod} could not be rescheduled (${first.reason})`, reason: 'DisruptionBlocked' });
+        blocked.push({
+          node: c.node,
+          message: `drifted (${c.node.drifted ?? ''}) but would not fit: pod ${first.pod} could not be rescheduled (${first.reason})`,
+          reason: 'DisruptionBlocked',
+        });
         continue;
       }
       // Later drifted nodes are simply next in line, not blocked.

@@ -23,14 +23,25 @@ export class Emptiness implements Method {
 
   /** Karpenter's message for an empty node whose NodePool never consolidates (`consolidateAfter: Never`). */
   disabledFor(c: Candidate): string | undefined {
-    return c.reschedulable.length === 0 && c.nodePool.consolidateAfterMs === undefined ? `NodePool "${c.nodePool.name}" has consolidation disabled` : undefined;
+    return c.reschedulable.length === 0 && c.nodePool.consolidateAfterMs === undefined
+      ? `NodePool "${c.nodePool.name}" has consolidation disabled`
+      : undefined;
   }
 
   /** See Method. */
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     const { allowed, blocked } = withinBudgets(candidates, ctx.budgets, this.reason);
     if (allowed.length === 0) return { blocked };
-    const cmd: Command = { reason: this.reason, consolidationType: this.consolidationType, method: this.name, candidates: allowed, replacements: [], costBefore: candidatesPrice(allowed) ?? 0, costAfter: 0, summary: '' };
+    const cmd: Command = {
+      reason: this.reason,
+      consolidationType: this.consolidationType,
+      method: this.name,
+      candidates: allowed,
+      replacements: [],
+      costBefore: candidatesPrice(allowed) ?? 0,
+      costAfter: 0,
+      summary: '',
+    };
     cmd.summary = describe(cmd);
     return { command: cmd, blocked };
   }

@@ -65,7 +65,8 @@ export class FairPrice {
     let best = Number.POSITIVE_INFINITY;
     for (const t of this.frontier) best = Math.min(best, t.price * Math.max(share(cpu, t.cpu), share(mem, t.mem)));
     for (let i = 0; i < this.frontier.length; i++) {
-      for (let j = i + 1; j < this.frontier.length; j++) best = Math.min(best, pairPrice(this.frontier[i], this.frontier[j], cpu, mem));
+      for (let j = i + 1; j < this.frontier.length; j++)
+        best = Math.min(best, pairPrice(this.frontier[i], this.frontier[j], cpu, mem));
     }
     return best;
   }

@@ -40,7 +40,11 @@ export interface Method {
 }
 
 /** Candidates the budgets allow, taken in order and each spending one node of its NodePool's allowance. */
-export function withinBudgets(candidates: readonly Candidate[], budgets: ReadonlyMap<string, Allowance>, reason: DisruptionReason): { allowed: Candidate[]; blocked: Blocked[] } {
+export function withinBudgets(
+  candidates: readonly Candidate[],
+  budgets: ReadonlyMap<string, Allowance>,
+  reason: DisruptionReason,
+): { allowed: Candidate[]; blocked: Blocked[] } {
   const left = new Map([...budgets].map(([k, v]) => [k, v.remaining]));
   const allowed: Candidate[] = [];
   const blocked: Blocked[] = [];

@@ -28,7 +28,8 @@ export function underutilizedEligible(c: Candidate, view: DisruptionView): boole
 /** Karpenter's messages for a NodePool that rules out consolidating a node that still has pods. */
 export function underutilizedDisabled(c: Candidate): string | undefined {
   if (c.nodePool.consolidateAfterMs === undefined) return `NodePool "${c.nodePool.name}" has consolidation disabled`;
-  if (c.nodePool.consolidationPolicy === 'WhenEmpty') return `NodePool "${c.nodePool.name}" has non-empty consolidation disabled`;
+  if (c.nodePool.consolidationPolicy === 'WhenEmpty')
+    return `NodePool "${c.nodePool.name}" has non-empty consolidation disabled`;
   return undefined;
 }
 
@@ -51,9 +52,14 @@ export class MultiNodeConsolidation implements Method {
   /** See Method. */
   computeCommand(candidates: readonly Candidate[], ctx: MethodContext): MethodResult {
     // Budget blocks are reported by single-node consolidation, which looks at every candidate.
-    const allowed = withinBudgets(candidates, ctx.budgets, this.reason).allowed.slice(0, MultiNodeConsolidationMaxCandidates);
+    const allowed = withinBudgets(candidates, ctx.budgets, this.reason).allowed.slice(
+      0,
+      MultiNodeConsolidationMaxCandidates,
+    );
     // A Balanced pool takes only the moves whose saving justifies their disruption (balanced.ts).
-    const [command, ...alternatives] = choosePrefix(allowed, ctx).filter((cmd) => balancedRefusal(cmd, ctx.view) === undefined);
+    const [command, ...alternatives] = choosePrefix(allowed, ctx).filter(
+      (cmd) => balancedRefusal(cmd, ctx.view) === undefined,
+    );
     return { command, alternatives, blocked: [] };
   }
 }

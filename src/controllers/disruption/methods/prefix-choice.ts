@@ -88,7 +88,10 @@ function poorFit(cmd: Command, ctx: MethodContext): string {
 function distinct(found: readonly Scored[]): Scored[] {
   const seen = new Set<string>();
   return found.filter(({ command }) => {
-    const key = command.candidates.map((c) => c.node.name).sort().join('\u0000');
+    const key = command.candidates
+      .map((c) => c.node.name)
+      .sort()
+      .join('\u0000');
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -118,7 +121,12 @@ function attempt(candidates: readonly Candidate[], ctx: MethodContext): Command 
  * it assumes a prefix that fails makes longer ones fail too; where that does not hold it still returns a valid
  * command, just not necessarily the longest.
  */
-function longestPrefix(order: readonly Candidate[], max: number, ctx: MethodContext, search?: Search): Command | undefined {
+function longestPrefix(
+  order: readonly Candidate[],
+  max: number,
+  ctx: MethodContext,
+  search?: Search,
+): Command | undefined {
   let best: Command | undefined;
   let lo = 2;
   let hi = max;
@@ -168,7 +176,10 @@ function prefixCosts(order: readonly Candidate[]): number[] {
  */
 export function prefixOrders(allowed: readonly Candidate[]): Candidate[][] {
   const ratio = new Map(allowed.map((c) => [c, memoryPerCpu(c)]));
-  const by = (sign: number) => (a: Candidate, b: Candidate): number => sign * ((ratio.get(a) ?? 0) - (ratio.get(b) ?? 0));
+  const by =
+    (sign: number) =>
+    (a: Candidate, b: Candidate): number =>
+      sign * ((ratio.get(a) ?? 0) - (ratio.get(b) ?? 0));
   const orders = [[...allowed], [...allowed].sort(by(1)), [...allowed].sort(by(-1))];
   return orders.filter((o, i) => !orders.slice(0, i).some((p) => p.every((c, j) => c === o[j])));
 }

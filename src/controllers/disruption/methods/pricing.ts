@@ -3,7 +3,15 @@
  * Karpenter's price filter: only options strictly cheaper than what the candidates cost now are kept.
  */
 import { Labels } from '../../../api/index.js';
-import { cheapestOffering, fromResourceList, preparedInstanceType, Requirement, Requirements, SolveCache, type InstanceTypeInfo } from '../../../scheduling/index.js';
+import {
+  cheapestOffering,
+  fromResourceList,
+  preparedInstanceType,
+  Requirement,
+  Requirements,
+  SolveCache,
+  type InstanceTypeInfo,
+} from '../../../scheduling/index.js';
 import { FairPrice, type PricedCapacity } from './fair-price.js';
 import type * as sched from '../../../scheduling/index.js';
 
@@ -81,15 +89,27 @@ function launchable(types: Iterable<InstanceTypeInfo>, reqs: Requirements): Pric
 }
 
 /** The planned NodeClaim narrowed to `options` (cheapest first) under `reqs`. */
-export function narrowed(nc: sched.NewNodeClaim, reqs: Requirements, options: readonly PricedOption[]): sched.NewNodeClaim {
+export function narrowed(
+  nc: sched.NewNodeClaim,
+  reqs: Requirements,
+  options: readonly PricedOption[],
+): sched.NewNodeClaim {
   const r = reqs.copy();
-  r.add(Requirement.of(Labels.instanceType, 'In', options.map((o) => o.name)));
+  r.add(
+    Requirement.of(
+      Labels.instanceType,
+      'In',
+      options.map((o) => o.name),
+    ),
+  );
   const first = options[0];
   return {
     ...nc,
     requirements: r.toSelectorRequirements(),
     instanceTypeOptions: options.map((o) => o.name),
-    cheapest: first ? { instanceType: first.name, zone: first.zone, capacityType: first.capacityType, price: first.price } : nc.cheapest,
+    cheapest: first
+      ? { instanceType: first.name, zone: first.zone, capacityType: first.capacityType, price: first.price }
+      : nc.cheapest,
   };
 }
 

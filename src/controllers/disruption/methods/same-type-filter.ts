@@ -20,7 +20,8 @@ export function withoutSameType(cmd: Command, pricing: Pricing): Command | undef
     priceByType.set(type, Math.min(priceByType.get(type) ?? Number.POSITIVE_INFINITY, c.node.price));
   }
   let maxPrice = Number.POSITIVE_INFINITY;
-  for (const name of planned.instanceTypeOptions) maxPrice = Math.min(maxPrice, priceByType.get(name) ?? Number.POSITIVE_INFINITY);
+  for (const name of planned.instanceTypeOptions)
+    maxPrice = Math.min(maxPrice, priceByType.get(name) ?? Number.POSITIVE_INFINITY);
   if (maxPrice === Number.POSITIVE_INFINITY) return cmd;
   const reqs = requirementsOf(planned);
   const options = pricing.options(planned, reqs).filter((o) => o.price < maxPrice);

@@ -38,10 +38,17 @@ export class SingleNodeConsolidation implements Method {
     const limit = (ctx.simulator.solves ?? 0) + SingleNodeConsolidationMaxSolves;
     for (const [i, c] of candidates.entries()) {
       if ((ctx.simulator.solves ?? 0) >= limit) {
-        return { blocked, incomplete: `abandoning single-node consolidation after ${SingleNodeConsolidationMaxSolves} simulations, having evaluated ${i} of ${candidates.length} candidates` };
+        return {
+          blocked,
+          incomplete: `abandoning single-node consolidation after ${SingleNodeConsolidationMaxSolves} simulations, having evaluated ${i} of ${candidates.length} candidates`,
+        };
       }
       if ((ctx.budgets.get(c.nodePool.name)?.remaining ?? 0) <= 0) {
-        blocked.push({ node: c.node, message: budgetMessage(c, ctx.budgets, this.reason), reason: 'DisruptionBlocked' });
+        blocked.push({
+          node: c.node,
+          message: budgetMessage(c, ctx.budgets, this.reason),
+          reason: 'DisruptionBlocked',
+        });
         continue;
       }
       const r = computeConsolidation([c], ctx, this.consolidationType);

@@ -10,7 +10,9 @@ export function describeAction(cmd: Command): string {
   const names = cmd.candidates.map((c) => c.node.name);
   const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')}, …` : names.join(', ');
   const what = `delete ${names.length} node${names.length === 1 ? '' : 's'} (${shown})`;
-  const repl = cmd.replacements.length ? ` and replace with ${cmd.replacements.map((r) => r.cheapest.instanceType || r.instanceTypeOptions[0] || 'a node').join(', ')}` : '';
+  const repl = cmd.replacements.length
+    ? ` and replace with ${cmd.replacements.map((r) => r.cheapest.instanceType || r.instanceTypeOptions[0] || 'a node').join(', ')}`
+    : '';
   const saving = cmd.costBefore - cmd.costAfter;
   return `${what}${repl}${cmd.reason === 'Drifted' ? '' : `, saving ${money(saving)}`}`;
 }

@@ -13,7 +13,11 @@ import type { ControllerContext } from '../../context.js';
 const isDisrupted = (t: Taint): boolean => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect;
 
 /** Rewrites a Node's taints with `change` (undefined: nothing to write), conditionally on its resourceVersion. */
-async function editTaints(ctx: ControllerContext, node: string, change: (taints: Taint[]) => Taint[] | undefined): Promise<void> {
+async function editTaints(
+  ctx: ControllerContext,
+  node: string,
+  change: (taints: Taint[]) => Taint[] | undefined,
+): Promise<void> {
   await updateWithRetry<Node>({
     client: ctx.client,
     resource: Resources.nodes,
@@ -29,16 +33,26 @@ async function editTaints(ctx: ControllerContext, node: string, change: (taints:
 
 /** Adds the disrupted taint to a Node. */
 export async function taintDisrupted(ctx: ControllerContext, node: string): Promise<void> {
-  await editTaints(ctx, node, (taints) => (taints.some(isDisrupted) ? undefined : [...taints, { key: DisruptedTaint.key, effect: DisruptedTaint.effect } as Taint]));
+  await editTaints(ctx, node, (taints) =>
+    taints.some(isDisrupted)
+      ? undefined
+      : [...taints, { key: DisruptedTaint.key, effect: DisruptedTaint.effect } as Taint],
+  );
 }
 
 /** Removes the disrupted taint from a Node, if it is there. */
 export async function untaintDisrupted(ctx: ControllerContext, node: string): Promise<void> {
-  await editTaints(ctx, node, (taints) => (taints.some(isDisrupted) ? taints.filter((t) => !isDisrupted(t)) : undefined)).catch(ignoreNotFound);
+  await editTaints(ctx, node, (taints) =>
+    taints.some(isDisrupted) ? taints.filter((t) => !isDisrupted(t)) : undefined,
+  ).catch(ignoreNotFound);
 }
 
 /** Sets (reason) or clears (undefined) the NodeClaim's DisruptionReason condition. */
-export async function markDisruptionReason(ctx: ControllerContext, nodeClaim: string, reason: string | undefined): Promise<void> {
+export async function markDisruptionReason(
+  ctx: ControllerContext,
+  nodeClaim: string,
+  reason: string | undefined,
+): Promise<void> {
   const now = ctx.clock.now();
   await updateWithRetry<StoredNodeClaim>({
     client: ctx.client,
@@ -50,7 +64,11 @@ export async function markDisruptionReason(ctx: ControllerContext, nodeClaim: st
       const has = conds.some((c) => c.type === ConditionTypes.disruptionReason);
       if (!reason && !has) return undefined;
       const next = reason
-        ? setCondition(conds, { type: ConditionTypes.disruptionReason, status: 'True', reason, message: `Disrupting: ${reason}` }, { now })
+        ? setCondition(
+            conds,
+            { type: ConditionTypes.disruptionReason, status: 'True', reason, message: `Disrupting: ${reason}` },
+            { now },
+          )
         : conds.filter((c) => c.type !== ConditionTypes.disruptionReason);
       fresh.status = { ...fresh.status, conditions: next };
       return fresh;

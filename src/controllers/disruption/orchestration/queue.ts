@@ -60,7 +60,8 @@ export class OrchestrationQueue implements Reconciler {
     const id = `command-${++this.seq}`;
     const cmd: InFlightCommand = { id, command, replacements: [], seen: new Set(), startedAt: this.ctx.clock.now() };
     this.commands.set(id, cmd);
-    for (const c of command.candidates) if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, command.reason);
+    for (const c of command.candidates)
+      if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, command.reason);
     try {
       for (const planned of command.replacements) {
         const pool = this.ctx.informers.nodePools.cache.get(planned.nodePool);
@@ -69,13 +70,20 @@ export class OrchestrationQueue implements Reconciler {
         const name = made.metadata.name ?? '';
         cmd.replacements.push(name);
         this.ctx.state.expectNodeClaim(name);
-        this.ctx.metrics.nodeClaimsCreated.labels({ reason: command.reason.toLowerCase(), nodepool: planned.nodePool, min_values_relaxed: 'false' }).inc();
+        this.ctx.metrics.nodeClaimsCreated
+          .labels({ reason: command.reason.toLowerCase(), nodepool: planned.nodePool, min_values_relaxed: 'false' })
+          .inc();
       }
     } catch (e) {
       await this.abandon(cmd, `launching a replacement failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    if (cmd.replacements.length) await this.publish(cmd, EventReasons.disruptionLaunching, `Launching NodeClaim: ${cmd.replacements.join(', ')} (${command.summary})`);
+    if (cmd.replacements.length)
+      await this.publish(
+        cmd,
+        EventReasons.disruptionLaunching,
+        `Launching NodeClaim: ${cmd.replacements.join(', ')} (${command.summary})`,
+      );
     this.queue.add(id);
   }
 
@@ -86,8 +94,13 @@ export class OrchestrationQueue implements Reconciler {
     const state = this.replacementsState(cmd);
     if (state.failed) return this.abandon(cmd, state.failed);
     if (!state.ready) {
-      if (this.ctx.clock.now() - cmd.startedAt > replacementTimeoutMs) return this.abandon(cmd, `replacements not initialized after ${replacementTimeoutMs / 60_000} minutes`);
-      await this.publish(cmd, EventReasons.disruptionWaitingReadiness, `Waiting on readiness to continue disruption: ${state.waiting.join(', ')}`);
+      if (this.ctx.clock.now() - cmd.startedAt > replacementTimeoutMs)
+        return this.abandon(cmd, `replacements not initialized after ${replacementTimeoutMs / 60_000} minutes`);
+      await this.publish(
+        cmd,
+        EventReasons.disruptionWaitingReadiness,
+        `Waiting on readiness to continue disruption: ${state.waiting.join(', ')}`,
+      );
       return { requeueAfter: pollMs };
     }
     await this.terminate(cmd);
@@ -99,11 +112,17 @@ export class OrchestrationQueue implements Reconciler {
       const nc = this.ctx.informers.nodeClaims.cache.get(name);
       if (nc) cmd.seen.add(name);
       if (!nc) {
-        if (cmd.seen.has(name)) return { ready: false, failed: `replacement NodeClaim ${name} was deleted before it initialized`, waiting };
+        if (cmd.seen.has(name))
+          return { ready: false, failed: `replacement NodeClaim ${name} was deleted before it initialized`, waiting };
         waiting.push(name);
         continue;
       }
-      if (nc.metadata.deletionTimestamp) return { ready: false, failed: `replacement NodeClaim ${name} is being deleted (launch or registration failed)`, waiting };
+      if (nc.metadata.deletionTimestamp)
+        return {
+          ready: false,
+          failed: `replacement NodeClaim ${name} is being deleted (launch or registration failed)`,
+          waiting,
+        };
       if (!isTrue(nc.status?.conditions, ConditionTypes.initialized)) waiting.push(name);
     }
     return { ready: waiting.length === 0, waiting };
@@ -115,19 +134,31 @@ export class OrchestrationQueue implements Reconciler {
     try {
       for (const c of command.candidates) await taintDisrupted(this.ctx, c.node.name);
       for (const c of command.candidates) {
-        if (c.node.nodeClaim) await this.ctx.client.delete(Resources.nodeClaims, { name: c.node.nodeClaim }).catch(ignoreNotFound);
+        if (c.node.nodeClaim)
+          await this.ctx.client.delete(Resources.nodeClaims, { name: c.node.nodeClaim }).catch(ignoreNotFound);
       }
     } catch (e) {
       await this.abandon(cmd, `tainting or deleting a candidate failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     this.commands.delete(cmd.id);
-    this.ctx.metrics.disruptionDecisions.inc({ decision: decisionOf(command), reason: command.reason.toLowerCase(), consolidation_type: command.consolidationType });
+    this.ctx.metrics.disruptionDecisions.inc({
+      decision: decisionOf(command),
+      reason: command.reason.toLowerCase(),
+      consolidation_type: command.consolidationType,
+    });
     for (const c of command.candidates) {
-      this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: command.reason.toLowerCase(), nodepool: c.nodePool.name, capacity_type: c.node.labels[Labels.capacityType] ?? '' });
+      this.ctx.metrics.nodeClaimsDisrupted.inc({
+        reason: command.reason.toLowerCase(),
+        nodepool: c.nodePool.name,
+        capacity_type: c.node.labels[Labels.capacityType] ?? '',
+      });
     }
     await this.publish(cmd, EventReasons.disruptionTerminating, `Disrupting Node: ${command.summary}`);
-    this.ctx.log.info({ controller: this.name, command: command.summary, replacements: cmd.replacements }, 'disruption command executed');
+    this.ctx.log.info(
+      { controller: this.name, command: command.summary, replacements: cmd.replacements },
+      'disruption command executed',
+    );
   }
 
   /** Gives a command up: the candidates lose the taint and the DisruptionReason condition. */
@@ -137,7 +168,12 @@ export class OrchestrationQueue implements Reconciler {
       if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, undefined);
       await untaintDisrupted(this.ctx, c.node.name);
     }
-    await this.publish(cmd, EventReasons.disruptionBlocked, `Abandoned disruption (${cmd.command.summary}): ${why}`, 'Warning');
+    await this.publish(
+      cmd,
+      EventReasons.disruptionBlocked,
+      `Abandoned disruption (${cmd.command.summary}): ${why}`,
+      'Warning',
+    );
     this.ctx.log.warn({ controller: this.name, command: cmd.command.summary, why }, 'disruption command abandoned');
   }
 
@@ -145,8 +181,15 @@ export class OrchestrationQueue implements Reconciler {
    * One event on each candidate's Node and NodeClaim. As Karpenter, "waiting on readiness" is said once per object
    * every 2 minutes however often the command is polled, and the others once per object and message.
    */
-  private async publish(cmd: InFlightCommand, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal'): Promise<void> {
-    const dedupeOf = (uid: string | undefined): { values: string[] } => ({ values: reason === EventReasons.disruptionWaitingReadiness ? [uid ?? ''] : [uid ?? '', message] });
+  private async publish(
+    cmd: InFlightCommand,
+    reason: string,
+    message: string,
+    type: 'Normal' | 'Warning' = 'Normal',
+  ): Promise<void> {
+    const dedupeOf = (uid: string | undefined): { values: string[] } => ({
+      values: reason === EventReasons.disruptionWaitingReadiness ? [uid ?? ''] : [uid ?? '', message],
+    });
     for (const c of cmd.command.candidates) {
       const node = this.ctx.informers.nodes.cache.get(c.node.name);
       if (node) await this.ctx.recorder.publish(node, { type, reason, message, dedupe: dedupeOf(node.metadata.uid) });

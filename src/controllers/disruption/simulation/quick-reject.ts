@@ -4,7 +4,15 @@
  * cheap enough. Placement constraints only ever remove options, so a removal that fails here fails in the
  * solver too; this lets a pass skip most hopeless candidates in microseconds instead of a full solve.
  */
-import { addResources, fitsIn, fromResourceList, maxResources, podRequests, subtractResources, type Resources } from '../../../scheduling/index.js';
+import {
+  addResources,
+  fitsIn,
+  fromResourceList,
+  maxResources,
+  podRequests,
+  subtractResources,
+  type Resources,
+} from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import type { Candidate } from '../types.js';
 import type { RemovalOutcome } from './removal-simulator.js';
@@ -36,7 +44,9 @@ export class QuickReject {
       // Price and allocatable only: no need for the full preparation (requirements) here.
       const prices = it.offerings.filter((o) => o.available).map((o) => o.price);
       if (prices.length === 0) continue;
-      const allocatable = it.allocatable ? fromResourceList(it.allocatable) : subtractResources(fromResourceList(it.capacity), fromResourceList(it.overhead));
+      const allocatable = it.allocatable
+        ? fromResourceList(it.allocatable)
+        : subtractResources(fromResourceList(it.capacity), fromResourceList(it.overhead));
       this.types.push({ price: Math.min(...prices), allocatable });
     }
     this.types.sort((a, b) => a.price - b.price);
@@ -56,12 +66,20 @@ export class QuickReject {
     for (const c of candidates) {
       for (const p of c.reschedulable) {
         const r = podRequests(p);
-        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew)) return stranded(p, 'no other node has room for it and no instance type cheaper than the candidates can hold it');
+        if (!fitsIn(r, biggestFree) && !fitsIn(r, biggestNew))
+          return stranded(
+            p,
+            'no other node has room for it and no instance type cheaper than the candidates can hold it',
+          );
         need = addResources(need, r);
       }
     }
     const first = candidates.find((c) => c.reschedulable.length)?.reschedulable[0];
-    if (first && !fitsIn(need, capacity)) return stranded(first, 'the pods to move need more than the free capacity left plus one instance type cheaper than the candidates');
+    if (first && !fitsIn(need, capacity))
+      return stranded(
+        first,
+        'the pods to move need more than the free capacity left plus one instance type cheaper than the candidates',
+      );
     return undefined;
   }
 
@@ -95,5 +113,8 @@ export class QuickReject {
 }
 
 function stranded(p: sched.Pod, reason: string): RemovalOutcome {
-  return { stranded: [{ pod: `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, reason }], newNodeClaims: [] };
+  return {
+    stranded: [{ pod: `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, reason }],
+    newNodeClaims: [],
+  };
 }

@@ -8,7 +8,20 @@
  * consolidation TTL (validation.ts), and the property tests carry commands out with the solver.
  */
 import { Labels } from '../../../api/index.js';
-import { addResources, cheapestOffering, fitsIn, podRequests, preparedInstanceType, Requirement, Requirements, SolveCache, subtractResources, toResourceList, fromResourceList, type Resources } from '../../../scheduling/index.js';
+import {
+  addResources,
+  cheapestOffering,
+  fitsIn,
+  podRequests,
+  preparedInstanceType,
+  Requirement,
+  Requirements,
+  SolveCache,
+  subtractResources,
+  toResourceList,
+  fromResourceList,
+  type Resources,
+} from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { podKeyOf } from '../candidates/pods.js';
 import type { Candidate, DisruptionView } from '../types.js';
@@ -30,7 +43,13 @@ interface PricedType {
 function simplePod(p: sched.Pod): boolean {
   const s = p.spec;
   const hostPorts = [...s.containers, ...(s.initContainers ?? [])].some((c) => c.ports?.some((x) => x.hostPort));
-  return !s.nodeSelector && !s.affinity && !s.topologySpreadConstraints?.length && !s.volumes?.some((v) => v.persistentVolumeClaim || v.ephemeral) && !hostPorts;
+  return (
+    !s.nodeSelector &&
+    !s.affinity &&
+    !s.topologySpreadConstraints?.length &&
+    !s.volumes?.some((v) => v.persistentVolumeClaim || v.ephemeral) &&
+    !hostPorts
+  );
 }
 
 /** Resource-only removal simulation, falling back to `fallback` whenever constraints could matter. */
@@ -62,7 +81,11 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
       for (const p of n.pods ?? []) used = addResources(used, podRequests(p));
       this.receivers.push({ name: n.name, free: subtractResources(fromResourceList(n.allocatable), used) });
     }
-    for (const ds of view.daemonSets) Object.assign(this.overhead, addResources(this.overhead, podRequests({ metadata: { name: ds.name }, spec: ds.template.spec })));
+    for (const ds of view.daemonSets)
+      Object.assign(
+        this.overhead,
+        addResources(this.overhead, podRequests({ metadata: { name: ds.name }, spec: ds.template.spec })),
+      );
   }
 
   /** The NodePool's launchable types, prepared on first use. */
@@ -78,7 +101,14 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
       const info = preparedInstanceType(it, this.cache);
       if (!info || info.requirements.intersects(reqs)) continue;
       const o = cheapestOffering(info, reqs);
-      if (o) out.push({ name: it.name, price: o.price, zone: o.zone, capacityType: o.capacityType, allocatable: info.allocatable });
+      if (o)
+        out.push({
+          name: it.name,
+          price: o.price,
+          zone: o.zone,
+          capacityType: o.capacityType,
+          allocatable: info.allocatable,
+        });
     }
     return out.sort((a, b) => a.price - b.price || (a.name < b.name ? -1 : 1));
   }
@@ -122,11 +152,15 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
   }
 
   private pack(moving: sched.Pod[], gone: ReadonlySet<string>, pool: sched.NodePool): RemovalOutcome {
-    const sized = moving.map((p) => ({ p, r: this.requestsOf(p) })).sort((a, b) => (b.r['cpu'] ?? 0) - (a.r['cpu'] ?? 0) || (b.r['memory'] ?? 0) - (a.r['memory'] ?? 0));
+    const sized = moving
+      .map((p) => ({ p, r: this.requestsOf(p) }))
+      .sort((a, b) => (b.r['cpu'] ?? 0) - (a.r['cpu'] ?? 0) || (b.r['memory'] ?? 0) - (a.r['memory'] ?? 0));
     // A node without room for the element-wise smallest request takes none of these pods: leave it out of the
     // first-fit scans, which are most of a simulation's time once the fleet is well packed.
     const smallest = elementwiseMin(sized.map((s) => s.r));
-    const free = this.receivers.filter((r) => !gone.has(r.name) && fitsIn(smallest, r.free)).map((r) => ({ ...r, free: { ...r.free } }));
+    const free = this.receivers
+      .filter((r) => !gone.has(r.name) && fitsIn(smallest, r.free))
+      .map((r) => ({ ...r, free: { ...r.free } }));
     const leftover: Resources = { ...this.overhead };
     const onNew: string[] = [];
     for (const { p, r } of sized) {
@@ -142,20 +176,41 @@ export class ResourceRemovalSimulator implements RemovalSimulator {
     if (onNew.length === 0) return { stranded: [], newNodeClaims: [] };
     const fitting = this.types(pool).filter((t) => fitsIn(leftover, t.allocatable));
     const first = fitting[0];
-    if (!first) return { stranded: [], newNodeClaims: [this.planned(pool, [], onNew, leftover), this.planned(pool, [], [], leftover)] };
+    if (!first)
+      return {
+        stranded: [],
+        newNodeClaims: [this.planned(pool, [], onNew, leftover), this.planned(pool, [], [], leftover)],
+      };
     return { stranded: [], newNodeClaims: [this.planned(pool, fitting.slice(0, 60), onNew, leftover)] };
   }
 
-  private planned(pool: sched.NodePool, options: PricedType[], pods: string[], requests: Resources): sched.NewNodeClaim {
+  private planned(
+    pool: sched.NodePool,
+    options: PricedType[],
+    pods: string[],
+    requests: Resources,
+  ): sched.NewNodeClaim {
     const reqs = Requirements.fromSelector(pool.template.requirements);
     reqs.add(Requirement.of(Labels.nodePool, 'In', [pool.name]));
-    if (options.length) reqs.add(Requirement.of(Labels.instanceType, 'In', options.map((o) => o.name)));
+    if (options.length)
+      reqs.add(
+        Requirement.of(
+          Labels.instanceType,
+          'In',
+          options.map((o) => o.name),
+        ),
+      );
     const first = options[0];
     return {
       nodePool: pool.name,
       requirements: reqs.toSelectorRequirements(),
       instanceTypeOptions: options.map((o) => o.name),
-      cheapest: { instanceType: first?.name ?? '', zone: first?.zone ?? '', capacityType: first?.capacityType ?? '', price: first?.price ?? Number.POSITIVE_INFINITY },
+      cheapest: {
+        instanceType: first?.name ?? '',
+        zone: first?.zone ?? '',
+        capacityType: first?.capacityType ?? '',
+        price: first?.price ?? Number.POSITIVE_INFINITY,
+      },
       pods,
       requests: toResourceList(requests),
       taints: [],

@@ -34,9 +34,15 @@ export class SolveRemovalSimulator implements RemovalSimulator {
     // In the solver's order, so a 5,000-node solve does not sort its bins again for every candidate.
     this.receivers = view.nodes.filter((n) => !n.deleting).sort(binOrder);
     this.leaving = view.nodes.filter((n) => n.deleting).flatMap((n) => reschedulablePods(n.pods));
-    this.uninitialized = new Set([...view.nodes.filter((n) => n.initialized === false).map((n) => n.name), ...view.inFlight.map((n) => n.name)]);
+    this.uninitialized = new Set([
+      ...view.nodes.filter((n) => n.initialized === false).map((n) => n.name),
+      ...view.inFlight.map((n) => n.name),
+    ]);
     this.pendingKeys = new Set(view.pendingPods.map(podKeyOf));
-    this.usage = poolUsage({ pods: [], nodes: this.receivers, nodeClaims: view.inFlight, nodePools: [], instanceTypes: [] }, cache);
+    this.usage = poolUsage(
+      { pods: [], nodes: this.receivers, nodeClaims: view.inFlight, nodePools: [], instanceTypes: [] },
+      cache,
+    );
   }
 
   /** Built on first use: a pass that simulates nothing should not pay for it. */
@@ -68,14 +74,29 @@ export class SolveRemovalSimulator implements RemovalSimulator {
       // which is right for provisioning but hides both "one replacement" and the spot flexibility consolidation needs.
       strategy: 'karpenter-ffd',
     };
-    const result = solve(input, usageWithout(this.usage, candidates.map((c) => c.node), undefined, this.cache), this.cache);
+    const result = solve(
+      input,
+      usageWithout(
+        this.usage,
+        candidates.map((c) => c.node),
+        undefined,
+        this.cache,
+      ),
+      this.cache,
+    );
     const leavingKeys = new Set(this.leaving.map(podKeyOf));
     // Pods that were pending anyway do not make a removal fail (Karpenter's AllNonPendingPodsScheduled).
     const pending = this.pendingKeys;
-    const stranded: Stranded[] = result.unplaced.filter((u) => !pending.has(u.pod)).map((u) => ({ pod: u.pod, reason: u.reasons.map((r) => r.message).join('; ') || 'no place found' }));
-    const onUninitialized = [...result.existingNodes.map((p) => ({ pod: p.pod, target: `node/${p.node}`, name: p.node })), ...result.nominated.map((p) => ({ pod: p.pod, target: `nodeclaim/${p.nodeClaim}`, name: p.nodeClaim }))];
+    const stranded: Stranded[] = result.unplaced
+      .filter((u) => !pending.has(u.pod))
+      .map((u) => ({ pod: u.pod, reason: u.reasons.map((r) => r.message).join('; ') || 'no place found' }));
+    const onUninitialized = [
+      ...result.existingNodes.map((p) => ({ pod: p.pod, target: `node/${p.node}`, name: p.node })),
+      ...result.nominated.map((p) => ({ pod: p.pod, target: `nodeclaim/${p.nodeClaim}`, name: p.nodeClaim })),
+    ];
     for (const p of onUninitialized) {
-      if (this.uninitialized.has(p.name) && !leavingKeys.has(p.pod)) stranded.push({ pod: p.pod, reason: `would schedule against uninitialized ${p.target}`, waitsFor: p.target });
+      if (this.uninitialized.has(p.name) && !leavingKeys.has(p.pod))
+        stranded.push({ pod: p.pod, reason: `would schedule against uninitialized ${p.target}`, waitsFor: p.target });
     }
     return { stranded, newNodeClaims: result.newNodeClaims };
   }

@@ -23,7 +23,14 @@ function replacementNode(r: sched.NewNodeClaim, v: DisruptionView): DisruptionNo
     name,
     nodeClaim: `nc-${name}`,
     nodePool: r.nodePool,
-    labels: { ...it?.labels, [Labels.hostname]: name, [Labels.zone]: r.cheapest.zone, [Labels.capacityType]: r.cheapest.capacityType, [Labels.nodePool]: r.nodePool, [Labels.instanceType]: r.cheapest.instanceType },
+    labels: {
+      ...it?.labels,
+      [Labels.hostname]: name,
+      [Labels.zone]: r.cheapest.zone,
+      [Labels.capacityType]: r.cheapest.capacityType,
+      [Labels.nodePool]: r.nodePool,
+      [Labels.instanceType]: r.cheapest.instanceType,
+    },
     allocatable: it?.allocatable ?? it?.capacity ?? {},
     taints: r.taints.length ? r.taints : undefined,
     pods: [],
@@ -45,13 +52,24 @@ export function applyCommand(v: DisruptionView, cmd: Command): Applied {
   // "replacement-12" would come before "replacement-9". Presented as not yet initialized, they come last.
   const fresh = new Set(replacements.map((n) => n.name));
   const solveNodes = nodes.map((n) => (fresh.has(n.name) ? { ...n, initialized: false } : n));
-  const result = solve({ pods: moving, nodes: solveNodes, nodePools: [], instanceTypes: [], daemonSets: v.daemonSets, strategy: 'karpenter-ffd' });
+  const result = solve({
+    pods: moving,
+    nodes: solveNodes,
+    nodePools: [],
+    instanceTypes: [],
+    daemonSets: v.daemonSets,
+    strategy: 'karpenter-ffd',
+  });
   if (result.unplaced.length > 0) return { ok: false, stranded: result.unplaced.map((u) => u.pod) };
   const byKey = new Map(moving.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p]));
   const landed = new Map<string, sched.Pod[]>();
   for (const placed of result.existingNodes) {
     const p = byKey.get(placed.pod);
-    if (p) landed.set(placed.node, [...(landed.get(placed.node) ?? []), { ...p, spec: { ...p.spec, nodeName: placed.node } }]);
+    if (p)
+      landed.set(placed.node, [
+        ...(landed.get(placed.node) ?? []),
+        { ...p, spec: { ...p.spec, nodeName: placed.node } },
+      ]);
   }
   // New node objects rather than edits: the solver caches what it derived from each node object it was given.
   const after = nodes.map((n) => {

@@ -9,10 +9,23 @@ import type * as sched from '../../../scheduling/index.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
 /** A catalog instance type: `cpu` cores, 4 GiB per core, on-demand at `price`, spot at `spotPrice` if given. */
-export function instanceType(opts: { name: string; cpu: number; price: number; spotPrice?: number; zones?: string[]; memGi?: number }): sched.InstanceType {
+export function instanceType(opts: {
+  name: string;
+  cpu: number;
+  price: number;
+  spotPrice?: number;
+  zones?: string[];
+  memGi?: number;
+}): sched.InstanceType {
   const zones = opts.zones ?? ['zone-a', 'zone-b'];
-  const offerings: sched.Offering[] = zones.map((zone) => ({ zone, capacityType: 'on-demand', price: opts.price, available: true }));
-  if (opts.spotPrice !== undefined) for (const zone of zones) offerings.push({ zone, capacityType: 'spot', price: opts.spotPrice, available: true });
+  const offerings: sched.Offering[] = zones.map((zone) => ({
+    zone,
+    capacityType: 'on-demand',
+    price: opts.price,
+    available: true,
+  }));
+  if (opts.spotPrice !== undefined)
+    for (const zone of zones) offerings.push({ zone, capacityType: 'spot', price: opts.spotPrice, available: true });
   return {
     name: opts.name,
     labels: { [Labels.instanceType]: opts.name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
@@ -23,13 +36,22 @@ export function instanceType(opts: { name: string; cpu: number; price: number; s
 
 /** Sizes 1..32 cores, price proportional to size (on-demand 0.05/core, spot 0.02/core). */
 export function catalog(withSpot = false): sched.InstanceType[] {
-  return [1, 2, 4, 8, 16, 32].map((cpu) => instanceType({ name: `c.${cpu}x`, cpu, price: cpu * 0.05, ...(withSpot ? { spotPrice: cpu * 0.02 } : {}) }));
+  return [1, 2, 4, 8, 16, 32].map((cpu) =>
+    instanceType({ name: `c.${cpu}x`, cpu, price: cpu * 0.05, ...(withSpot ? { spotPrice: cpu * 0.02 } : {}) }),
+  );
 }
 
 let podCounter = 0;
 
 /** A pod requesting `cpu` cores (and 1 GiB per core), optionally with labels and annotations. */
-export function pod(opts: { cpu: number; name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerKind?: string }): sched.Pod {
+export function pod(opts: {
+  cpu: number;
+  name?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerKind?: string;
+}): sched.Pod {
   podCounter++;
   const name = opts.name ?? `p-${podCounter}`;
   return {
@@ -41,7 +63,16 @@ export function pod(opts: { cpu: number; name?: string; namespace?: string; labe
       annotations: opts.annotations,
       ownerReferences: opts.ownerKind ? [{ kind: opts.ownerKind, name: 'owner', controller: true }] : undefined,
     },
-    spec: { containers: [{ name: 'c', resources: { requests: { cpu: `${Math.round(opts.cpu * 1000)}m`, memory: `${Math.round(opts.cpu * 1024)}Mi` } } }] },
+    spec: {
+      containers: [
+        {
+          name: 'c',
+          resources: {
+            requests: { cpu: `${Math.round(opts.cpu * 1000)}m`, memory: `${Math.round(opts.cpu * 1024)}Mi` },
+          },
+        },
+      ],
+    },
   };
 }
 
@@ -70,7 +101,14 @@ export function node(spec: NodeSpec, types: readonly sched.InstanceType[]): Disr
     name: spec.name,
     nodeClaim: `nc-${spec.name}`,
     nodePool: pool,
-    labels: { ...it?.labels, [Labels.hostname]: spec.name, [Labels.zone]: zone, [Labels.capacityType]: ct, [Labels.nodePool]: pool, [Labels.instanceType]: spec.type },
+    labels: {
+      ...it?.labels,
+      [Labels.hostname]: spec.name,
+      [Labels.zone]: zone,
+      [Labels.capacityType]: ct,
+      [Labels.nodePool]: pool,
+      [Labels.instanceType]: spec.type,
+    },
     allocatable: it?.capacity ?? {},
     pods: (spec.pods ?? []).map((p) => ({ ...p, spec: { ...p.spec, nodeName: spec.name } })),
     initialized: true,
@@ -82,7 +120,14 @@ export function node(spec: NodeSpec, types: readonly sched.InstanceType[]): Disr
 }
 
 /** A NodePool's disruption settings. */
-export function pool(opts: { name?: string; policy?: ConsolidationPolicy; consolidateAfterMs?: number | undefined; budgets?: Budget[] } = {}): DisruptionNodePool {
+export function pool(
+  opts: {
+    name?: string;
+    policy?: ConsolidationPolicy;
+    consolidateAfterMs?: number | undefined;
+    budgets?: Budget[];
+  } = {},
+): DisruptionNodePool {
   return {
     name: opts.name ?? 'default',
     consolidationPolicy: opts.policy ?? 'WhenEmptyOrUnderutilized',

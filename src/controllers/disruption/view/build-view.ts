@@ -14,11 +14,18 @@ import { cloudPool } from '../../cloud-objects.js';
 import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
-import { buildSchedulingInput, toSchedulingPod, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
+import {
+  buildSchedulingInput,
+  toSchedulingPod,
+  type SchedulingInputCache,
+} from '../../provisioning/scheduling-input.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
 /** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
-export function offeringPrice(labels: Readonly<Record<string, string>>, types: readonly ProviderInstanceType[] | undefined): number | undefined {
+export function offeringPrice(
+  labels: Readonly<Record<string, string>>,
+  types: readonly ProviderInstanceType[] | undefined,
+): number | undefined {
   const it = types?.find((t) => t.name === labels[Labels.instanceType]);
   const o = it?.offerings.find((x) => x.zone === labels[Labels.zone] && x.capacityType === labels[Labels.capacityType]);
   return o?.price;
@@ -31,7 +38,8 @@ function disruptionPool(np: StoredNodePool): DisruptionNodePool {
     name: np.metadata.name ?? '',
     consolidationPolicy: d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
     // A static NodePool (spec.replicas) is never consolidated: as `Never`, so emptiness and consolidation skip it.
-    consolidateAfterMs: np.spec.replicas !== undefined || after === 'Never' ? undefined : after === undefined ? 0 : parseDuration(after),
+    consolidateAfterMs:
+      np.spec.replicas !== undefined || after === 'Never' ? undefined : after === undefined ? 0 : parseDuration(after),
     budgets: d?.budgets ?? [],
   };
 }
@@ -83,7 +91,8 @@ function latestBinding(pods: readonly sched.Pod[]): number | undefined {
 function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFacts): DisruptionNode {
   const node = ctx.informers.nodes.cache.get(n.name);
   const pool = n.labels[Labels.nodePool];
-  const dnd = (o: { metadata: { annotations?: Record<string, string> } } | undefined): boolean => o?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true';
+  const dnd = (o: { metadata: { annotations?: Record<string, string> } } | undefined): boolean =>
+    o?.metadata.annotations?.[Annotations.doNotDisrupt] === 'true';
   const claim = f.nc ? claimFacts(f.nc) : { nodeClaim: undefined };
   const bound = latestBinding(n.pods ?? []);
   return {
@@ -111,10 +120,16 @@ function pdbsOf(ctx: ControllerContext): DisruptionPdb[] {
 }
 
 /** Builds the view; `claimed` are nodes that commands in flight are already disrupting. */
-export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<string>, inputCache?: SchedulingInputCache): Promise<DisruptionView> {
+export async function buildView(
+  ctx: ControllerContext,
+  claimed: ReadonlySet<string>,
+  inputCache?: SchedulingInputCache,
+): Promise<DisruptionView> {
   const pools = ctx.informers.nodePools.cache.list().filter((np) => !np.metadata.deletionTimestamp);
   const types = new Map<string, ProviderInstanceType[]>();
-  await Promise.all(pools.map(async (np) => types.set(np.metadata.name ?? '', await ctx.cloudProvider.getInstanceTypes(cloudPool(np)))));
+  await Promise.all(
+    pools.map(async (np) => types.set(np.metadata.name ?? '', await ctx.cloudProvider.getInstanceTypes(cloudPool(np)))),
+  );
   const built = buildSchedulingInput(ctx.state, pools, types, inputCache);
   const pods = built.pods;
   // Simulations place pods as provisioning would, under the same preference policy.
@@ -143,7 +158,10 @@ export async function buildView(ctx: ControllerContext, claimed: ReadonlySet<str
     daemonSets: input.daemonSets ?? [],
     pdbs: pdbsOf(ctx),
     // CapacityBuffers' virtual pods count as pending: consolidation must leave their room (capacitybuffer/).
-    pendingPods: [...input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)), ...buffered.map(toSchedulingPod)],
+    pendingPods: [
+      ...input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)),
+      ...buffered.map(toSchedulingPod),
+    ],
     spotToSpot: ctx.options.featureGates.SpotToSpotConsolidation,
   };
 }

@@ -1,6 +1,13 @@
 import { Annotations, Labels } from '../../../api/index.js';
 import { rfc3339 } from '../../../clock/index.js';
-import { ignoreNotFound, Resources, WorkQueue, type Node, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  Resources,
+  WorkQueue,
+  type Node,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import { formatDuration } from '../../../settings/duration.js';
 import type { RepairPolicy } from '../../../cloudprovider/index.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
@@ -39,14 +46,18 @@ export class NodeHealthController implements Reconciler {
     if (!unhealthy) return;
     const now = this.ctx.clock.now();
     if (unhealthy.repairAt > now) return { requeueAfter: unhealthy.repairAt - now };
-    const nodeClaim = node.spec?.providerID ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0] : undefined;
+    const nodeClaim = node.spec?.providerID
+      ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0]
+      : undefined;
     if (!nodeClaim || nodeClaim.metadata.deletionTimestamp) return;
     if (await this.blocked(node, nodePool, policies)) return { requeueAfter: blockedRetry };
     await this.repair({ node, nodeClaim, unhealthy, now });
   }
 
   private async blocked(node: Node, nodePool: string, policies: RepairPolicy[]): Promise<boolean> {
-    const poolNodes = this.ctx.informers.nodes.cache.list().filter((n) => n.metadata.labels?.[Labels.nodePool] === nodePool);
+    const poolNodes = this.ctx.informers.nodes.cache
+      .list()
+      .filter((n) => n.metadata.labels?.[Labels.nodePool] === nodePool);
     const unhealthyCount = poolNodes.filter((n) => unhealthyCondition(n, policies)).length;
     const threshold = this.ctx.options.nodeRepairUnhealthyThreshold;
     // Karpenter scales the percentage to a node count rounding up, so a small pool can still repair one node.
@@ -58,17 +69,30 @@ export class NodeHealthController implements Reconciler {
     return true;
   }
 
-  private async repair(r: { node: Node; nodeClaim: StoredNodeClaim; unhealthy: Unhealthy; now: number }): Promise<void> {
+  private async repair(r: {
+    node: Node;
+    nodeClaim: StoredNodeClaim;
+    unhealthy: Unhealthy;
+    now: number;
+  }): Promise<void> {
     const { node, nodeClaim, unhealthy } = r;
     const c = unhealthy.condition;
     const message = `Repairing Node ${node.metadata.name}: ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''} for longer than its toleration of ${formatDuration(unhealthy.policy.tolerationDuration)}; deleting NodeClaim ${nodeClaim.metadata.name} without waiting for drain`;
     await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.nodeRepair, message });
     await this.ctx.recorder.publish(nodeClaim, { type: 'Warning', reason: EventReasons.nodeRepair, message });
     const ref = { name: nodeClaim.metadata.name ?? '' };
-    await this.ctx.client.patch(Resources.nodeClaims, ref, { metadata: { annotations: { [Annotations.nodeClaimTerminationTimestamp]: rfc3339(r.now) } } }).catch(ignoreNotFound);
+    await this.ctx.client
+      .patch(Resources.nodeClaims, ref, {
+        metadata: { annotations: { [Annotations.nodeClaimTerminationTimestamp]: rfc3339(r.now) } },
+      })
+      .catch(ignoreNotFound);
     await this.ctx.client.delete(Resources.nodeClaims, ref).catch(ignoreNotFound);
     const nodepool = node.metadata.labels?.[Labels.nodePool] ?? '';
     this.ctx.metrics.nodeRepairs.inc({ nodepool, condition: `${c.type}=${c.status}` });
-    this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: 'unhealthy', nodepool, capacity_type: node.metadata.labels?.[Labels.capacityType] ?? '' });
+    this.ctx.metrics.nodeClaimsDisrupted.inc({
+      reason: 'unhealthy',
+      nodepool,
+      capacity_type: node.metadata.labels?.[Labels.capacityType] ?? '',
+    });
   }
 }

@@ -13,9 +13,12 @@ export interface Unhealthy {
 export function unhealthyCondition(node: Node, policies: readonly RepairPolicy[]): Unhealthy | undefined {
   let found: Unhealthy | undefined;
   for (const policy of policies) {
-    const condition = node.status?.conditions?.find((c) => c.type === policy.conditionType && c.status === policy.conditionStatus);
+    const condition = node.status?.conditions?.find(
+      (c) => c.type === policy.conditionType && c.status === policy.conditionStatus,
+    );
     if (!condition) continue;
-    const since = Date.parse(condition.lastTransitionTime ?? '') || Date.parse(node.metadata.creationTimestamp ?? '') || 0;
+    const since =
+      Date.parse(condition.lastTransitionTime ?? '') || Date.parse(node.metadata.creationTimestamp ?? '') || 0;
     const repairAt = since + policy.tolerationDuration;
     if (!found || repairAt < found.repairAt) found = { policy, condition, repairAt };
   }

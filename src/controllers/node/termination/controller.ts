@@ -1,5 +1,15 @@
 import { Annotations, DisruptedTaint, Finalizers, type Taint } from '../../../api/index.js';
-import { ignoreNotFound, isTooManyRequests, Resources, updateWithRetry, WorkQueue, type Node, type Pod, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  isTooManyRequests,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type Node,
+  type Pod,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import { parseDuration } from '../../../settings/duration.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
@@ -29,8 +39,11 @@ export class NodeTerminationController implements Reconciler {
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const node = this.ctx.informers.nodes.cache.get(name);
     if (!node?.metadata.deletionTimestamp || !node.metadata.finalizers?.includes(Finalizers.termination)) return;
-    const nodeClaim = node.spec?.providerID ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0] : undefined;
-    if (nodeClaim && !nodeClaim.metadata.deletionTimestamp) await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
+    const nodeClaim = node.spec?.providerID
+      ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0]
+      : undefined;
+    if (nodeClaim && !nodeClaim.metadata.deletionTimestamp)
+      await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
     await this.taint(name);
     const deadline = this.deadline(node, nodeClaim);
     const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
@@ -38,7 +51,11 @@ export class NodeTerminationController implements Reconciler {
     if (pods.length) return this.drain(node, pods, expired);
     const attachments = this.ctx.informers.volumeAttachments.cache.byIndex(Indexes.nodeName, name);
     if (attachments.length && !expired) {
-      await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.awaitingVolumeDetachment, message: `Awaiting deletion of bound volumeattachments (${attachments.map((a) => a.metadata.name).join(', ')})` });
+      await this.ctx.recorder.publish(node, {
+        type: 'Normal',
+        reason: EventReasons.awaitingVolumeDetachment,
+        message: `Awaiting deletion of bound volumeattachments (${attachments.map((a) => a.metadata.name).join(', ')})`,
+      });
       return { requeueAfter: 1000 };
     }
     await this.release(name);
@@ -81,10 +98,18 @@ export class NodeTerminationController implements Reconciler {
     const ref = { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };
     try {
       await this.ctx.client.evict(ref);
-      await this.ctx.recorder.publish(pod, { type: 'Normal', reason: EventReasons.evicted, message: `Evicted pod: draining Node ${node.metadata.name}` });
+      await this.ctx.recorder.publish(pod, {
+        type: 'Normal',
+        reason: EventReasons.evicted,
+        message: `Evicted pod: draining Node ${node.metadata.name}`,
+      });
     } catch (e) {
       if (isTooManyRequests(e)) {
-        await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.failedDraining, message: `Failed to drain node, pod ${ref.namespace}/${ref.name}: eviction refused (a PodDisruptionBudget allows no more disruptions); retrying` });
+        await this.ctx.recorder.publish(node, {
+          type: 'Warning',
+          reason: EventReasons.failedDraining,
+          message: `Failed to drain node, pod ${ref.namespace}/${ref.name}: eviction refused (a PodDisruptionBudget allows no more disruptions); retrying`,
+        });
         return;
       }
       ignoreNotFound(e);
@@ -92,8 +117,14 @@ export class NodeTerminationController implements Reconciler {
   }
 
   private async forceDelete(node: Node, pod: Pod): Promise<void> {
-    await this.ctx.recorder.publish(node, { type: 'Warning', reason: EventReasons.terminationGracePeriodExpiring, message: `Deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: the NodeClaim's terminationGracePeriod has expired` });
-    await this.ctx.client.delete(Resources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace }).catch(ignoreNotFound);
+    await this.ctx.recorder.publish(node, {
+      type: 'Warning',
+      reason: EventReasons.terminationGracePeriodExpiring,
+      message: `Deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: the NodeClaim's terminationGracePeriod has expired`,
+    });
+    await this.ctx.client
+      .delete(Resources.pods, { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace })
+      .catch(ignoreNotFound);
   }
 
   private async release(name: string): Promise<void> {
@@ -107,6 +138,8 @@ export class NodeTerminationController implements Reconciler {
         return fresh;
       },
     }).catch(ignoreNotFound);
-    this.ctx.metrics.nodesTerminated.inc({ nodepool: this.ctx.informers.nodes.cache.get(name)?.metadata.labels?.['karpenter.sh/nodepool'] ?? '' });
+    this.ctx.metrics.nodesTerminated.inc({
+      nodepool: this.ctx.informers.nodes.cache.get(name)?.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
+    });
   }
 }

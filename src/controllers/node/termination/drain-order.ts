@@ -16,7 +16,9 @@ function isMirror(pod: Pod): boolean {
 /** Whether a pod tolerates `karpenter.sh/disrupted:NoSchedule` (Karpenter leaves such pods in place). */
 function toleratesDisrupted(pod: Pod): boolean {
   return (pod.spec.tolerations ?? []).some(
-    (t) => (t.operator === 'Exists' && !t.key) || (t.key === DisruptedTaint.key && (!t.effect || t.effect === DisruptedTaint.effect)),
+    (t) =>
+      (t.operator === 'Exists' && !t.key) ||
+      (t.key === DisruptedTaint.key && (!t.effect || t.effect === DisruptedTaint.effect)),
   );
 }
 

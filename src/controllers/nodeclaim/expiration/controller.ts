@@ -43,10 +43,15 @@ export class NodeClaimExpirationController implements Reconciler {
     const message = `Disrupting NodeClaim: expired (expireAfter ${formatDuration(at - Date.parse(nc.metadata.creationTimestamp ?? ''))})`;
     await this.ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.disruptionTerminating, message });
     const node = this.ctx.state.nodeOf(nc);
-    if (node) await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.disruptionTerminating, message });
+    if (node)
+      await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.disruptionTerminating, message });
     await this.ctx.client.delete(Resources.nodeClaims, { name }).catch(ignoreNotFound);
     const nodepool = nc.metadata.labels?.[Labels.nodePool] ?? '';
-    this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: 'expired', nodepool, capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '' });
+    this.ctx.metrics.nodeClaimsDisrupted.inc({
+      reason: 'expired',
+      nodepool,
+      capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
+    });
     this.ctx.log.info({ controller: this.name, nodeClaim: name }, 'nodeclaim expired');
   }
 }

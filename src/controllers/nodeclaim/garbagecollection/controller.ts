@@ -45,9 +45,17 @@ export class GarbageCollectionController implements Reconciler {
     const launched = getCondition(nc.status?.conditions, ConditionTypes.launched);
     if (!id || live.has(id) || nc.metadata.deletionTimestamp || launched?.status !== 'True') return;
     if (now - Date.parse(launched.lastTransitionTime) < nodeClaimGracePeriod) return;
-    await this.ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.garbageCollected, message: `instance ${id} no longer exists; deleting NodeClaim` });
+    await this.ctx.recorder.publish(nc, {
+      type: 'Normal',
+      reason: EventReasons.garbageCollected,
+      message: `instance ${id} no longer exists; deleting NodeClaim`,
+    });
     await this.ctx.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);
-    this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: 'garbage_collected', nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '', capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '' });
+    this.ctx.metrics.nodeClaimsDisrupted.inc({
+      reason: 'garbage_collected',
+      nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '',
+      capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
+    });
   }
 
   private async collectInstance(instance: CloudNodeClaim, now: number): Promise<void> {

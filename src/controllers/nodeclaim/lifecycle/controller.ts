@@ -1,5 +1,14 @@
 import { ConditionTypes, Finalizers } from '../../../api/index.js';
-import { ignoreNotFound, ReadYourWrites, Resources, updateWithRetry, WorkQueue, type Node, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  ReadYourWrites,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type Node,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import { Indexes } from '../../../state/informers.js';
 import { isTrue, setCondition, type ConditionLike } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
@@ -11,7 +20,12 @@ import { LivenessPhase } from './liveness.js';
 import { cloudClaim, earliest, type Phase, type StoredNodeClaim } from './phase.js';
 import { RegistrationPhase } from './registration.js';
 
-const ownedConditions: string[] = [ConditionTypes.launched, ConditionTypes.registered, ConditionTypes.initialized, ConditionTypes.ready];
+const ownedConditions: string[] = [
+  ConditionTypes.launched,
+  ConditionTypes.registered,
+  ConditionTypes.initialized,
+  ConditionTypes.ready,
+];
 const ownedStatusFields = ['providerID', 'imageID', 'capacity', 'allocatable', 'nodeName'] as const;
 
 /**
@@ -29,7 +43,12 @@ export class NodeClaimLifecycleController implements Reconciler {
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(ctx.clock);
     this.view = new ReadYourWrites(ctx.informers.nodeClaims.cache);
-    this.phases = [new LaunchPhase(ctx), new RegistrationPhase(ctx), new InitializationPhase(ctx), new LivenessPhase(ctx)];
+    this.phases = [
+      new LaunchPhase(ctx),
+      new RegistrationPhase(ctx),
+      new InitializationPhase(ctx),
+      new LivenessPhase(ctx),
+    ];
     const enqueue = (nc: StoredNodeClaim): void => this.queue.add(nc.metadata.name ?? '');
     ctx.informers.nodeClaims.on({ add: enqueue, update: (_o, n) => enqueue(n) });
     const byNode = (node: Node): void => {
@@ -44,7 +63,9 @@ export class NodeClaimLifecycleController implements Reconciler {
     const cached = this.view.get(name);
     if (!cached) return;
     if (cached.metadata.deletionTimestamp) return finalizeNodeClaim(this.ctx, structuredClone(cached));
-    const original = cached.metadata.finalizers?.includes(Finalizers.termination) ? cached : await this.addFinalizer(name);
+    const original = cached.metadata.finalizers?.includes(Finalizers.termination)
+      ? cached
+      : await this.addFinalizer(name);
     if (!original) return;
     const nc = structuredClone(original);
     let requeueAfter: number | undefined;
@@ -65,7 +86,8 @@ export class NodeClaimLifecycleController implements Reconciler {
       resource: Resources.nodeClaims,
       ref: { name },
       mutate: (fresh) => {
-        if (fresh.metadata.deletionTimestamp || fresh.metadata.finalizers?.includes(Finalizers.termination)) return undefined;
+        if (fresh.metadata.deletionTimestamp || fresh.metadata.finalizers?.includes(Finalizers.termination))
+          return undefined;
         fresh.metadata.finalizers = [...(fresh.metadata.finalizers ?? []), Finalizers.termination];
         return fresh;
       },
@@ -80,9 +102,25 @@ export class NodeClaimLifecycleController implements Reconciler {
   private setReady(nc: StoredNodeClaim): void {
     const status = (nc.status ??= {});
     const c = status.conditions;
-    const ready = isTrue(c, ConditionTypes.launched) && isTrue(c, ConditionTypes.registered) && isTrue(c, ConditionTypes.initialized);
-    const notReady = [ConditionTypes.launched, ConditionTypes.registered, ConditionTypes.initialized].filter((t) => !isTrue(c, t));
-    status.conditions = setCondition(c, ready ? { type: ConditionTypes.ready, status: 'True', reason: 'Ready' } : { type: ConditionTypes.ready, status: 'Unknown', reason: 'UnhealthyDependents', message: `${notReady.join(', ')} not True` }, { now: this.ctx.clock.now() });
+    const ready =
+      isTrue(c, ConditionTypes.launched) &&
+      isTrue(c, ConditionTypes.registered) &&
+      isTrue(c, ConditionTypes.initialized);
+    const notReady = [ConditionTypes.launched, ConditionTypes.registered, ConditionTypes.initialized].filter(
+      (t) => !isTrue(c, t),
+    );
+    status.conditions = setCondition(
+      c,
+      ready
+        ? { type: ConditionTypes.ready, status: 'True', reason: 'Ready' }
+        : {
+            type: ConditionTypes.ready,
+            status: 'Unknown',
+            reason: 'UnhealthyDependents',
+            message: `${notReady.join(', ')} not True`,
+          },
+      { now: this.ctx.clock.now() },
+    );
   }
 
   private async write(original: StoredNodeClaim, nc: StoredNodeClaim): Promise<void> {
@@ -95,10 +133,18 @@ export class NodeClaimLifecycleController implements Reconciler {
       last = after;
     };
     if (labelsChanged) {
-      track(await this.ctx.client.patch<StoredNodeClaim>(Resources.nodeClaims, ref, { metadata: { labels: nc.metadata.labels } }).catch(ignoreNotFound));
+      track(
+        await this.ctx.client
+          .patch<StoredNodeClaim>(Resources.nodeClaims, ref, { metadata: { labels: nc.metadata.labels } })
+          .catch(ignoreNotFound),
+      );
     }
-    const changed = ownedConditions.filter((t) => !sameCondition(original.status?.conditions, nc.status?.conditions, t));
-    const fields = ownedStatusFields.filter((f) => JSON.stringify(original.status?.[f]) !== JSON.stringify(nc.status?.[f]));
+    const changed = ownedConditions.filter(
+      (t) => !sameCondition(original.status?.conditions, nc.status?.conditions, t),
+    );
+    const fields = ownedStatusFields.filter(
+      (f) => JSON.stringify(original.status?.[f]) !== JSON.stringify(nc.status?.[f]),
+    );
     if (!changed.length && !fields.length) return;
     const duplicate = { providerID: undefined as string | undefined };
     const stored = await updateWithRetry<StoredNodeClaim>({
@@ -125,12 +171,21 @@ export class NodeClaimLifecycleController implements Reconciler {
   }
 
   private async terminateDuplicate(nc: StoredNodeClaim, providerID: string): Promise<void> {
-    this.ctx.log.warn({ controller: this.name, nodeclaim: nc.metadata.name, providerID }, 'terminating an instance launched twice for one NodeClaim');
+    this.ctx.log.warn(
+      { controller: this.name, nodeclaim: nc.metadata.name, providerID },
+      'terminating an instance launched twice for one NodeClaim',
+    );
     const copy = cloudClaim(nc);
-    await this.ctx.cloudProvider.delete({ ...copy, status: { ...copy.status, providerID } }).catch(ignoreNodeClaimNotFound);
+    await this.ctx.cloudProvider
+      .delete({ ...copy, status: { ...copy.status, providerID } })
+      .catch(ignoreNodeClaimNotFound);
   }
 }
 
-function sameCondition(a: readonly ConditionLike[] | undefined, b: readonly ConditionLike[] | undefined, type: string): boolean {
+function sameCondition(
+  a: readonly ConditionLike[] | undefined,
+  b: readonly ConditionLike[] | undefined,
+  type: string,
+): boolean {
   return JSON.stringify(a?.find((c) => c.type === type)) === JSON.stringify(b?.find((c) => c.type === type));
 }

@@ -14,12 +14,17 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
   if (!nc.metadata.finalizers?.includes(Finalizers.termination)) return {};
   const nodes = nodesFor(ctx.informers, nc);
   for (const node of nodes) {
-    if (!node.metadata.deletionTimestamp) await ctx.client.delete(Resources.nodes, { name: node.metadata.name ?? '' }).catch(ignoreNotFound);
+    if (!node.metadata.deletionTimestamp)
+      await ctx.client.delete(Resources.nodes, { name: node.metadata.name ?? '' }).catch(ignoreNotFound);
   }
   if (nodes.length) return { requeueAfter: 1000 };
   if (nc.status?.providerID) {
     await ctx.cloudProvider.delete(cloudClaim(nc)).catch(ignoreNodeClaimNotFound);
-    await ctx.recorder.publish(nc, { type: 'Normal', reason: EventReasons.instanceTerminating, message: `terminating instance ${nc.status.providerID}` });
+    await ctx.recorder.publish(nc, {
+      type: 'Normal',
+      reason: EventReasons.instanceTerminating,
+      message: `terminating instance ${nc.status.providerID}`,
+    });
   }
   await updateWithRetry<StoredNodeClaim>({
     client: ctx.client,
@@ -31,6 +36,9 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
       return fresh;
     },
   }).catch(ignoreNotFound);
-  ctx.metrics.nodeClaimsTerminated.inc({ nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '', capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '' });
+  ctx.metrics.nodeClaimsTerminated.inc({
+    nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '',
+    capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
+  });
   return { stop: true };
 }

@@ -1,4 +1,10 @@
-import { ConditionTypes, EphemeralTaintOwners, isKnownEphemeralTaintKey, Labels, type Taint } from '../../../api/index.js';
+import {
+  ConditionTypes,
+  EphemeralTaintOwners,
+  isKnownEphemeralTaintKey,
+  Labels,
+  type Taint,
+} from '../../../api/index.js';
 import { nodeReadyCondition, Resources, type Node } from '../../../kube/index.js';
 import { formatDuration } from '../../../settings/duration.js';
 import { getCondition, isTrue, setCondition } from '../../conditions.js';
@@ -34,22 +40,54 @@ export class InitializationPhase implements Phase {
     const now = this.ctx.clock.now();
     const node = isTrue(status.conditions, ConditionTypes.registered) ? nodesFor(this.ctx.informers, nc)[0] : undefined;
     if (!node) {
-      const message = status.providerID ? `no Node with providerID ${status.providerID} yet` : 'waiting for the instance to launch';
-      status.conditions = setCondition(status.conditions, { type: ConditionTypes.initialized, status: 'Unknown', reason: 'NodeNotFound', message }, { now });
+      const message = status.providerID
+        ? `no Node with providerID ${status.providerID} yet`
+        : 'waiting for the instance to launch';
+      status.conditions = setCondition(
+        status.conditions,
+        { type: ConditionTypes.initialized, status: 'Unknown', reason: 'NodeNotFound', message },
+        { now },
+      );
       return {};
     }
-    const registeredAt = Date.parse(getCondition(status.conditions, ConditionTypes.registered)?.lastTransitionTime ?? '') || now;
+    const registeredAt =
+      Date.parse(getCondition(status.conditions, ConditionTypes.registered)?.lastTransitionTime ?? '') || now;
     const waiting = this.waitingFor(nc, node, now - registeredAt);
     if (waiting) {
-      status.conditions = setCondition(status.conditions, { type: ConditionTypes.initialized, status: 'Unknown', reason: waiting.reason, message: waiting.message }, { now });
-      if (waiting.lingering) await this.ctx.recorder.publish(nc, { type: 'Warning', reason: EventReasons.ephemeralTaintLingering, message: waiting.message });
+      status.conditions = setCondition(
+        status.conditions,
+        { type: ConditionTypes.initialized, status: 'Unknown', reason: waiting.reason, message: waiting.message },
+        { now },
+      );
+      if (waiting.lingering)
+        await this.ctx.recorder.publish(nc, {
+          type: 'Warning',
+          reason: EventReasons.ephemeralTaintLingering,
+          message: waiting.message,
+        });
       const alertIn = registeredAt + this.ctx.options.lingeringTaintAlert - now;
       return alertIn > 0 ? { requeueAfter: alertIn } : {};
     }
-    await this.ctx.client.patch(Resources.nodes, { name: node.metadata.name ?? '' }, { metadata: { labels: { [Labels.initialized]: 'true' } } });
+    await this.ctx.client.patch(
+      Resources.nodes,
+      { name: node.metadata.name ?? '' },
+      { metadata: { labels: { [Labels.initialized]: 'true' } } },
+    );
     nc.metadata.labels = { ...nc.metadata.labels, [Labels.initialized]: 'true' };
-    status.conditions = setCondition(status.conditions, { type: ConditionTypes.initialized, status: 'True', reason: 'Initialized' }, { now });
-    this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, Node: { name: node.metadata.name }, allocatable: node.status?.allocatable }, 'initialized nodeclaim');
+    status.conditions = setCondition(
+      status.conditions,
+      { type: ConditionTypes.initialized, status: 'True', reason: 'Initialized' },
+      { now },
+    );
+    this.ctx.log.info(
+      {
+        controller: 'nodeclaim.lifecycle',
+        NodeClaim: { name: nc.metadata.name },
+        Node: { name: node.metadata.name },
+        allocatable: node.status?.allocatable,
+      },
+      'initialized nodeclaim',
+    );
     return {};
   }
 
@@ -57,16 +95,28 @@ export class InitializationPhase implements Phase {
     const name = node.metadata.name ?? '';
     const ready = nodeReadyCondition(node);
     if (ready?.status !== 'True') {
-      const detail = ready ? `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}` : 'no Ready condition yet';
+      const detail = ready
+        ? `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`
+        : 'no Ready condition yet';
       return { reason: 'NodeNotReady', message: `Node ${name} is not Ready: ${detail}` };
     }
     const taints = node.spec?.taints ?? [];
     const startup = (nc.spec.startupTaints ?? []).find((t) => hasTaint(taints, t as Taint));
-    if (startup) return { reason: 'StartupTaintsExist', message: `startup taint ${taintString(startup as Taint)} is still present on Node ${name}; whatever prepares the node must remove it` };
+    if (startup)
+      return {
+        reason: 'StartupTaintsExist',
+        message: `startup taint ${taintString(startup as Taint)} is still present on Node ${name}; whatever prepares the node must remove it`,
+      };
     const ephemeral = taints.find((t) => isKnownEphemeralTaintKey(t.key));
     if (ephemeral) return this.ephemeralWait(name, ephemeral, sinceRegistered);
-    const missing = Object.keys(nc.spec.resources?.requests ?? {}).filter((r) => !standardResources.has(r) && !isRegistered(node, r));
-    if (missing.length) return { reason: 'ResourceNotRegistered', message: `Node ${name} has not registered the requested resources ${missing.join(', ')}` };
+    const missing = Object.keys(nc.spec.resources?.requests ?? {}).filter(
+      (r) => !standardResources.has(r) && !isRegistered(node, r),
+    );
+    if (missing.length)
+      return {
+        reason: 'ResourceNotRegistered',
+        message: `Node ${name} has not registered the requested resources ${missing.join(', ')}`,
+      };
     return undefined;
   }
 

@@ -17,7 +17,9 @@ export class LaunchPhase implements Phase {
     if (isTrue(nc.status?.conditions, ConditionTypes.launched)) return {};
     const now = this.ctx.clock.now();
     try {
-      const created = nc.status?.providerID ? await this.ctx.cloudProvider.get(nc.status.providerID) : await this.ctx.cloudProvider.create(cloudClaim(nc));
+      const created = nc.status?.providerID
+        ? await this.ctx.cloudProvider.get(nc.status.providerID)
+        : await this.ctx.cloudProvider.create(cloudClaim(nc));
       nc.metadata.labels = { ...created.metadata.labels, ...nc.metadata.labels };
       nc.status = {
         ...nc.status,
@@ -26,11 +28,26 @@ export class LaunchPhase implements Phase {
         capacity: created.status?.capacity,
         allocatable: created.status?.allocatable,
       };
-      nc.status.conditions = setCondition(nc.status.conditions, { type: ConditionTypes.launched, status: 'True', reason: 'Launched' }, { now });
+      nc.status.conditions = setCondition(
+        nc.status.conditions,
+        { type: ConditionTypes.launched, status: 'True', reason: 'Launched' },
+        { now },
+      );
       const nodepool = nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '';
       this.ctx.metrics.nodeClaimsCreated.inc({ reason: 'provisioning', nodepool, min_values_relaxed: 'false' });
       const labels = nc.metadata.labels ?? {};
-      this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, NodePool: { name: nodepool }, 'provider-id': nc.status.providerID, 'instance-type': labels['node.kubernetes.io/instance-type'], zone: labels['topology.kubernetes.io/zone'], 'capacity-type': labels['karpenter.sh/capacity-type'] }, 'launched nodeclaim');
+      this.ctx.log.info(
+        {
+          controller: 'nodeclaim.lifecycle',
+          NodeClaim: { name: nc.metadata.name },
+          NodePool: { name: nodepool },
+          'provider-id': nc.status.providerID,
+          'instance-type': labels['node.kubernetes.io/instance-type'],
+          zone: labels['topology.kubernetes.io/zone'],
+          'capacity-type': labels['karpenter.sh/capacity-type'],
+        },
+        'launched nodeclaim',
+      );
       return {};
     } catch (e) {
       return this.failed(nc, e);
@@ -43,14 +60,30 @@ export class LaunchPhase implements Phase {
     nc.status = status;
     if (InsufficientCapacityError.is(e)) {
       // The pods go back to provisioning, which will pick other offerings (the provider marks these unavailable).
-      await this.ctx.recorder.publish(nc, { type: 'Warning', reason: EventReasons.insufficientCapacityError, message: `NodeClaim ${nc.metadata.name} event: creating nodeclaim, ${e.message}` });
+      await this.ctx.recorder.publish(nc, {
+        type: 'Warning',
+        reason: EventReasons.insufficientCapacityError,
+        message: `NodeClaim ${nc.metadata.name} event: creating nodeclaim, ${e.message}`,
+      });
       await this.ctx.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);
       return { stop: true };
     }
-    const reason = NodeClassNotReadyError.is(e) ? ConditionReasons.nodeClassNotReady : CreateError.is(e) ? e.reason : ConditionReasons.launchFailed;
+    const reason = NodeClassNotReadyError.is(e)
+      ? ConditionReasons.nodeClassNotReady
+      : CreateError.is(e)
+        ? e.reason
+        : ConditionReasons.launchFailed;
     const message = e instanceof Error ? e.message : String(e);
-    status.conditions = setCondition(status.conditions, { type: ConditionTypes.launched, status: 'False', reason, message }, { now });
-    await this.ctx.recorder.publish(nc, { type: 'Warning', reason: EventReasons.launchFailed, message: `Failed to launch NodeClaim: ${message}` });
+    status.conditions = setCondition(
+      status.conditions,
+      { type: ConditionTypes.launched, status: 'False', reason, message },
+      { now },
+    );
+    await this.ctx.recorder.publish(nc, {
+      type: 'Warning',
+      reason: EventReasons.launchFailed,
+      message: `Failed to launch NodeClaim: ${message}`,
+    });
     return { requeueAfter: 10_000 };
   }
 }

@@ -26,19 +26,31 @@ export class LivenessPhase implements Phase {
       const deadline = Date.parse(nc.metadata.creationTimestamp ?? '') + this.ctx.options.launchTimeout;
       if (!(deadline <= now)) return { requeueAfter: Number.isFinite(deadline) ? deadline - now : undefined };
       const last = launched ? `${launched.reason}: ${launched.message}` : 'no launch attempt recorded';
-      return this.expire(nc, EventReasons.launchTimeout, `NodeClaim was not launched within the launch timeout (${formatDuration(this.ctx.options.launchTimeout)}); last observed: ${last}`);
+      return this.expire(
+        nc,
+        EventReasons.launchTimeout,
+        `NodeClaim was not launched within the launch timeout (${formatDuration(this.ctx.options.launchTimeout)}); last observed: ${last}`,
+      );
     }
     const deadline = Date.parse(launched.lastTransitionTime) + this.ctx.options.registrationTimeout;
     if (deadline > now) return { requeueAfter: deadline - now };
     const registered = getCondition(conditions, ConditionTypes.registered);
     const last = registered ? `${registered.reason}: ${registered.message}` : 'no registration attempt recorded';
-    return this.expire(nc, EventReasons.registrationTimeout, `no Node registered for providerID ${nc.status?.providerID} within the registration timeout (${formatDuration(this.ctx.options.registrationTimeout)}); last observed: ${last}`);
+    return this.expire(
+      nc,
+      EventReasons.registrationTimeout,
+      `no Node registered for providerID ${nc.status?.providerID} within the registration timeout (${formatDuration(this.ctx.options.registrationTimeout)}); last observed: ${last}`,
+    );
   }
 
   private async expire(nc: StoredNodeClaim, reason: string, message: string): Promise<PhaseResult> {
     await this.ctx.recorder.publish(nc, { type: 'Warning', reason, message });
     await this.ctx.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);
-    this.ctx.metrics.nodeClaimsDisrupted.inc({ reason: 'liveness', nodepool: nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '', capacity_type: nc.metadata.labels?.['karpenter.sh/capacity-type'] ?? '' });
+    this.ctx.metrics.nodeClaimsDisrupted.inc({
+      reason: 'liveness',
+      nodepool: nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
+      capacity_type: nc.metadata.labels?.['karpenter.sh/capacity-type'] ?? '',
+    });
     return { stop: true };
   }
 }

@@ -1,4 +1,13 @@
-import { Annotations, ConditionTypes, Finalizers, isKnownEphemeralTaintKey, KarpenterApiVersion, Labels, UnregisteredTaint, type Taint } from '../../../api/index.js';
+import {
+  Annotations,
+  ConditionTypes,
+  Finalizers,
+  isKnownEphemeralTaintKey,
+  KarpenterApiVersion,
+  Labels,
+  UnregisteredTaint,
+  type Taint,
+} from '../../../api/index.js';
 import { formatDuration } from '../../../settings/duration.js';
 import { Resources, updateWithRetry, type Node } from '../../../kube/index.js';
 import { isTrue, setCondition } from '../../conditions.js';
@@ -25,26 +34,55 @@ export class RegistrationPhase implements Phase {
     if (isTrue(status.conditions, ConditionTypes.registered)) return {};
     const now = this.ctx.clock.now();
     if (!isTrue(status.conditions, ConditionTypes.launched)) {
-      status.conditions = setCondition(status.conditions, { type: ConditionTypes.registered, status: 'Unknown', reason: 'AwaitingLaunch', message: 'waiting for the instance to launch' }, { now });
+      status.conditions = setCondition(
+        status.conditions,
+        {
+          type: ConditionTypes.registered,
+          status: 'Unknown',
+          reason: 'AwaitingLaunch',
+          message: 'waiting for the instance to launch',
+        },
+        { now },
+      );
       return {};
     }
     const nodes = nodesFor(this.ctx.informers, nc);
     const node = nodes[0];
     if (!node) {
       const message = `no Node with providerID ${status.providerID} has registered yet`;
-      status.conditions = setCondition(status.conditions, { type: ConditionTypes.registered, status: 'Unknown', reason: 'NodeNotFound', message }, { now });
+      status.conditions = setCondition(
+        status.conditions,
+        { type: ConditionTypes.registered, status: 'Unknown', reason: 'NodeNotFound', message },
+        { now },
+      );
       return {};
     }
     if (nodes.length > 1) {
       const message = `${nodes.length} Nodes carry providerID ${status.providerID}: ${nodes.map((n) => n.metadata.name).join(', ')}`;
-      status.conditions = setCondition(status.conditions, { type: ConditionTypes.registered, status: 'False', reason: 'MultipleNodesFound', message }, { now });
+      status.conditions = setCondition(
+        status.conditions,
+        { type: ConditionTypes.registered, status: 'False', reason: 'MultipleNodesFound', message },
+        { now },
+      );
       return { requeueAfter: 30_000 };
     }
     const adopted = await this.adopt(nc, node);
     status.nodeName = adopted.metadata.name;
-    status.conditions = setCondition(status.conditions, { type: ConditionTypes.registered, status: 'True', reason: 'Registered' }, { now });
+    status.conditions = setCondition(
+      status.conditions,
+      { type: ConditionTypes.registered, status: 'True', reason: 'Registered' },
+      { now },
+    );
     this.ctx.metrics.nodesCreated.inc({ nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '' });
-    this.ctx.log.info({ controller: 'nodeclaim.lifecycle', NodeClaim: { name: nc.metadata.name }, Node: { name: adopted.metadata.name }, 'provider-id': status.providerID }, 'registered nodeclaim');
+    this.ctx.log.info(
+      {
+        controller: 'nodeclaim.lifecycle',
+        NodeClaim: { name: nc.metadata.name },
+        Node: { name: adopted.metadata.name },
+        'provider-id': status.providerID,
+      },
+      'registered nodeclaim',
+    );
     return {};
   }
 
@@ -69,7 +107,9 @@ export class RegistrationPhase implements Phase {
   private async reportTaints(nc: StoredNodeClaim, node: Node, observed: Taint[]): Promise<void> {
     const name = node.metadata.name ?? '';
     if (!hasTaint(observed, UnregisteredTaint)) {
-      const age = node.metadata.creationTimestamp ? ` ${formatDuration(this.ctx.clock.now() - Date.parse(node.metadata.creationTimestamp))} after it registered` : '';
+      const age = node.metadata.creationTimestamp
+        ? ` ${formatDuration(this.ctx.clock.now() - Date.parse(node.metadata.creationTimestamp))} after it registered`
+        : '';
       await this.ctx.recorder.publish(nc, {
         type: 'Warning',
         reason: EventReasons.unregisteredTaintMissing,
@@ -100,7 +140,16 @@ function ownerOnly(fresh: Node, nc: StoredNodeClaim): Node | undefined {
 function withOwnership(node: Node, nc: StoredNodeClaim): Node {
   const m = node.metadata;
   if (!m.ownerReferences?.some((o) => o.uid === nc.metadata.uid)) {
-    m.ownerReferences = [...(m.ownerReferences ?? []), { apiVersion: KarpenterApiVersion, kind: 'NodeClaim', name: nc.metadata.name ?? '', uid: nc.metadata.uid ?? '', blockOwnerDeletion: true }];
+    m.ownerReferences = [
+      ...(m.ownerReferences ?? []),
+      {
+        apiVersion: KarpenterApiVersion,
+        kind: 'NodeClaim',
+        name: nc.metadata.name ?? '',
+        uid: nc.metadata.uid ?? '',
+        blockOwnerDeletion: true,
+      },
+    ];
   }
   if (!m.finalizers?.includes(Finalizers.termination)) m.finalizers = [...(m.finalizers ?? []), Finalizers.termination];
   return node;
@@ -110,14 +159,18 @@ function adoptedNode(fresh: Node, nc: StoredNodeClaim): Node {
   const node = withOwnership(fresh, nc);
   node.metadata.labels = { ...node.metadata.labels, ...nc.metadata.labels, [Labels.registered]: 'true' };
   const hashAnnotations = Object.entries(nc.metadata.annotations ?? {}).filter(([k]) => k === Annotations.nodePoolHash);
-  if (hashAnnotations.length) node.metadata.annotations = { ...node.metadata.annotations, ...Object.fromEntries(hashAnnotations) };
+  if (hashAnnotations.length)
+    node.metadata.annotations = { ...node.metadata.annotations, ...Object.fromEntries(hashAnnotations) };
   const spec = (node.spec ??= {});
   const registeredAsGenerated = hasTaint(spec.taints, UnregisteredTaint);
   const taints = (spec.taints ?? []).filter((t) => !sameTaint(t, UnregisteredTaint));
   // A Node that registered with the generated taint list also got the startup taints from it; if one is gone
   // now, its owner (e.g. a DaemonSet) removed it and adding it back would strand the node (S1). Only when the
   // user's userData replaced the list (no registration taint) are missing startup taints added here.
-  const wanted = [...(nc.spec.taints ?? []), ...(registeredAsGenerated ? [] : (nc.spec.startupTaints ?? []))] as Taint[];
+  const wanted = [
+    ...(nc.spec.taints ?? []),
+    ...(registeredAsGenerated ? [] : (nc.spec.startupTaints ?? [])),
+  ] as Taint[];
   for (const t of wanted) if (!hasTaint(taints, t)) taints.push(t);
   spec.taints = taints;
   return node;

@@ -6,7 +6,14 @@
  * as usual, and this controller puts the count back.
  */
 import { ConditionTypes, Labels, type NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
-import { ignoreNotFound, Resources, WorkQueue, type KubeObject, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  Resources,
+  WorkQueue,
+  type KubeObject,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import type { NewNodeClaim } from '../../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
@@ -26,7 +33,16 @@ function staticClaim(np: StoredNodePool): NewNodeClaim {
     ...np.spec.template.spec.requirements.filter((r) => r.key !== Labels.nodePool),
     { key: Labels.nodePool, operator: 'In', values: [name] },
   ];
-  return { nodePool: name, requirements, instanceTypeOptions: [], cheapest: { instanceType: '', zone: '', capacityType: '', price: 0 }, pods: [], requests: {}, taints: [], labels: {} };
+  return {
+    nodePool: name,
+    requirements,
+    instanceTypeOptions: [],
+    cheapest: { instanceType: '', zone: '', capacityType: '', price: 0 },
+    pods: [],
+    requests: {},
+    taints: [],
+    labels: {},
+  };
 }
 
 /** The static NodePool controller. */
@@ -50,17 +66,32 @@ export class StaticNodePoolController implements Reconciler {
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const np = this.ctx.informers.nodePools.cache.get(name);
     if (!np || np.metadata.deletionTimestamp || np.spec.replicas === undefined) return;
-    const claims = this.ctx.informers.nodeClaims.cache.list().filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name);
+    const claims = this.ctx.informers.nodeClaims.cache
+      .list()
+      .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name);
     const limit = np.spec.limits?.nodes;
     const limitNodes = limit === undefined ? undefined : Number(limit);
-    const plan = planStatic({ replicas: np.spec.replicas, members: claims.map((nc) => this.member(nc)), ...(Number.isFinite(limitNodes) ? { limitNodes } : {}) });
+    const plan = planStatic({
+      replicas: np.spec.replicas,
+      members: claims.map((nc) => this.member(nc)),
+      ...(Number.isFinite(limitNodes) ? { limitNodes } : {}),
+    });
     for (let i = 0; i < plan.create; i++) {
-      const made = await this.ctx.client.create<StoredNodeClaim>(Resources.nodeClaims, nodeClaimFor(np, staticClaim(np)));
-      this.ctx.log.info({ controller: this.name, nodePool: name, nodeClaim: made.metadata.name }, 'created static nodeclaim');
+      const made = await this.ctx.client.create<StoredNodeClaim>(
+        Resources.nodeClaims,
+        nodeClaimFor(np, staticClaim(np)),
+      );
+      this.ctx.log.info(
+        { controller: this.name, nodePool: name, nodeClaim: made.metadata.name },
+        'created static nodeclaim',
+      );
     }
     for (const victim of plan.remove) {
       await this.ctx.client.delete(Resources.nodeClaims, { name: victim }).catch(ignoreNotFound);
-      this.ctx.log.info({ controller: this.name, nodePool: name, nodeClaim: victim }, 'removed static nodeclaim (scale down)');
+      this.ctx.log.info(
+        { controller: this.name, nodePool: name, nodeClaim: victim },
+        'removed static nodeclaim (scale down)',
+      );
     }
     if (plan.limitedBy) {
       const message = `Cannot reach ${np.spec.replicas} replicas: ${plan.limitedBy}`;
@@ -70,7 +101,11 @@ export class StaticNodePoolController implements Reconciler {
 
   private member(nc: StoredNodeClaim): StaticMember {
     const node = this.ctx.state.nodeOf(nc);
-    const pods = node ? this.ctx.state.podsOn(node.metadata.name ?? '').filter((p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')).length : 0;
+    const pods = node
+      ? this.ctx.state
+          .podsOn(node.metadata.name ?? '')
+          .filter((p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')).length
+      : 0;
     return {
       name: nc.metadata.name ?? '',
       deleting: nc.metadata.deletionTimestamp !== undefined,

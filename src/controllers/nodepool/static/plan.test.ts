@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { planStatic, type StaticMember } from './plan.js';
 
-const member = (name: string, over: Partial<StaticMember> = {}): StaticMember => ({ name, deleting: false, initialized: true, pods: 0, createdAt: 0, ...over });
+const member = (name: string, over: Partial<StaticMember> = {}): StaticMember => ({
+  name,
+  deleting: false,
+  initialized: true,
+  pods: 0,
+  createdAt: 0,
+  ...over,
+});
 
 describe('static NodePool plan', () => {
   test('creates the missing NodeClaims', () => {
@@ -26,18 +33,29 @@ describe('static NodePool plan', () => {
   });
 
   test('for any pool, the NodeClaims kept plus created equal replicas unless the limit stops it, and never exceed the limit', () => {
-    const arbMember = fc.record({ deleting: fc.boolean(), initialized: fc.boolean(), pods: fc.nat(5), createdAt: fc.nat(100) });
+    const arbMember = fc.record({
+      deleting: fc.boolean(),
+      initialized: fc.boolean(),
+      pods: fc.nat(5),
+      createdAt: fc.nat(100),
+    });
     fc.assert(
-      fc.property(fc.array(arbMember, { maxLength: 12 }), fc.nat(12), fc.option(fc.nat(15), { nil: undefined }), (ms, replicas, limitNodes) => {
-        const members = ms.map((m, i) => ({ ...m, name: `n${i}` }));
-        const plan = planStatic({ replicas, members, ...(limitNodes === undefined ? {} : { limitNodes }) });
-        const active = members.filter((m) => !m.deleting).length;
-        const after = active - plan.remove.length + plan.create;
-        if (limitNodes !== undefined && plan.create > 0) expect(members.length + plan.create).toBeLessThanOrEqual(limitNodes);
-        if (plan.limitedBy === undefined) expect(after).toBe(replicas);
-        else expect(after).toBeLessThan(replicas);
-        expect(plan.remove.every((n) => !members.find((m) => m.name === n)?.deleting)).toBe(true);
-      }),
+      fc.property(
+        fc.array(arbMember, { maxLength: 12 }),
+        fc.nat(12),
+        fc.option(fc.nat(15), { nil: undefined }),
+        (ms, replicas, limitNodes) => {
+          const members = ms.map((m, i) => ({ ...m, name: `n${i}` }));
+          const plan = planStatic({ replicas, members, ...(limitNodes === undefined ? {} : { limitNodes }) });
+          const active = members.filter((m) => !m.deleting).length;
+          const after = active - plan.remove.length + plan.create;
+          if (limitNodes !== undefined && plan.create > 0)
+            expect(members.length + plan.create).toBeLessThanOrEqual(limitNodes);
+          if (plan.limitedBy === undefined) expect(after).toBe(replicas);
+          else expect(after).toBeLessThan(replicas);
+          expect(plan.remove.every((n) => !members.find((m) => m.name === n)?.deleting)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -30,11 +30,19 @@ export interface StaticPlan {
  * count against the limit); scale down by removing the NodeClaims that lose least: not yet initialized first,
  * then those with the fewest pods, then the newest.
  */
-export function planStatic(opts: { replicas: number; limitNodes?: number; members: readonly StaticMember[] }): StaticPlan {
+export function planStatic(opts: {
+  replicas: number;
+  limitNodes?: number;
+  members: readonly StaticMember[];
+}): StaticPlan {
   const active = opts.members.filter((m) => !m.deleting);
   if (active.length > opts.replicas) {
     const order = [...active].sort(
-      (a, b) => Number(a.initialized) - Number(b.initialized) || a.pods - b.pods || b.createdAt - a.createdAt || a.name.localeCompare(b.name),
+      (a, b) =>
+        Number(a.initialized) - Number(b.initialized) ||
+        a.pods - b.pods ||
+        b.createdAt - a.createdAt ||
+        a.name.localeCompare(b.name),
     );
     return { create: 0, remove: order.slice(0, active.length - opts.replicas).map((m) => m.name) };
   }
@@ -42,5 +50,9 @@ export function planStatic(opts: { replicas: number; limitNodes?: number; member
   if (opts.limitNodes === undefined) return { create: wanted, remove: [] };
   const room = Math.max(0, opts.limitNodes - opts.members.length);
   if (room >= wanted) return { create: wanted, remove: [] };
-  return { create: room, remove: [], limitedBy: `limits.nodes is ${opts.limitNodes} and ${opts.members.length} NodeClaims exist` };
+  return {
+    create: room,
+    remove: [],
+    limitedBy: `limits.nodes is ${opts.limitNodes} and ${opts.members.length} NodeClaims exist`,
+  };
 }

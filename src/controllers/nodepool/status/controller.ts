@@ -1,5 +1,13 @@
 import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
-import { ignoreNotFound, Resources, updateWithRetry, WorkQueue, type KubeObject, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
+import {
+  ignoreNotFound,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type KubeObject,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../kube/index.js';
 import { cloudPool } from '../../cloud-objects.js';
 import { setCondition } from '../../conditions.js';
 import type { StoredNodePool } from '../../../state/informers.js';
@@ -29,7 +37,10 @@ export class NodePoolStatusController implements Reconciler {
   /** Creates the controller; NodePool and NodeClaim changes queue the NodePool. */
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(ctx.clock);
-    ctx.informers.nodePools.on({ add: (np) => this.queue.add(np.metadata.name ?? ''), update: (_o, np) => this.queue.add(np.metadata.name ?? '') });
+    ctx.informers.nodePools.on({
+      add: (np) => this.queue.add(np.metadata.name ?? ''),
+      update: (_o, np) => this.queue.add(np.metadata.name ?? ''),
+    });
     // NodeClaim changes come in bursts (a scale-up launches thousands): their sum is taken at most once a second.
     const byClaim = (nc: KubeObject): void => {
       const pool = nc.metadata.labels?.[Labels.nodePool];
@@ -44,11 +55,29 @@ export class NodePoolStatusController implements Reconciler {
     if (!np) return;
     const hash = nodePoolHash(np);
     if (np.metadata.annotations?.[Annotations.nodePoolHash] !== hash) {
-      await this.ctx.client.patch(Resources.nodePools, { name }, { metadata: { annotations: { [Annotations.nodePoolHash]: hash, [Annotations.nodePoolHashVersion]: nodePoolHashVersion } } }).catch(ignoreNotFound);
+      await this.ctx.client
+        .patch(
+          Resources.nodePools,
+          { name },
+          {
+            metadata: {
+              annotations: { [Annotations.nodePoolHash]: hash, [Annotations.nodePoolHashVersion]: nodePoolHashVersion },
+            },
+          },
+        )
+        .catch(ignoreNotFound);
     }
-    const claims = this.ctx.informers.nodeClaims.cache.list().filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name && !nc.metadata.deletionTimestamp);
+    const claims = this.ctx.informers.nodeClaims.cache
+      .list()
+      .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name && !nc.metadata.deletionTimestamp);
     const classReady = this.ctx.cloudProvider.nodeClassReadiness?.(cloudPool(np));
-    const resources = { ...sumResources(claims.map((nc) => nc.status?.capacity ?? {}), this.parsedCapacity), nodes: String(claims.length) };
+    const resources = {
+      ...sumResources(
+        claims.map((nc) => nc.status?.capacity ?? {}),
+        this.parsedCapacity,
+      ),
+      nodes: String(claims.length),
+    };
     await updateWithRetry<StoredNodePool>({
       client: this.ctx.client,
       resource: Resources.nodePools,
@@ -58,10 +87,25 @@ export class NodePoolStatusController implements Reconciler {
         const status = (fresh.status ??= {});
         const now = this.ctx.clock.now();
         const generation = fresh.metadata.generation;
-        let conditions = setCondition(status.conditions, { type: ConditionTypes.validationSucceeded, status: 'True', reason: 'ValidationSucceeded' }, { now, generation });
-        if (classReady) conditions = setCondition(conditions, { type: ConditionTypes.nodeClassReady, ...classReady }, { now, generation });
+        let conditions = setCondition(
+          status.conditions,
+          { type: ConditionTypes.validationSucceeded, status: 'True', reason: 'ValidationSucceeded' },
+          { now, generation },
+        );
+        if (classReady)
+          conditions = setCondition(
+            conditions,
+            { type: ConditionTypes.nodeClassReady, ...classReady },
+            { now, generation },
+          );
         // Ready follows its dependents, as Karpenter's root condition does: False with the first False one's reason.
-        const ready = setCondition(conditions, classReady && classReady.status !== 'True' ? { type: ConditionTypes.ready, status: 'False', reason: classReady.reason, message: classReady.message } : { type: ConditionTypes.ready, status: 'True', reason: 'Ready' }, { now, generation });
+        const ready = setCondition(
+          conditions,
+          classReady && classReady.status !== 'True'
+            ? { type: ConditionTypes.ready, status: 'False', reason: classReady.reason, message: classReady.message }
+            : { type: ConditionTypes.ready, status: 'True', reason: 'Ready' },
+          { now, generation },
+        );
         const next = { ...status, resources, nodes: claims.length, conditions: ready };
         if (JSON.stringify(next) === JSON.stringify(status)) return undefined;
         fresh.status = next as typeof fresh.status;

@@ -6,7 +6,10 @@ import { quantities } from '../../resource-lists.js';
  * `parsed` (the caller's, kept across sums) parses each list object once: a NodePool of thousands of NodeClaims
  * is summed again whenever one of them changes.
  */
-export function sumResources(lists: ReadonlyArray<Record<string, string | number>>, parsed: WeakMap<object, Resources> = new WeakMap()): Record<string, string> {
+export function sumResources(
+  lists: ReadonlyArray<Record<string, string | number>>,
+  parsed: WeakMap<object, Resources> = new WeakMap(),
+): Record<string, string> {
   let total = {};
   for (const l of lists) {
     let r = parsed.get(l);

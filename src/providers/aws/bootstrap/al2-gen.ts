@@ -3,7 +3,12 @@ import { findBootstrapCalls, splitExtraArgs, type BootstrapCall } from './bootst
 import { parseLabelList, formatLabels } from './label-strings.js';
 import { ShellScriptType, parseMime, serializeMime, type MimeEntry } from './mime.js';
 import {
-  InvalidUserDataError, clusterDnsIp, effectiveMaxPods, kubeletSettingFlags, requiredLabels, requiredTaints,
+  InvalidUserDataError,
+  clusterDnsIp,
+  effectiveMaxPods,
+  kubeletSettingFlags,
+  requiredLabels,
+  requiredTaints,
 } from './required.js';
 import { resolveWord, serializeTokens, singleQuote } from './shell-script.js';
 import { formatTaint, parseTaintList, unionTaints } from './taint-strings.js';
@@ -105,7 +110,12 @@ function rewriteCall(call: BootstrapCall, input: UserDataInput, content: string)
   for (const [opt, value] of bootstrapOptions(input)) if (args.options[opt] === undefined) keep.push(opt, value);
   if (args.clusterName === undefined) keep.unshift(input.cluster.name);
   const user = takeRegistrationFlags(userExtra.flatMap((e) => splitExtraArgs(e).map((w) => resolveWord(w, {}))));
-  const words = [...raw.slice(0, program + 1).map(String), ...keep, '--kubelet-extra-args', mergedExtraArgs(input, user)];
+  const words = [
+    ...raw.slice(0, program + 1).map(String),
+    ...keep,
+    '--kubelet-extra-args',
+    mergedExtraArgs(input, user),
+  ];
   const lineTokens = site.tokens[site.lineIndex] ?? [];
   const newLine = serializeTokens([...lineTokens.slice(0, site.start), ...words, ...lineTokens.slice(site.end)]);
   const logical = site.lines[site.lineIndex];

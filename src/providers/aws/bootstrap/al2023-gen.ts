@@ -11,7 +11,11 @@ import { applyConfig, eksDefaults } from './kubelet-state.js';
 import type { UserDataInput } from './types.js';
 
 /** The taints the user's NodeConfig documents alone would register with, and whether flags set them. */
-function userRegistration(specs: readonly Obj[]): { taints: Taint[]; viaFlags: boolean; labels: Record<string, string> } {
+function userRegistration(specs: readonly Obj[]): {
+  taints: Taint[];
+  viaFlags: boolean;
+  labels: Record<string, string>;
+} {
   const merged = mergeNodeConfigs(specs);
   const words = flagsOf(merged).flatMap((f) => splitExtraArgs(f));
   const fromFlags = takeRegistrationFlags(words);
@@ -37,7 +41,9 @@ function kubeletConfig(input: UserDataInput, taints: Taint[]): Obj {
   const maxPods = effectiveMaxPods(input);
   if (maxPods !== undefined) config.maxPods = maxPods;
   if (k.podsPerCore !== undefined) config.podsPerCore = k.podsPerCore;
-  config.registerWithTaints = taints.map((t) => (t.value ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
+  config.registerWithTaints = taints.map((t) =>
+    t.value ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect },
+  );
   if (k.systemReserved) config.systemReserved = k.systemReserved;
   return config;
 }
@@ -45,7 +51,11 @@ function kubeletConfig(input: UserDataInput, taints: Taint[]): Obj {
 /** Tenon's NodeConfig document: cluster details, kubelet config with the union of taints, labels as a flag. */
 export function tenonNodeConfig(input: UserDataInput, user: ReturnType<typeof userRegistration>): string {
   const taints = unionTaints(user.taints, requiredTaints(input));
-  const cluster: Obj = { name: input.cluster.name, apiServerEndpoint: input.cluster.endpoint, certificateAuthority: input.cluster.caBundle };
+  const cluster: Obj = {
+    name: input.cluster.name,
+    apiServerEndpoint: input.cluster.endpoint,
+    certificateAuthority: input.cluster.caBundle,
+  };
   if (input.cluster.serviceCidr) cluster.cidr = input.cluster.serviceCidr;
   const flags: string[] = [];
   const labels = requiredLabels(input.labels);

@@ -15,7 +15,8 @@ export function dnsFromCidr(cidr: string): string | undefined {
 
 function requireCluster(state: KubeletState, cluster: Record<string, unknown>): void {
   for (const field of ['name', 'apiServerEndpoint', 'certificateAuthority', 'cidr']) {
-    if (!cluster[field]) fail(state, `nodeadm: spec.cluster.${field} is missing, so nodeadm init fails and the node never joins`);
+    if (!cluster[field])
+      fail(state, `nodeadm: spec.cluster.${field} is missing, so nodeadm init fails and the node never joins`);
   }
 }
 
@@ -31,7 +32,9 @@ export function al2023View(parts: readonly MimePart[], facts: NodeFacts): Kubele
     if (d.error) fail(state, `nodeadm cannot read NodeConfig (part ${d.part + 1}, document ${d.document}): ${d.error}`);
   }
   for (const call of findBootstrapCalls(parts)) {
-    state.problems.push(`part ${call.part + 1} line ${call.line}: AL2023 has no /etc/eks/bootstrap.sh; that command fails and is ignored by nodeadm`);
+    state.problems.push(
+      `part ${call.part + 1} line ${call.line}: AL2023 has no /etc/eks/bootstrap.sh; that command fails and is ignored by nodeadm`,
+    );
   }
   const merged = mergeNodeConfigs(docs.flatMap((d) => (d.spec ? [d.spec] : [])));
   const cluster = isObj(merged.cluster) ? merged.cluster : {};

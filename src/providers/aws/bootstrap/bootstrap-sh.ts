@@ -52,10 +52,16 @@ export function parseBootstrapArgs(args: readonly string[]): BootstrapArgs {
   const positionals: { word: string; index: number }[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i] ?? '';
-    if (word === '-h' || word === '--help') return { options, ignored: [], fatal: 'bootstrap.sh printed its help and exited 1 (-h/--help)' };
+    if (word === '-h' || word === '--help')
+      return { options, ignored: [], fatal: 'bootstrap.sh printed its help and exited 1 (-h/--help)' };
     if (BootstrapValueOptions.includes(word)) {
       const value = args[i + 1];
-      if (value === undefined) return { options, ignored: [], fatal: `bootstrap.sh exited: ${word} is the last word and has no value ("$2: unbound variable")` };
+      if (value === undefined)
+        return {
+          options,
+          ignored: [],
+          fatal: `bootstrap.sh exited: ${word} is the last word and has no value ("$2: unbound variable")`,
+        };
       options[word] = value;
       i += 1;
       continue;
@@ -66,7 +72,8 @@ export function parseBootstrapArgs(args: readonly string[]): BootstrapArgs {
   const ignored: IgnoredWord[] = rest.map((p) => withMeaning(p));
   if (first?.word.startsWith('-')) ignored.unshift(withMeaning(first));
   const result: BootstrapArgs = { options, ignored };
-  if (!first || first.word === '') result.fatal = 'bootstrap.sh exited: cluster name is not defined (no positional argument)';
+  if (!first || first.word === '')
+    result.fatal = 'bootstrap.sh exited: cluster name is not defined (no positional argument)';
   else result.clusterName = first.word;
   return result;
 }

@@ -15,7 +15,7 @@ export function parseToml(text: string): TomlResult {
   try {
     return { ok: true, value: parse(text) as Obj };
   } catch (e: unknown) {
-    return { ok: false, error: e instanceof Error ? e.message.split('\n')[0] ?? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e) };
   }
 }
 
@@ -74,8 +74,10 @@ function applyKubelet(k8s: Obj, input: UserDataInput): void {
   if (k.evictionSoft) k8s['eviction-soft'] = k.evictionSoft;
   if (k.evictionSoftGracePeriod) k8s['eviction-soft-grace-period'] = k.evictionSoftGracePeriod;
   if (k.evictionMaxPodGracePeriod !== undefined) k8s['eviction-max-pod-grace-period'] = k.evictionMaxPodGracePeriod;
-  if (k.imageGCHighThresholdPercent !== undefined) k8s['image-gc-high-threshold-percent'] = String(k.imageGCHighThresholdPercent);
-  if (k.imageGCLowThresholdPercent !== undefined) k8s['image-gc-low-threshold-percent'] = String(k.imageGCLowThresholdPercent);
+  if (k.imageGCHighThresholdPercent !== undefined)
+    k8s['image-gc-high-threshold-percent'] = String(k.imageGCHighThresholdPercent);
+  if (k.imageGCLowThresholdPercent !== undefined)
+    k8s['image-gc-low-threshold-percent'] = String(k.imageGCLowThresholdPercent);
   if (k.cpuCFSQuota !== undefined) k8s['cpu-cfs-quota-enforced'] = k.cpuCFSQuota;
 }
 
@@ -100,11 +102,23 @@ export function generateBottlerocket(input: UserDataInput): string {
   k8s['node-taints'] = toNodeTaints(unionTaints(userTaints, requiredTaints(input)));
   applyKubelet(k8s, input);
   // Tenon nodes join no Auto Scaling group, so waiting for one would block the kubelet.
-  if (isObj(settings.autoscaling) && settings.autoscaling['should-wait'] !== undefined) settings.autoscaling['should-wait'] = false;
+  if (isObj(settings.autoscaling) && settings.autoscaling['should-wait'] !== undefined)
+    settings.autoscaling['should-wait'] = false;
   if (input.instanceStorePolicy === 'RAID0') {
     const cmds: Obj = isObj(settings['bootstrap-commands']) ? settings['bootstrap-commands'] : {};
     cmds['000-mount-instance-storage'] = {
-      commands: [['apiclient', 'ephemeral-storage', 'init'], ['apiclient', 'ephemeral-storage', 'bind', '--dirs', '/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods']],
+      commands: [
+        ['apiclient', 'ephemeral-storage', 'init'],
+        [
+          'apiclient',
+          'ephemeral-storage',
+          'bind',
+          '--dirs',
+          '/var/lib/containerd',
+          '/var/lib/kubelet',
+          '/var/log/pods',
+        ],
+      ],
       mode: 'always',
       essential: true,
     };
@@ -130,7 +144,10 @@ export function bottlerocketView(text: string, facts: NodeFacts): KubeletState {
   const state = eksDefaults(facts);
   const parsed = parseToml(text);
   if (!parsed.ok) {
-    fail(state, `Bottlerocket cannot parse the TOML userData (${parsed.error}); its settings are not applied and the node never joins`);
+    fail(
+      state,
+      `Bottlerocket cannot parse the TOML userData (${parsed.error}); its settings are not applied and the node never joins`,
+    );
     return state;
   }
   const k8s = kubernetesSettings(parsed.value);

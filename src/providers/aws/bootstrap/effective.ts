@@ -22,12 +22,17 @@ export function detectKind(userData: string): BootstrapKind {
 /** The mechanism an AMI family uses (Custom: read from the userData itself). */
 export function kindOf(family: AmiFamily, userData: string): BootstrapKind {
   switch (family) {
-    case 'AL2': return 'bootstrap.sh';
-    case 'AL2023': return 'nodeadm';
-    case 'Bottlerocket': return 'bottlerocket';
+    case 'AL2':
+      return 'bootstrap.sh';
+    case 'AL2023':
+      return 'nodeadm';
+    case 'Bottlerocket':
+      return 'bottlerocket';
     case 'Windows2019':
-    case 'Windows2022': return 'windows';
-    default: return detectKind(userData);
+    case 'Windows2022':
+      return 'windows';
+    default:
+      return detectKind(userData);
   }
 }
 
@@ -51,7 +56,11 @@ function view(userData: string, family: AmiFamily, facts: NodeFacts): KubeletSta
  * parses its arguments like its shell loop). `problems` says what the boot would complain about and `joins`
  * whether the kubelet gets to register at all. Never throws.
  */
-export function effectiveKubeletConfig(userData: string, family: AmiFamily, facts: NodeFacts = {}): EffectiveKubeletConfig {
+export function effectiveKubeletConfig(
+  userData: string,
+  family: AmiFamily,
+  facts: NodeFacts = {},
+): EffectiveKubeletConfig {
   try {
     return toEffective(view(userData, family, facts));
   } catch (e: unknown) {

@@ -14,13 +14,19 @@ import { generateWindows } from './windows.js';
  */
 export function generateUserData(input: UserDataInput): string {
   switch (input.amiFamily) {
-    case 'AL2': return generateAl2(input);
-    case 'AL2023': return generateAl2023(input);
-    case 'Bottlerocket': return generateBottlerocket(input);
+    case 'AL2':
+      return generateAl2(input);
+    case 'AL2023':
+      return generateAl2023(input);
+    case 'Bottlerocket':
+      return generateBottlerocket(input);
     case 'Windows2019':
-    case 'Windows2022': return generateWindows(input);
-    case 'Custom': return input.userData ?? '';
-    default: throw new InvalidUserDataError(`unknown AMI family "${String(input.amiFamily)}"`);
+    case 'Windows2022':
+      return generateWindows(input);
+    case 'Custom':
+      return input.userData ?? '';
+    default:
+      throw new InvalidUserDataError(`unknown AMI family "${String(input.amiFamily)}"`);
   }
 }
 

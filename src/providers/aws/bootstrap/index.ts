@@ -4,8 +4,15 @@
  * Pure: no I/O, no clock.
  */
 export type {
-  AmiFamily, ClusterInfo, UserDataInput, KubeletSettings, EffectiveKubeletConfig, NodeFacts, LintFinding,
-  EC2NodeClassLike, NodePoolLike,
+  AmiFamily,
+  ClusterInfo,
+  UserDataInput,
+  KubeletSettings,
+  EffectiveKubeletConfig,
+  NodeFacts,
+  LintFinding,
+  EC2NodeClassLike,
+  NodePoolLike,
 } from './types.js';
 export { generateUserData, tryGenerateUserData, type GenerateResult } from './generate.js';
 export { effectiveKubeletConfig, detectKind, type BootstrapKind } from './effective.js';

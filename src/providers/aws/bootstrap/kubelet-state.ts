@@ -99,10 +99,28 @@ export interface KubeletFlag {
 }
 
 const valueFlags: ReadonlySet<string> = new Set([
-  'register-with-taints', 'node-labels', 'max-pods', 'kube-reserved', 'system-reserved', 'eviction-hard',
-  'eviction-soft', 'cluster-dns', 'cloud-provider', 'pods-per-core', 'eviction-soft-grace-period',
-  'eviction-max-pod-grace-period', 'image-gc-high-threshold', 'image-gc-low-threshold', 'config', 'kubeconfig',
-  'node-ip', 'hostname-override', 'v', 'provider-id', 'container-runtime-endpoint', 'config-dir',
+  'register-with-taints',
+  'node-labels',
+  'max-pods',
+  'kube-reserved',
+  'system-reserved',
+  'eviction-hard',
+  'eviction-soft',
+  'cluster-dns',
+  'cloud-provider',
+  'pods-per-core',
+  'eviction-soft-grace-period',
+  'eviction-max-pod-grace-period',
+  'image-gc-high-threshold',
+  'image-gc-low-threshold',
+  'config',
+  'kubeconfig',
+  'node-ip',
+  'hostname-override',
+  'v',
+  'provider-id',
+  'container-runtime-endpoint',
+  'config-dir',
 ]);
 
 /** Splits kubelet arguments (already word-split) into flags. */
@@ -157,7 +175,11 @@ export function applyFlags(state: KubeletState, flags: readonly KubeletFlag[]): 
   }
 }
 
-function mergeOrReplace(first: boolean, old: Record<string, string>, add: Record<string, string>): Record<string, string> {
+function mergeOrReplace(
+  first: boolean,
+  old: Record<string, string>,
+  add: Record<string, string>,
+): Record<string, string> {
   return first ? add : { ...old, ...add };
 }
 
@@ -181,16 +203,26 @@ function applyFlag(state: KubeletState, f: KubeletFlag, first: boolean): void {
       else fail(state, `kubelet refuses to start: --max-pods "${f.value}" is not an integer`);
       return;
     }
-    case 'kube-reserved': state.kubeReserved = mergeOrReplace(first, state.kubeReserved, eqMap(f.value)); return;
-    case 'system-reserved': state.systemReserved = mergeOrReplace(first, state.systemReserved, eqMap(f.value)); return;
-    case 'eviction-hard': state.evictionHard = mergeOrReplace(first, state.evictionHard, langleMap(f.value)); return;
-    case 'eviction-soft': state.evictionSoft = mergeOrReplace(first, state.evictionSoft, langleMap(f.value)); return;
+    case 'kube-reserved':
+      state.kubeReserved = mergeOrReplace(first, state.kubeReserved, eqMap(f.value));
+      return;
+    case 'system-reserved':
+      state.systemReserved = mergeOrReplace(first, state.systemReserved, eqMap(f.value));
+      return;
+    case 'eviction-hard':
+      state.evictionHard = mergeOrReplace(first, state.evictionHard, langleMap(f.value));
+      return;
+    case 'eviction-soft':
+      state.evictionSoft = mergeOrReplace(first, state.evictionSoft, langleMap(f.value));
+      return;
     case 'cluster-dns': {
       const ips = f.value.split(',').filter((s) => s !== '');
       state.clusterDNS = first ? ips : [...state.clusterDNS, ...ips];
       return;
     }
-    case 'cloud-provider': state.cloudProvider = f.value; return;
+    case 'cloud-provider':
+      state.cloudProvider = f.value;
+      return;
     default:
   }
 }

@@ -45,7 +45,8 @@ export function kubeletMaySetLabel(key: string): boolean {
   const slash = key.indexOf('/');
   if (slash < 0) return true;
   const ns = key.slice(0, slash);
-  const restricted = ns === 'kubernetes.io' || ns.endsWith('.kubernetes.io') || ns === 'k8s.io' || ns.endsWith('.k8s.io');
+  const restricted =
+    ns === 'kubernetes.io' || ns.endsWith('.kubernetes.io') || ns === 'k8s.io' || ns.endsWith('.k8s.io');
   if (!restricted) return true;
   if (allowedKubeletLabels.has(key)) return true;
   return allowedNamespaces.some((a) => ns === a || ns.endsWith(`.${a}`));

@@ -80,7 +80,8 @@ export const ManagedBottlerocketKeys: Readonly<Record<string, string>> = {
 export const taintFix =
   'Put these taints in the NodePool (spec.template.spec.taints, or startupTaints for taints an agent removes once it is ready) and remove them from userData; Tenon merges them so the registration taint is never lost.';
 /** The advice for userData that sets labels. */
-export const labelFix = 'Put these labels in the NodePool (spec.template.metadata.labels) and remove them from userData.';
+export const labelFix =
+  'Put these labels in the NodePool (spec.template.metadata.labels) and remove them from userData.';
 /** The advice for userData that sets kubelet settings. */
 export function kubeletFix(field: string): string {
   return `Set EC2NodeClass spec.kubelet.${field} instead; Tenon computes allocatable capacity from it, and a userData value silently disagrees.`;

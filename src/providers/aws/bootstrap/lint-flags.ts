@@ -16,27 +16,57 @@ export interface FlagLintContext {
 function lintTaintFlag(ctx: FlagLintContext, value: string): void {
   const parsed = parseTaintList(value);
   if (!parsed.ok) {
-    ctx.findings.add({ severity: 'error', code: LintCodes.taintMalformed, location: ctx.location, message: `${ctx.source}: --register-with-taints: ${parsed.error}; the kubelet refuses to start`, fix: 'Write each taint as key=value:Effect or key:Effect (Effect is NoSchedule, PreferNoSchedule or NoExecute), comma-separated, no spaces.' });
+    ctx.findings.add({
+      severity: 'error',
+      code: LintCodes.taintMalformed,
+      location: ctx.location,
+      message: `${ctx.source}: --register-with-taints: ${parsed.error}; the kubelet refuses to start`,
+      fix: 'Write each taint as key=value:Effect or key:Effect (Effect is NoSchedule, PreferNoSchedule or NoExecute), comma-separated, no spaces.',
+    });
     return;
   }
   if (!ctx.custom) {
-    ctx.findings.add({ severity: 'warning', code: LintCodes.setsTaints, location: ctx.location, message: `${ctx.source} sets registration taints (--register-with-taints=${value}); a kubelet flag beats the config file, which would drop the taints Tenon requires, so Tenon merges them`, fix: taintFix });
+    ctx.findings.add({
+      severity: 'warning',
+      code: LintCodes.setsTaints,
+      location: ctx.location,
+      message: `${ctx.source} sets registration taints (--register-with-taints=${value}); a kubelet flag beats the config file, which would drop the taints Tenon requires, so Tenon merges them`,
+      fix: taintFix,
+    });
   }
 }
 
 function lintLabelFlag(ctx: FlagLintContext, value: string): void {
   const parsed = parseLabelList(value);
   if (!parsed.ok) {
-    ctx.findings.add({ severity: 'error', code: LintCodes.labelMalformed, location: ctx.location, message: `${ctx.source}: --node-labels: ${parsed.error}; the kubelet refuses to start`, fix: 'Write labels as key=value pairs separated by commas; keys are qualified names, values up to 63 alphanumerics with -_. inside.' });
+    ctx.findings.add({
+      severity: 'error',
+      code: LintCodes.labelMalformed,
+      location: ctx.location,
+      message: `${ctx.source}: --node-labels: ${parsed.error}; the kubelet refuses to start`,
+      fix: 'Write labels as key=value pairs separated by commas; keys are qualified names, values up to 63 alphanumerics with -_. inside.',
+    });
     return;
   }
   for (const key of Object.keys(parsed.value)) {
     if (!kubeletMaySetLabel(key)) {
-      ctx.findings.add({ severity: 'error', code: LintCodes.labelRestricted, location: ctx.location, message: `${ctx.source}: --node-labels sets "${key}", a kubernetes.io/k8s.io label the kubelet may not set on itself; it refuses to start`, fix: `Remove "${key}" from --node-labels; put it in the NodePool's template labels and Tenon applies it at registration.` });
+      ctx.findings.add({
+        severity: 'error',
+        code: LintCodes.labelRestricted,
+        location: ctx.location,
+        message: `${ctx.source}: --node-labels sets "${key}", a kubernetes.io/k8s.io label the kubelet may not set on itself; it refuses to start`,
+        fix: `Remove "${key}" from --node-labels; put it in the NodePool's template labels and Tenon applies it at registration.`,
+      });
     }
   }
   if (!ctx.custom) {
-    ctx.findings.add({ severity: 'warning', code: LintCodes.setsLabels, location: ctx.location, message: `${ctx.source} sets node labels (--node-labels=${value})`, fix: labelFix });
+    ctx.findings.add({
+      severity: 'warning',
+      code: LintCodes.setsLabels,
+      location: ctx.location,
+      message: `${ctx.source} sets node labels (--node-labels=${value})`,
+      fix: labelFix,
+    });
   }
 }
 
@@ -48,7 +78,13 @@ export function lintKubeletFlags(ctx: FlagLintContext, words: readonly string[])
     else {
       const field = ManagedFlags[f.name];
       if (field && !ctx.custom) {
-        ctx.findings.add({ severity: 'warning', code: LintCodes.setsKubelet, location: ctx.location, message: `${ctx.source} sets --${f.name}=${f.value}, a kubelet setting Tenon manages; the flag beats what Tenon configures`, fix: kubeletFix(field) });
+        ctx.findings.add({
+          severity: 'warning',
+          code: LintCodes.setsKubelet,
+          location: ctx.location,
+          message: `${ctx.source} sets --${f.name}=${f.value}, a kubelet setting Tenon manages; the flag beats what Tenon configures`,
+          fix: kubeletFix(field),
+        });
       }
     }
   }

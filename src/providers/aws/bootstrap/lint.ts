@@ -30,11 +30,29 @@ function lintContent(findings: Findings, family: AmiFamily, userData: string): v
   if (kind === 'windows') return;
   const archive = kind === 'nodeadm' ? parseAl2023Parts(userData) : parseMime(userData);
   for (const p of archive.problems) {
-    findings.add({ severity: 'error', code: LintCodes.mimeMalformed, location: {}, message: `malformed MIME userData: ${p}`, fix: 'Start with MIME-Version and Content-Type: multipart/mixed; boundary="…" headers, open each part with --boundary, give each a Content-Type, and close with --boundary--.' });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.mimeMalformed,
+      location: {},
+      message: `malformed MIME userData: ${p}`,
+      fix: 'Start with MIME-Version and Content-Type: multipart/mixed; boundary="…" headers, open each part with --boundary, give each a Content-Type, and close with --boundary--.',
+    });
   }
   if (kind === 'nodeadm') lintNodeConfigs(findings, archive.parts, custom);
-  if (kind === 'nodeadm' && !archive.isMime && archive.parts.every((p) => !isNodeConfigPart(p)) && /^\s*(apiVersion|kind)\s*:/m.test(userData)) {
-    findings.add({ severity: 'error', code: LintCodes.nodeConfigInvalid, location: { part: 1, document: 1 }, message: 'userData looks like a NodeConfig but is not valid YAML, so it is passed on as a shell script and nodeadm never sees it', fix: 'Fix the YAML (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig, spec: {...}).' });
+  if (
+    kind === 'nodeadm' &&
+    !archive.isMime &&
+    archive.parts.every((p) => !isNodeConfigPart(p)) &&
+    /^\s*(apiVersion|kind)\s*:/m.test(userData)
+  ) {
+    findings.add({
+      severity: 'error',
+      code: LintCodes.nodeConfigInvalid,
+      location: { part: 1, document: 1 },
+      message:
+        'userData looks like a NodeConfig but is not valid YAML, so it is passed on as a shell script and nodeadm never sees it',
+      fix: 'Fix the YAML (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig, spec: {...}).',
+    });
   }
   lintShellParts({ findings, parts: archive.parts, mode: custom ? 'Custom' : family === 'AL2023' ? 'AL2023' : 'AL2' });
 }
@@ -42,31 +60,80 @@ function lintContent(findings: Findings, family: AmiFamily, userData: string): v
 function lintCustomRegistration(findings: Findings, userData: string): void {
   const view = effectiveKubeletConfig(userData, 'Custom');
   if (!view.joins && !findings.list.some((f) => f.severity === 'error')) {
-    findings.add({ severity: 'error', code: LintCodes.bootFails, location: {}, message: `the node would not join: ${view.problems.join('; ')}`, fix: 'Fix the problems listed; the node never registers otherwise.' });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.bootFails,
+      location: {},
+      message: `the node would not join: ${view.problems.join('; ')}`,
+      fix: 'Fix the problems listed; the node never registers otherwise.',
+    });
   }
   if (userData.includes(LegacyUninitializedTaintKey)) {
-    findings.add({ severity: 'error', code: LintCodes.registrationTaintLegacy, location: {}, message: `userData names ${LegacyUninitializedTaintKey}, the pre-v1 registration taint; Tenon (like Karpenter v1) waits for karpenter.sh/unregistered:NoExecute instead`, fix: registrationFix });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.registrationTaintLegacy,
+      location: {},
+      message: `userData names ${LegacyUninitializedTaintKey}, the pre-v1 registration taint; Tenon (like Karpenter v1) waits for karpenter.sh/unregistered:NoExecute instead`,
+      fix: registrationFix,
+    });
   }
   if (view.joins && !hasTaint(view.taints, RegistrationTaint)) {
     const got = view.taints.length > 0 ? view.taints.map(formatTaint).join(',') : 'no taints';
-    findings.add({ severity: 'error', code: LintCodes.registrationTaintMissing, location: {}, message: `the kubelet would register with ${got}, without ${formatTaint(RegistrationTaint)}; pods could land before Tenon adopts the node`, fix: registrationFix });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.registrationTaintMissing,
+      location: {},
+      message: `the kubelet would register with ${got}, without ${formatTaint(RegistrationTaint)}; pods could land before Tenon adopts the node`,
+      fix: registrationFix,
+    });
   }
 }
 
-function lintGenerated(findings: Findings, nodeClass: EC2NodeClassLike, family: AmiFamily, pools: readonly NodePoolLike[]): void {
+function lintGenerated(
+  findings: Findings,
+  nodeClass: EC2NodeClassLike,
+  family: AmiFamily,
+  pools: readonly NodePoolLike[],
+): void {
   const taints = pools.flatMap((p) => p.spec.template.spec.taints ?? []);
   const startupTaints = pools.flatMap((p) => p.spec.template.spec.startupTaints ?? []);
-  const cluster = { name: 'lint-cluster', endpoint: 'https://lint.invalid', caBundle: 'TElOVA==', serviceCidr: '10.100.0.0/16' };
-  const input = { amiFamily: family, cluster, labels: {}, taints, startupTaints, ...(nodeClass.spec.userData !== undefined ? { userData: nodeClass.spec.userData } : {}), ...(nodeClass.spec.kubelet ? { kubelet: nodeClass.spec.kubelet } : {}) };
+  const cluster = {
+    name: 'lint-cluster',
+    endpoint: 'https://lint.invalid',
+    caBundle: 'TElOVA==',
+    serviceCidr: '10.100.0.0/16',
+  };
+  const input = {
+    amiFamily: family,
+    cluster,
+    labels: {},
+    taints,
+    startupTaints,
+    ...(nodeClass.spec.userData !== undefined ? { userData: nodeClass.spec.userData } : {}),
+    ...(nodeClass.spec.kubelet ? { kubelet: nodeClass.spec.kubelet } : {}),
+  };
   const generated = tryGenerateUserData(input);
   if (!generated.ok) {
-    if (!findings.list.some((f) => f.severity === 'error')) findings.add({ severity: 'error', code: LintCodes.userDataInvalid, location: {}, message: generated.error, fix: 'Fix the userData so Tenon can merge it.' });
+    if (!findings.list.some((f) => f.severity === 'error'))
+      findings.add({
+        severity: 'error',
+        code: LintCodes.userDataInvalid,
+        location: {},
+        message: generated.error,
+        fix: 'Fix the userData so Tenon can merge it.',
+      });
     return;
   }
   const view = effectiveKubeletConfig(generated.userData, family);
   const missing = requiredTaints(input).filter((t) => !hasTaint(view.taints, t));
   if (view.joins && missing.length > 0) {
-    findings.add({ severity: 'error', code: LintCodes.registrationTaintMissing, location: {}, message: `with this userData the kubelet would register without ${missing.map(formatTaint).join(', ')}`, fix: registrationFix });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.registrationTaintMissing,
+      location: {},
+      message: `with this userData the kubelet would register without ${missing.map(formatTaint).join(', ')}`,
+      fix: registrationFix,
+    });
   }
 }
 
@@ -81,11 +148,24 @@ export function lint(input: { nodeClass: EC2NodeClassLike; nodePools?: NodePoolL
   const family = familyOf(nodeClass);
   const userData = nodeClass.spec.userData;
   if (!family) {
-    findings.add({ severity: 'warning', code: LintCodes.familyUnknown, location: {}, message: 'the AMI family is unknown (no spec.amiFamily and no alias amiSelectorTerm); userData is read as Custom', fix: 'Set spec.amiSelectorTerms[].alias (e.g. al2023@latest) or spec.amiFamily.' });
+    findings.add({
+      severity: 'warning',
+      code: LintCodes.familyUnknown,
+      location: {},
+      message: 'the AMI family is unknown (no spec.amiFamily and no alias amiSelectorTerm); userData is read as Custom',
+      fix: 'Set spec.amiSelectorTerms[].alias (e.g. al2023@latest) or spec.amiFamily.',
+    });
   }
   const effective = family ?? 'Custom';
   if (userData === undefined || userData.trim() === '') {
-    if (effective === 'Custom') findings.add({ severity: 'error', code: LintCodes.userDataMissing, location: {}, message: 'a Custom AMI family needs userData that bootstraps the node; without it the node never joins', fix: "Add userData that runs the bootstrap, with --register-with-taints=karpenter.sh/unregistered:NoExecute." });
+    if (effective === 'Custom')
+      findings.add({
+        severity: 'error',
+        code: LintCodes.userDataMissing,
+        location: {},
+        message: 'a Custom AMI family needs userData that bootstraps the node; without it the node never joins',
+        fix: 'Add userData that runs the bootstrap, with --register-with-taints=karpenter.sh/unregistered:NoExecute.',
+      });
     return findings.list;
   }
   try {
@@ -93,7 +173,13 @@ export function lint(input: { nodeClass: EC2NodeClassLike; nodePools?: NodePoolL
     if (effective === 'Custom') lintCustomRegistration(findings, userData);
     else lintGenerated(findings, nodeClass, effective, nodePoolsFor(nodeClass, input.nodePools ?? []));
   } catch (e: unknown) {
-    findings.add({ severity: 'error', code: LintCodes.userDataInvalid, location: {}, message: `userData could not be read: ${e instanceof Error ? e.message : String(e)}`, fix: 'Check the userData format for the AMI family.' });
+    findings.add({
+      severity: 'error',
+      code: LintCodes.userDataInvalid,
+      location: {},
+      message: `userData could not be read: ${e instanceof Error ? e.message : String(e)}`,
+      fix: 'Check the userData format for the AMI family.',
+    });
   }
   return findings.list;
 }

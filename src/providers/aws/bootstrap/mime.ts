@@ -74,7 +74,11 @@ function decode(content: string, headers: Record<string, string>, problems: stri
 export function parseMime(text: string, defaultType = ShellScriptType): MimeArchive {
   const normalised = text.replace(/\r\n/g, '\n');
   if (!looksLikeMime(normalised)) {
-    return { isMime: false, parts: [{ contentType: defaultType, content: text, startLine: 1, headers: {} }], problems: [] };
+    return {
+      isMime: false,
+      parts: [{ contentType: defaultType, content: text, startLine: 1, headers: {} }],
+      problems: [],
+    };
   }
   const lines = normalised.split('\n');
   const lead = lines.findIndex((l) => l.trim() !== '');
@@ -84,7 +88,11 @@ export function parseMime(text: string, defaultType = ShellScriptType): MimeArch
   if (!/^multipart\//i.test(type)) {
     if (!type) problems.push('MIME headers without a Content-Type');
     const content = decode(lines.slice(top.next).join('\n'), top.headers, problems);
-    return { isMime: true, parts: [{ contentType: type || 'text/plain', content, startLine: top.next + 1, headers: top.headers }], problems };
+    return {
+      isMime: true,
+      parts: [{ contentType: type || 'text/plain', content, startLine: top.next + 1, headers: top.headers }],
+      problems,
+    };
   }
   const boundary = headerParam(type, 'boundary');
   if (!boundary) {

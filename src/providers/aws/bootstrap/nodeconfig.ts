@@ -79,14 +79,29 @@ function lineOf(text: string, offset: number): number {
 
 function checkDoc(value: unknown, at: { part: number; document: number; line: number }): NodeConfigDoc {
   if (!isObj(value)) return { ...at, error: 'a NodeConfig document must be a YAML map' };
-  if (value.kind !== 'NodeConfig' || typeof value.apiVersion !== 'string' || !value.apiVersion.startsWith('node.eks.aws/')) {
-    return { ...at, error: `nodeadm cannot decode apiVersion "${String(value.apiVersion)}" kind "${String(value.kind)}" (expected node.eks.aws/v1alpha1 NodeConfig)` };
+  if (
+    value.kind !== 'NodeConfig' ||
+    typeof value.apiVersion !== 'string' ||
+    !value.apiVersion.startsWith('node.eks.aws/')
+  ) {
+    return {
+      ...at,
+      error: `nodeadm cannot decode apiVersion "${String(value.apiVersion)}" kind "${String(value.kind)}" (expected node.eks.aws/v1alpha1 NodeConfig)`,
+    };
   }
   return { ...at, spec: isObj(value.spec) ? value.spec : {} };
 }
 
 function isEmpty(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+  return (
+    v === undefined ||
+    v === null ||
+    v === '' ||
+    v === 0 ||
+    v === false ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isObj(v) && Object.keys(v).length === 0)
+  );
 }
 
 /** mergo.Merge WithOverride: maps merge key by key, non-empty source values replace, empty ones never do. */

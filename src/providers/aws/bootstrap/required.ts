@@ -48,8 +48,10 @@ export function kubeletSettingFlags(kubelet: KubeletSettings | undefined, maxPod
     const v = joinMap(m, sep);
     if (v) out.push(`${flag}="${v}"`);
   }
-  if (k.evictionMaxPodGracePeriod !== undefined) out.push(`--eviction-max-pod-grace-period=${k.evictionMaxPodGracePeriod}`);
-  if (k.imageGCHighThresholdPercent !== undefined) out.push(`--image-gc-high-threshold=${k.imageGCHighThresholdPercent}`);
+  if (k.evictionMaxPodGracePeriod !== undefined)
+    out.push(`--eviction-max-pod-grace-period=${k.evictionMaxPodGracePeriod}`);
+  if (k.imageGCHighThresholdPercent !== undefined)
+    out.push(`--image-gc-high-threshold=${k.imageGCHighThresholdPercent}`);
   if (k.imageGCLowThresholdPercent !== undefined) out.push(`--image-gc-low-threshold=${k.imageGCLowThresholdPercent}`);
   if (k.cpuCFSQuota !== undefined) out.push(`--cpu-cfs-quota=${k.cpuCFSQuota}`);
   return out;

@@ -109,7 +109,11 @@ export function serializeTokens(tokens: readonly ShellToken[]): string {
 const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Every simple command in the script, in order, with simple `NAME=value` assignments substituted. */
-export function findCommands(script: string): { commands: ShellCommand[]; lines: LogicalLine[]; tokens: ShellToken[][] } {
+export function findCommands(script: string): {
+  commands: ShellCommand[];
+  lines: LogicalLine[];
+  tokens: ShellToken[][];
+} {
   const lines = logicalLines(script);
   const vars: Record<string, string> = {};
   const commands: ShellCommand[] = [];

@@ -33,11 +33,15 @@ export function parseTaint(text: string): Parsed<Taint> {
   const eq = kv.indexOf('=');
   const key = eq < 0 ? kv : kv.slice(0, eq);
   const value = eq < 0 ? undefined : kv.slice(eq + 1);
-  if (!isQualifiedName(key)) return { ok: false, error: `invalid taint spec "${text}": key "${key}" is not a qualified name` };
+  if (!isQualifiedName(key))
+    return { ok: false, error: `invalid taint spec "${text}": key "${key}" is not a qualified name` };
   if (value !== undefined && (value.includes('=') || !isLabelValue(value))) {
     return { ok: false, error: `invalid taint spec "${text}": value "${value}" is not a valid label value` };
   }
-  return { ok: true, value: value ? { key, value, effect: effect as TaintEffect } : { key, effect: effect as TaintEffect } };
+  return {
+    ok: true,
+    value: value ? { key, value, effect: effect as TaintEffect } : { key, effect: effect as TaintEffect },
+  };
 }
 
 /** Parses a comma-separated taint list; the kubelet rejects the whole flag if one entry is bad. */

@@ -75,7 +75,12 @@ export class TtlCache<V> {
    * The cached value, or the result of `load` (stored unless `keep` says no). One load per key at a time:
    * callers arriving while it runs get the same promise. A cached value `fresh` rejects is loaded again.
    */
-  async getOrLoad(key: string, load: () => Promise<V>, keep: (v: V) => boolean = () => true, fresh: (v: V) => boolean = () => true): Promise<V> {
+  async getOrLoad(
+    key: string,
+    load: () => Promise<V>,
+    keep: (v: V) => boolean = () => true,
+    fresh: (v: V) => boolean = () => true,
+  ): Promise<V> {
     const cached = this.get(key);
     if (cached !== undefined && fresh(cached)) return cached;
     const running = this.inflight.get(key);

@@ -26,8 +26,16 @@ export function launchedNodeClaim(nodeClaim: NodeClaim, nodeClass: EC2NodeClass,
     ...nodeClaim,
     metadata: {
       ...nodeClaim.metadata,
-      labels: { ...nodeClaim.metadata.labels, ...it.labels, ...offeringLabels(instance.zone, instance.capacityType, zoneIdOf(nodeClass, instance.zone)) },
-      annotations: { ...nodeClaim.metadata.annotations, [Annotations.nodeClassHash]: nodeClassHash(nodeClass), [Annotations.nodeClassHashVersion]: NodeClassHashVersion },
+      labels: {
+        ...nodeClaim.metadata.labels,
+        ...it.labels,
+        ...offeringLabels(instance.zone, instance.capacityType, zoneIdOf(nodeClass, instance.zone)),
+      },
+      annotations: {
+        ...nodeClaim.metadata.annotations,
+        [Annotations.nodeClassHash]: nodeClassHash(nodeClass),
+        [Annotations.nodeClassHashVersion]: NodeClassHashVersion,
+      },
     },
     status: {
       ...nodeClaim.status,
@@ -40,7 +48,12 @@ export function launchedNodeClaim(nodeClaim: NodeClaim, nodeClass: EC2NodeClass,
 }
 
 /** The NodeClaim an instance describes (type labels and resources when the type is known). */
-export function instanceNodeClaim(instance: InstanceInfo, type: ResolvedInstanceType | undefined, nodeClass: EC2NodeClass | undefined, now: number): NodeClaim {
+export function instanceNodeClaim(
+  instance: InstanceInfo,
+  type: ResolvedInstanceType | undefined,
+  nodeClass: EC2NodeClass | undefined,
+  now: number,
+): NodeClaim {
   const it = type?.instanceType;
   const stopping = instance.state === 'shutting-down' || instance.state === 'terminated';
   return {
@@ -57,7 +70,11 @@ export function instanceNodeClaim(instance: InstanceInfo, type: ResolvedInstance
       ...(stopping ? { deletionTimestamp: rfc3339(now) } : {}),
     },
     spec: {
-      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: instance.tags[Labels.ec2NodeClass] ?? (nodeClass ? nameOf(nodeClass) : '') },
+      nodeClassRef: {
+        group: 'karpenter.k8s.aws',
+        kind: 'EC2NodeClass',
+        name: instance.tags[Labels.ec2NodeClass] ?? (nodeClass ? nameOf(nodeClass) : ''),
+      },
       requirements: [],
     },
     status: {

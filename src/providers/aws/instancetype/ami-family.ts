@@ -14,37 +14,78 @@ export interface FamilyFlags {
 
 /** The flags of each family (Windows: 110 pods, ENI-limited memory overhead, no pods-per-core). */
 export const familyFlags: { [F in AmiFamily]: FamilyFlags } = {
-  AL2: { usesEniLimitedMemoryOverhead: true, podsPerCoreEnabled: true, evictionSoftEnabled: true, supportsEniLimitedPodDensity: true },
-  AL2023: { usesEniLimitedMemoryOverhead: false, podsPerCoreEnabled: true, evictionSoftEnabled: true, supportsEniLimitedPodDensity: true },
-  Bottlerocket: { usesEniLimitedMemoryOverhead: false, podsPerCoreEnabled: true, evictionSoftEnabled: true, supportsEniLimitedPodDensity: true },
-  Windows2019: { usesEniLimitedMemoryOverhead: true, podsPerCoreEnabled: false, evictionSoftEnabled: false, supportsEniLimitedPodDensity: false },
-  Windows2022: { usesEniLimitedMemoryOverhead: true, podsPerCoreEnabled: false, evictionSoftEnabled: false, supportsEniLimitedPodDensity: false },
-  Custom: { usesEniLimitedMemoryOverhead: true, podsPerCoreEnabled: true, evictionSoftEnabled: true, supportsEniLimitedPodDensity: true },
+  AL2: {
+    usesEniLimitedMemoryOverhead: true,
+    podsPerCoreEnabled: true,
+    evictionSoftEnabled: true,
+    supportsEniLimitedPodDensity: true,
+  },
+  AL2023: {
+    usesEniLimitedMemoryOverhead: false,
+    podsPerCoreEnabled: true,
+    evictionSoftEnabled: true,
+    supportsEniLimitedPodDensity: true,
+  },
+  Bottlerocket: {
+    usesEniLimitedMemoryOverhead: false,
+    podsPerCoreEnabled: true,
+    evictionSoftEnabled: true,
+    supportsEniLimitedPodDensity: true,
+  },
+  Windows2019: {
+    usesEniLimitedMemoryOverhead: true,
+    podsPerCoreEnabled: false,
+    evictionSoftEnabled: false,
+    supportsEniLimitedPodDensity: false,
+  },
+  Windows2022: {
+    usesEniLimitedMemoryOverhead: true,
+    podsPerCoreEnabled: false,
+    evictionSoftEnabled: false,
+    supportsEniLimitedPodDensity: false,
+  },
+  Custom: {
+    usesEniLimitedMemoryOverhead: true,
+    podsPerCoreEnabled: true,
+    evictionSoftEnabled: true,
+    supportsEniLimitedPodDensity: true,
+  },
 };
 
 const gp3 = (deviceName: string, volumeSizeGiB: number): BlockDeviceMapping => ({
-  deviceName, volumeSizeGiB, volumeType: 'gp3', encrypted: true, deleteOnTermination: true,
+  deviceName,
+  volumeSizeGiB,
+  volumeType: 'gp3',
+  encrypted: true,
+  deleteOnTermination: true,
 });
 
 /** The block devices a family launches with when the EC2NodeClass names none. */
 export function defaultBlockDevices(family: AmiFamily): BlockDeviceMapping[] {
   switch (family) {
     case 'AL2':
-    case 'AL2023': return [gp3('/dev/xvda', 20)];
-    case 'Bottlerocket': return [gp3('/dev/xvda', 4), gp3('/dev/xvdb', 20)];
+    case 'AL2023':
+      return [gp3('/dev/xvda', 20)];
+    case 'Bottlerocket':
+      return [gp3('/dev/xvda', 4), gp3('/dev/xvdb', 20)];
     case 'Windows2019':
-    case 'Windows2022': return [gp3('/dev/sda1', 50)];
-    case 'Custom': return [];
+    case 'Windows2022':
+      return [gp3('/dev/sda1', 50)];
+    case 'Custom':
+      return [];
   }
 }
 
 /** The device whose size is the node's ephemeral storage. */
 export function ephemeralDevice(family: AmiFamily): string {
   switch (family) {
-    case 'Bottlerocket': return '/dev/xvdb';
+    case 'Bottlerocket':
+      return '/dev/xvdb';
     case 'Windows2019':
-    case 'Windows2022': return '/dev/sda1';
-    default: return '/dev/xvda';
+    case 'Windows2022':
+      return '/dev/sda1';
+    default:
+      return '/dev/xvda';
   }
 }
 

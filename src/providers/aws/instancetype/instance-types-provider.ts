@@ -57,7 +57,13 @@ export class InstanceTypesProvider {
   private readonly zonesByType: TtlCache<ReadonlyMap<string, ReadonlySet<string>>>;
   private readonly computed: TtlCache<ComputedList>;
 
-  constructor(input: { port: AwsPort; clock: Clock; pricing: PricingProvider; unavailable: UnavailableOfferings; settings: InstanceTypeSettings }) {
+  constructor(input: {
+    port: AwsPort;
+    clock: Clock;
+    pricing: PricingProvider;
+    unavailable: UnavailableOfferings;
+    settings: InstanceTypeSettings;
+  }) {
     this.port = input.port;
     this.pricing = input.pricing;
     this.unavailable = input.unavailable;
@@ -90,25 +96,30 @@ export class InstanceTypesProvider {
     const key = JSON.stringify([s, subnets.map((x) => [x.zone, x.zoneID])]);
     const seq = this.unavailable.seq;
     const current = (c: ComputedList): boolean => c.seq === seq;
-    const computed = await this.computed.getOrLoad(key, async () => {
-      const [infos, zonesByType, onDemand, spot] = await Promise.all([
-        this.infos.getOrLoad('all', () => this.port.describeInstanceTypes()),
-        this.zonesByType.getOrLoad('all', () => this.loadOfferings()),
-        this.pricing.onDemand(),
-        this.pricing.spot(),
-      ]);
-      const zoneIds = new Map(subnets.map((x) => [x.zone, x.zoneID ?? '']));
-      const out: ResolvedInstanceType[] = [];
-      for (const info of infos) {
-        const offered = zonesByType.get(info.instanceType);
-        const zones = [...zoneIds.keys()].filter((z) => offered?.has(z));
-        const offerings = this.offerings(info, zones, { onDemand, spot });
-        if (offerings.length === 0) continue;
-        const resolved = this.resolve(info, offerings, s, zoneIds);
-        if (resolved) out.push(resolved);
-      }
-      return { seq, types: out };
-    }, undefined, current);
+    const computed = await this.computed.getOrLoad(
+      key,
+      async () => {
+        const [infos, zonesByType, onDemand, spot] = await Promise.all([
+          this.infos.getOrLoad('all', () => this.port.describeInstanceTypes()),
+          this.zonesByType.getOrLoad('all', () => this.loadOfferings()),
+          this.pricing.onDemand(),
+          this.pricing.spot(),
+        ]);
+        const zoneIds = new Map(subnets.map((x) => [x.zone, x.zoneID ?? '']));
+        const out: ResolvedInstanceType[] = [];
+        for (const info of infos) {
+          const offered = zonesByType.get(info.instanceType);
+          const zones = [...zoneIds.keys()].filter((z) => offered?.has(z));
+          const offerings = this.offerings(info, zones, { onDemand, spot });
+          if (offerings.length === 0) continue;
+          const resolved = this.resolve(info, offerings, s, zoneIds);
+          if (resolved) out.push(resolved);
+        }
+        return { seq, types: out };
+      },
+      undefined,
+      current,
+    );
     return computed.types;
   }
 
@@ -127,21 +138,38 @@ export class InstanceTypesProvider {
     return out;
   }
 
-  private offerings(info: InstanceTypeInfo, zones: string[], prices: { onDemand: ReadonlyMap<string, number>; spot: ReadonlyMap<string, number> }): Offering[] {
+  private offerings(
+    info: InstanceTypeInfo,
+    zones: string[],
+    prices: { onDemand: ReadonlyMap<string, number>; spot: ReadonlyMap<string, number> },
+  ): Offering[] {
     const out: Offering[] = [];
     for (const zone of zones) {
       for (const capacityType of new Set(info.supportedUsageClasses)) {
-        const price = capacityType === 'spot' ? prices.spot.get(spotKey(info.instanceType, zone)) : prices.onDemand.get(info.instanceType);
+        const price =
+          capacityType === 'spot'
+            ? prices.spot.get(spotKey(info.instanceType, zone))
+            : prices.onDemand.get(info.instanceType);
         // A type without a public price is not offered (nothing could say what it costs).
         if (price === undefined) continue;
         const ct: CapacityType = capacityType;
-        out.push({ zone, capacityType: ct, price, available: !this.unavailable.isUnavailable(info.instanceType, zone, ct) });
+        out.push({
+          zone,
+          capacityType: ct,
+          price,
+          available: !this.unavailable.isUnavailable(info.instanceType, zone, ct),
+        });
       }
     }
     return out;
   }
 
-  private resolve(info: InstanceTypeInfo, offerings: Offering[], s: OverheadSettings, zoneIds: ReadonlyMap<string, string>): ResolvedInstanceType | undefined {
+  private resolve(
+    info: InstanceTypeInfo,
+    offerings: Offering[],
+    s: OverheadSettings,
+    zoneIds: ReadonlyMap<string, string>,
+  ): ResolvedInstanceType | undefined {
     const os = familyOs(s.family);
     // Windows AMIs exist for x86_64 only.
     if (os === 'windows' && info.architectures[0] === 'arm64') return undefined;
@@ -153,10 +181,20 @@ export class InstanceTypesProvider {
       labels,
       requirements,
       capacity: toResourceList(r.capacity),
-      overhead: { kubeReserved: toResourceList(r.kubeReserved), systemReserved: toResourceList(r.systemReserved), evictionThreshold: toResourceList(r.evictionThreshold) },
+      overhead: {
+        kubeReserved: toResourceList(r.kubeReserved),
+        systemReserved: toResourceList(r.systemReserved),
+        evictionThreshold: toResourceList(r.evictionThreshold),
+      },
       allocatable: toResourceList(r.allocatable),
       offerings,
     };
-    return { instanceType, info, requirements: Requirements.fromSelector(requirements), allocatable: r.allocatable, maxPods: maxPods(info, s) };
+    return {
+      instanceType,
+      info,
+      requirements: Requirements.fromSelector(requirements),
+      allocatable: r.allocatable,
+      maxPods: maxPods(info, s),
+    };
   }
 }

@@ -57,9 +57,12 @@ function memoryBytes(info: InstanceTypeInfo, overheadPercent: number): number {
 function ephemeralBytes(info: InstanceTypeInfo, s: OverheadSettings): number {
   if (s.instanceStorePolicy === 'RAID0' && info.localNvmeGb !== undefined) return info.localNvmeGb * 1e9;
   if (s.rootVolumeGiB !== undefined) return gib(s.rootVolumeGiB);
-  const devices = s.blockDeviceMappings && s.blockDeviceMappings.length > 0 ? s.blockDeviceMappings : defaultBlockDevices(s.family);
+  const devices =
+    s.blockDeviceMappings && s.blockDeviceMappings.length > 0 ? s.blockDeviceMappings : defaultBlockDevices(s.family);
   if (s.family === 'Custom') return gib(devices[devices.length - 1]?.volumeSizeGiB ?? 20);
-  const device = devices.find((d) => d.deviceName === ephemeralDevice(s.family)) ?? defaultBlockDevices(s.family).find((d) => d.deviceName === ephemeralDevice(s.family));
+  const device =
+    devices.find((d) => d.deviceName === ephemeralDevice(s.family)) ??
+    defaultBlockDevices(s.family).find((d) => d.deviceName === ephemeralDevice(s.family));
   return gib(device?.volumeSizeGiB ?? 20);
 }
 
@@ -103,7 +106,9 @@ const cpuTiers = [
 
 /** Kube-reserved: CPU by tiers of the cores, memory `11 × pods + 255Mi`, 1Gi of storage; then the overrides. */
 export function kubeReservedOf(info: InstanceTypeInfo, s: OverheadSettings): Amounts {
-  const pods = familyFlags[s.family].usesEniLimitedMemoryOverhead ? eniLimitedPods(info, s.reservedEnis) : maxPods(info, s);
+  const pods = familyFlags[s.family].usesEniLimitedMemoryOverhead
+    ? eniLimitedPods(info, s.reservedEnis)
+    : maxPods(info, s);
   const milli = info.vcpus * 1000;
   let cpu = 0;
   for (const t of cpuTiers) {
@@ -127,14 +132,21 @@ export function evictionThresholdOf(capacity: Amounts, s: OverheadSettings): Amo
   const memory = capacity.memory ?? 0;
   const storage = capacity['ephemeral-storage'] ?? 0;
   const base: Amounts = { memory: mib(100), 'ephemeral-storage': Math.ceil((storage / 100) * 10) };
-  const signals = [s.kubelet?.evictionHard, familyFlags[s.family].evictionSoftEnabled ? s.kubelet?.evictionSoft : undefined];
+  const signals = [
+    s.kubelet?.evictionHard,
+    familyFlags[s.family].evictionSoftEnabled ? s.kubelet?.evictionSoft : undefined,
+  ];
   const override: Amounts = {};
   for (const m of signals) {
     if (!m) continue;
     const mem = m['memory.available'];
     const fs = m['nodefs.available'];
     if (mem !== undefined) override.memory = Math.max(override.memory ?? 0, evictionSignal(memory, mem, 'memory'));
-    if (fs !== undefined) override['ephemeral-storage'] = Math.max(override['ephemeral-storage'] ?? 0, evictionSignal(storage, fs, 'ephemeral-storage'));
+    if (fs !== undefined)
+      override['ephemeral-storage'] = Math.max(
+        override['ephemeral-storage'] ?? 0,
+        evictionSignal(storage, fs, 'ephemeral-storage'),
+      );
   }
   return { ...base, ...override };
 }
@@ -145,5 +157,11 @@ export function computeResources(info: InstanceTypeInfo, s: OverheadSettings): C
   const kubeReserved = kubeReservedOf(info, s);
   const systemReserved = parseAmounts(s.kubelet?.systemReserved);
   const evictionThreshold = evictionThresholdOf(capacity, s);
-  return { capacity, kubeReserved, systemReserved, evictionThreshold, allocatable: subtract(capacity, kubeReserved, systemReserved, evictionThreshold) };
+  return {
+    capacity,
+    kubeReserved,
+    systemReserved,
+    evictionThreshold,
+    allocatable: subtract(capacity, kubeReserved, systemReserved, evictionThreshold),
+  };
 }

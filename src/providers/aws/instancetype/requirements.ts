@@ -4,10 +4,19 @@ import type { Offering } from '../../../cloudprovider/index.js';
 
 // AWS labels some types have and others lack: a type without one must not match a pod that needs it.
 const optionalLabels = [
-  Labels.instanceGpuName, Labels.instanceGpuManufacturer, Labels.instanceGpuCount, Labels.instanceGpuMemory,
-  Labels.instanceAcceleratorName, Labels.instanceAcceleratorManufacturer, Labels.instanceAcceleratorCount,
-  Labels.instanceLocalNvme, Labels.instanceHypervisor, Labels.instanceEbsBandwidth, Labels.instanceNetworkBandwidth,
-  Labels.instanceCpuManufacturer, Labels.instanceCpuSustainedClockSpeedMhz,
+  Labels.instanceGpuName,
+  Labels.instanceGpuManufacturer,
+  Labels.instanceGpuCount,
+  Labels.instanceGpuMemory,
+  Labels.instanceAcceleratorName,
+  Labels.instanceAcceleratorManufacturer,
+  Labels.instanceAcceleratorCount,
+  Labels.instanceLocalNvme,
+  Labels.instanceHypervisor,
+  Labels.instanceEbsBandwidth,
+  Labels.instanceNetworkBandwidth,
+  Labels.instanceCpuManufacturer,
+  Labels.instanceCpuSustainedClockSpeedMhz,
 ];
 
 const unique = (xs: string[]): string[] => [...new Set(xs)].sort();
@@ -21,7 +30,11 @@ export function instanceTypeRequirements(input: {
 }): NodeSelectorRequirementWithMinValues[] {
   const available = input.offerings.filter((o) => o.available);
   const zones = unique(available.map((o) => o.zone));
-  const out: NodeSelectorRequirementWithMinValues[] = Object.entries(input.labels).map(([key, v]) => ({ key, operator: 'In', values: [v] }));
+  const out: NodeSelectorRequirementWithMinValues[] = Object.entries(input.labels).map(([key, v]) => ({
+    key,
+    operator: 'In',
+    values: [v],
+  }));
   for (const key of optionalLabels) if (!(key in input.labels)) out.push({ key, operator: 'DoesNotExist' });
   out.push({ key: Labels.zone, operator: 'In', values: zones });
   out.push({ key: Labels.capacityType, operator: 'In', values: unique(available.map((o) => o.capacityType)) });

@@ -46,7 +46,10 @@ export class InstanceTagger {
 
   private refill(): void {
     const now = this.clock.now();
-    this.tokens = Math.min(CreateTagsBucket.size, this.tokens + ((now - this.at) / 1000) * CreateTagsBucket.refillPerSecond);
+    this.tokens = Math.min(
+      CreateTagsBucket.size,
+      this.tokens + ((now - this.at) / 1000) * CreateTagsBucket.refillPerSecond,
+    );
     this.at = now;
   }
 

@@ -45,7 +45,10 @@ export class LaunchTemplateProvider {
 
   /** Deletes every template of the cluster carrying these tags (e.g. one EC2NodeClass's); returns their names. */
   async deleteTagged(clusterName: string, tags: Record<string, string>): Promise<string[]> {
-    const filters = [{ name: `tag:${LaunchTemplateClusterTag}`, values: [clusterName] }, ...Object.entries(tags).map(([k, v]) => ({ name: `tag:${k}`, values: [v] }))];
+    const filters = [
+      { name: `tag:${LaunchTemplateClusterTag}`, values: [clusterName] },
+      ...Object.entries(tags).map(([k, v]) => ({ name: `tag:${k}`, values: [v] })),
+    ];
     const templates = await this.port.describeLaunchTemplates({ filters });
     for (const t of templates) await this.delete(t.name);
     return templates.map((t) => t.name);
@@ -62,7 +65,10 @@ export class LaunchTemplateProvider {
 
   private touch(name: string): void {
     this.expiry.get(name)?.();
-    this.expiry.set(name, this.clock.setTimer(LaunchTemplateTtlMs, () => void this.expire(name)));
+    this.expiry.set(
+      name,
+      this.clock.setTimer(LaunchTemplateTtlMs, () => void this.expire(name)),
+    );
   }
 
   private async expire(name: string): Promise<void> {

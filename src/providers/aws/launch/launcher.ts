@@ -5,12 +5,25 @@
  */
 import type { CapacityType, EC2NodeClass, NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
 import type { Clock } from '../../../clock/index.js';
-import { CreateError, InsufficientCapacityError, type NodeClaim, type OfferingRef } from '../../../cloudprovider/index.js';
+import {
+  CreateError,
+  InsufficientCapacityError,
+  type NodeClaim,
+  type OfferingRef,
+} from '../../../cloudprovider/index.js';
 import { Requirements } from '../../../scheduling/index.js';
 import type { ClusterInfo, UserDataInput } from '../bootstrap/index.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, metadataOptionsOf, specOf } from '../nodeclass/settings.js';
-import { AwsApiError, classifyAwsErrorCode, type AwsPort, type FleetInstance, type FleetOverride, type FleetRequest, type FleetResult } from '../ports/index.js';
+import {
+  AwsApiError,
+  classifyAwsErrorCode,
+  type AwsPort,
+  type FleetInstance,
+  type FleetOverride,
+  type FleetRequest,
+  type FleetResult,
+} from '../ports/index.js';
 import { Batcher } from './batcher.js';
 import { LaunchTemplateClusterTag, type LaunchTemplateProvider } from './launch-templates.js';
 import type { LaunchCandidate } from './plan.js';
@@ -52,7 +65,12 @@ export class Launcher {
   }
 
   /** Launches one instance of the candidates, of `capacityType`. */
-  async launch(input: { nodeClaim: NodeClaim; nodeClass: EC2NodeClass; capacityType: CapacityType; candidates: LaunchCandidate[] }): Promise<Launched> {
+  async launch(input: {
+    nodeClaim: NodeClaim;
+    nodeClass: EC2NodeClass;
+    capacityType: CapacityType;
+    candidates: LaunchCandidate[];
+  }): Promise<Launched> {
     const { nodeClaim, nodeClass, capacityType, candidates } = input;
     const ct = capacityType === 'spot' ? 'spot' : 'on-demand';
     const built = await this.overrides(nodeClaim, nodeClass, candidates);
@@ -70,11 +88,18 @@ export class Launcher {
     if (!instance) {
       const tried = uniqueOfferings(built.overrides, ct);
       const codes = [...new Set(result.errors.map((e) => e.code))].join(', ') || 'no capacity';
-      throw new InsufficientCapacityError(`every offering tried for NodeClaim ${nodeClaim.metadata.name} failed (${codes}): ${tried.length} offerings of ${candidates.length} instance types`, tried);
+      throw new InsufficientCapacityError(
+        `every offering tried for NodeClaim ${nodeClaim.metadata.name} failed (${codes}): ${tried.length} offerings of ${candidates.length} instance types`,
+        tried,
+      );
     }
     const candidate = candidates.find((c) => c.type.info.instanceType === instance.instanceType);
     const imageId = built.imageByType.get(instance.instanceType);
-    if (!candidate || imageId === undefined) throw new CreateError('LaunchFailed', `CreateFleet returned an instance of unrequested type ${instance.instanceType}`);
+    if (!candidate || imageId === undefined)
+      throw new CreateError(
+        'LaunchFailed',
+        `CreateFleet returned an instance of unrequested type ${instance.instanceType}`,
+      );
     return { instance, candidate, imageId };
   }
 
@@ -105,7 +130,10 @@ export class Launcher {
     nodeClass: EC2NodeClass,
     candidates: LaunchCandidate[],
   ): Promise<{ overrides: FleetOverride[]; templateNames: string[]; imageByType: Map<string, string> }> {
-    const amis = (nodeClass.status?.amis ?? []).map((a) => ({ id: a.id, reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]) }));
+    const amis = (nodeClass.status?.amis ?? []).map((a) => ({
+      id: a.id,
+      reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]),
+    }));
     const subnetByZone = subnetsByZone(nodeClass);
     const templateByGroup = new Map<string, Promise<string>>();
     const overrides: FleetOverride[] = [];
@@ -115,14 +143,20 @@ export class Launcher {
       if (!ami) continue;
       imageByType.set(c.type.info.instanceType, ami.id);
       const group = `${ami.id}/${c.type.maxPods}`;
-      if (!templateByGroup.has(group)) templateByGroup.set(group, this.template(nodeClaim, nodeClass, ami.id, c.type.maxPods));
+      if (!templateByGroup.has(group))
+        templateByGroup.set(group, this.template(nodeClaim, nodeClass, ami.id, c.type.maxPods));
       const name = await templateByGroup.get(group);
       for (const o of c.offerings) {
         const subnetId = subnetByZone.get(o.zone);
-        if (name !== undefined && subnetId !== undefined) overrides.push({ launchTemplateName: name, instanceType: c.type.info.instanceType, subnetId, zone: o.zone });
+        if (name !== undefined && subnetId !== undefined)
+          overrides.push({ launchTemplateName: name, instanceType: c.type.info.instanceType, subnetId, zone: o.zone });
       }
     }
-    if (overrides.length === 0) throw new CreateError('LaunchFailed', `no AMI or subnet of EC2NodeClass ${nodeClass.metadata?.name ?? ''} fits the candidate instance types`);
+    if (overrides.length === 0)
+      throw new CreateError(
+        'LaunchFailed',
+        `no AMI or subnet of EC2NodeClass ${nodeClass.metadata?.name ?? ''} fits the candidate instance types`,
+      );
     return { overrides, templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))], imageByType };
   }
 
@@ -146,7 +180,10 @@ export class Launcher {
       instanceProfileName: nodeClass.status?.instanceProfile ?? '',
       blockDeviceMappings: blockDevicesOf(nodeClass),
       metadataOptions: metadataOptionsOf(nodeClass),
-      tags: { ...launchTags(this.o.cluster.name, nodeClass, nodeClaim), [LaunchTemplateClusterTag]: this.o.cluster.name },
+      tags: {
+        ...launchTags(this.o.cluster.name, nodeClass, nodeClaim),
+        [LaunchTemplateClusterTag]: this.o.cluster.name,
+      },
       detailedMonitoring: spec.detailedMonitoring ?? false,
     });
   }
@@ -161,6 +198,7 @@ function subnetsByZone(nodeClass: EC2NodeClass): Map<string, string> {
 
 function uniqueOfferings(overrides: FleetOverride[], capacityType: CapacityType): OfferingRef[] {
   const seen = new Map<string, OfferingRef>();
-  for (const o of overrides) seen.set(`${o.instanceType}/${o.zone}`, { instanceType: o.instanceType, zone: o.zone, capacityType });
+  for (const o of overrides)
+    seen.set(`${o.instanceType}/${o.zone}`, { instanceType: o.instanceType, zone: o.zone, capacityType });
   return [...seen.values()];
 }

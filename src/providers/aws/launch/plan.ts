@@ -30,7 +30,9 @@ function fits(requests: Record<string, number>, allocatable: Record<string, numb
 function allowedOfferings(type: ResolvedInstanceType, reqs: Requirements): Offering[] {
   const zone = reqs.get(Labels.zone);
   const ct = reqs.get(Labels.capacityType);
-  return type.instanceType.offerings.filter((o) => o.available && (!zone || zone.has(o.zone)) && (!ct || ct.has(o.capacityType)));
+  return type.instanceType.offerings.filter(
+    (o) => o.available && (!zone || zone.has(o.zone)) && (!ct || ct.has(o.capacityType)),
+  );
 }
 
 const cheapest = (offerings: Offering[]): number => Math.min(...offerings.map((o) => o.price));
@@ -58,7 +60,11 @@ export function planLaunch(nodeClaim: NodeClaim, types: ResolvedInstanceType[]):
     if (offerings.length > 0) compatible.push({ type, offerings });
   }
   if (compatible.length === 0) {
-    return { ok: false, message: `no instance type satisfies the requirements and requests of NodeClaim ${nodeClaim.metadata.name} with an available offering`, offeringsTried: [] };
+    return {
+      ok: false,
+      message: `no instance type satisfies the requirements and requests of NodeClaim ${nodeClaim.metadata.name} with an available offering`,
+      offeringsTried: [],
+    };
   }
   const byType = (ct: CapacityType): LaunchCandidate[] =>
     compatible.flatMap((c) => {
@@ -67,10 +73,18 @@ export function planLaunch(nodeClaim: NodeClaim, types: ResolvedInstanceType[]):
     });
   const onDemand = byType('on-demand');
   const spot = byType('spot');
-  const cheapestOnDemand = onDemand.length > 0 ? Math.min(...onDemand.map((c) => cheapest(c.offerings))) : Number.POSITIVE_INFINITY;
+  const cheapestOnDemand =
+    onDemand.length > 0 ? Math.min(...onDemand.map((c) => cheapest(c.offerings))) : Number.POSITIVE_INFINITY;
   // Spot types dearer than the cheapest on-demand choice are not worth their interruption risk.
   const worthwhileSpot = spot.filter((c) => cheapest(c.offerings) <= cheapestOnDemand);
   const useSpot = worthwhileSpot.length > 0;
-  const chosen = (useSpot ? worthwhileSpot : onDemand).sort((a, b) => cheapest(a.offerings) - cheapest(b.offerings) || a.type.info.instanceType.localeCompare(b.type.info.instanceType));
-  return { ok: true, capacityType: useSpot ? 'spot' : 'on-demand', candidates: chosen.slice(0, MaxInstanceTypesPerLaunch) };
+  const chosen = (useSpot ? worthwhileSpot : onDemand).sort(
+    (a, b) =>
+      cheapest(a.offerings) - cheapest(b.offerings) || a.type.info.instanceType.localeCompare(b.type.info.instanceType),
+  );
+  return {
+    ok: true,
+    capacityType: useSpot ? 'spot' : 'on-demand',
+    candidates: chosen.slice(0, MaxInstanceTypesPerLaunch),
+  };
 }

@@ -33,7 +33,9 @@ export function aliasParameter(alias: string, k8s: string, arch: Ec2Architecture
       return `/aws/service/bottlerocket/aws-k8s-${k8s}/${arch}/${latest ? 'latest' : version.replace(/^v/, '')}/image_id`;
     case 'windows2019':
     case 'windows2022':
-      return arch === 'arm64' ? undefined : `/aws/service/ami-windows-latest/Windows_Server-${family.slice(7)}-English-Core-EKS_Optimized-${k8s}/image_id`;
+      return arch === 'arm64'
+        ? undefined
+        : `/aws/service/ami-windows-latest/Windows_Server-${family.slice(7)}-English-Core-EKS_Optimized-${k8s}/image_id`;
     default:
       return undefined;
   }
@@ -62,20 +64,33 @@ async function resolveTerm(port: AwsPort, caches: AmiCaches, term: AMISelectorTe
   }
   if (term.id !== undefined) return describe(port, caches, { imageIds: [term.id] });
   const owners = term.owner !== undefined ? [term.owner] : term.name !== undefined ? ['self', 'amazon'] : undefined;
-  const filters = [...(term.name !== undefined ? [{ name: 'name', values: [term.name] }] : []), ...tagFilters(term.tags)];
+  const filters = [
+    ...(term.name !== undefined ? [{ name: 'name', values: [term.name] }] : []),
+    ...tagFilters(term.tags),
+  ];
   return describe(port, caches, { ...(owners ? { owners } : {}), filters });
 }
 
 const kubeArch = (a: Ec2Architecture): string => (a === 'arm64' ? 'arm64' : 'amd64');
 
 /** The newest available image per architecture over every term, newest first, as EC2NodeClass status AMIs. */
-export async function resolveAmis(input: { port: AwsPort; caches: AmiCaches; terms: AMISelectorTerm[]; kubernetesVersion: string; now: number }): Promise<AMIStatus[]> {
+export async function resolveAmis(input: {
+  port: AwsPort;
+  caches: AmiCaches;
+  terms: AMISelectorTerm[];
+  kubernetesVersion: string;
+  now: number;
+}): Promise<AMIStatus[]> {
   const newest = new Map<Ec2Architecture, ImageInfo>();
   for (const term of input.terms) {
     for (const image of await resolveTerm(input.port, input.caches, term, input.kubernetesVersion)) {
       if (image.state !== 'available') continue;
       const seen = newest.get(image.architecture);
-      if (!seen || image.creationDate > seen.creationDate || (image.creationDate === seen.creationDate && image.imageId > seen.imageId)) {
+      if (
+        !seen ||
+        image.creationDate > seen.creationDate ||
+        (image.creationDate === seen.creationDate && image.imageId > seen.imageId)
+      ) {
         newest.set(image.architecture, image);
       }
     }

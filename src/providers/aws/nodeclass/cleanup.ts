@@ -15,7 +15,12 @@ export interface NodeClassCleanup {
  * Deletes the class's launch templates and, when the class uses `spec.role`, the instance profile Tenon
  * made for it (never a user's `spec.instanceProfile`). Safe to repeat; for the EC2NodeClass finalizer.
  */
-export async function cleanupNodeClass(input: { port: AwsPort; templates: LaunchTemplateProvider; clusterName: string; nodeClass: EC2NodeClass }): Promise<NodeClassCleanup> {
+export async function cleanupNodeClass(input: {
+  port: AwsPort;
+  templates: LaunchTemplateProvider;
+  clusterName: string;
+  nodeClass: EC2NodeClass;
+}): Promise<NodeClassCleanup> {
   const { port, templates, clusterName, nodeClass } = input;
   const name = nameOf(nodeClass);
   const launchTemplates = await templates.deleteTagged(clusterName, { [Labels.ec2NodeClass]: name });

@@ -36,7 +36,12 @@ export function readyOutcome(outcomes: ConditionOutcome[]): ConditionOutcome {
 }
 
 /** Conditions with timestamps: a condition keeps its lastTransitionTime while its status does not change. */
-export function withTimestamps(outcomes: ConditionOutcome[], previous: Condition[] | undefined, now: string, generation?: number): Condition[] {
+export function withTimestamps(
+  outcomes: ConditionOutcome[],
+  previous: Condition[] | undefined,
+  now: string,
+  generation?: number,
+): Condition[] {
   return outcomes.map((o) => {
     const before = previous?.find((p) => p.type === o.type);
     return {

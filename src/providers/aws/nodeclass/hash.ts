@@ -12,14 +12,21 @@ export const NodeClassHashVersion = 'tenon-v1';
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
 
 /** A decimal 64-bit hash of any JSON value (key order does not matter). */
 export function stableHash(value: unknown): string {
-  const hex = createHash('sha256').update(JSON.stringify(canonical(value)) ?? 'undefined').digest('hex').slice(0, 16);
+  const hex = createHash('sha256')
+    .update(JSON.stringify(canonical(value)) ?? 'undefined')
+    .digest('hex')
+    .slice(0, 16);
   return BigInt(`0x${hex}`).toString(10);
 }
 
@@ -29,7 +36,11 @@ export function stableHash(value: unknown): string {
  */
 export function nodeClassHash(nodeClass: EC2NodeClass): string {
   const {
-    subnetSelectorTerms: _s, securityGroupSelectorTerms: _g, amiSelectorTerms: _a, capacityReservationSelectorTerms: _c, ...rest
+    subnetSelectorTerms: _s,
+    securityGroupSelectorTerms: _g,
+    amiSelectorTerms: _a,
+    capacityReservationSelectorTerms: _c,
+    ...rest
   } = nodeClass.spec ?? { subnetSelectorTerms: [], securityGroupSelectorTerms: [], amiSelectorTerms: [] };
   return stableHash(rest);
 }

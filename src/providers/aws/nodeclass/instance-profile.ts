@@ -37,14 +37,22 @@ export async function checkInstanceProfile(port: AwsPort, name: string): Promise
 }
 
 /** Creates (or repairs) the managed profile so it holds exactly `role`. */
-export async function ensureRoleProfile(input: { port: AwsPort; cluster: string; nodeClassName: string; role: string }): Promise<ProfileResult> {
+export async function ensureRoleProfile(input: {
+  port: AwsPort;
+  cluster: string;
+  nodeClassName: string;
+  role: string;
+}): Promise<ProfileResult> {
   const { port, cluster, nodeClassName, role } = input;
   const name = managedProfileName(cluster, port.region, nodeClassName);
   // A role given as an ARN is used by its name (the last path element).
   const roleName = role.split('/').pop() ?? role;
   try {
     let profile = await port.getInstanceProfile(name);
-    profile ??= await port.createInstanceProfile({ name, tags: managedProfileTags(cluster, port.region, nodeClassName) });
+    profile ??= await port.createInstanceProfile({
+      name,
+      tags: managedProfileTags(cluster, port.region, nodeClassName),
+    });
     if (profile.roles.includes(roleName)) return { ok: true, name };
     for (const r of profile.roles) await port.removeRoleFromInstanceProfile({ name, role: r });
     await port.addRoleToInstanceProfile({ name, role: roleName });
@@ -52,6 +60,10 @@ export async function ensureRoleProfile(input: { port: AwsPort; cluster: string;
   } catch (e: unknown) {
     if (!AwsApiError.is(e)) throw e;
     const message = AwsApiError.isKind(e, 'NotFound') ? `role "${roleName}" does not exist (${e.message})` : e.message;
-    return { ok: false, reason: 'InstanceProfileCreationFailed', message: `creating instance profile "${name}" for role "${roleName}": ${message}` };
+    return {
+      ok: false,
+      reason: 'InstanceProfileCreationFailed',
+      message: `creating instance profile "${name}" for role "${roleName}": ${message}`,
+    };
   }
 }

@@ -5,14 +5,20 @@ import type { AwsPort, Filter, SecurityGroupInfo, SubnetInfo } from '../ports/in
 import { tagFilters } from './selectors.js';
 
 /** Subnets matching any term, most free IPs first (the first subnet of a zone is the one launches use). */
-export async function resolveSubnets(port: AwsPort, cache: TtlCache<SubnetInfo[]>, terms: SubnetSelectorTerm[]): Promise<SubnetInfo[]> {
+export async function resolveSubnets(
+  port: AwsPort,
+  cache: TtlCache<SubnetInfo[]>,
+  terms: SubnetSelectorTerm[],
+): Promise<SubnetInfo[]> {
   const byId = new Map<string, SubnetInfo>();
   for (const term of terms) {
     const filters: Filter[] = term.id ? [{ name: 'subnet-id', values: [term.id] }] : tagFilters(term.tags);
     const found = await cache.getOrLoad(JSON.stringify(filters), () => port.describeSubnets(filters));
     for (const s of found) byId.set(s.subnetId, s);
   }
-  return [...byId.values()].sort((a, b) => b.availableIpAddressCount - a.availableIpAddressCount || a.subnetId.localeCompare(b.subnetId));
+  return [...byId.values()].sort(
+    (a, b) => b.availableIpAddressCount - a.availableIpAddressCount || a.subnetId.localeCompare(b.subnetId),
+  );
 }
 
 /** Security groups matching any term, by id. */

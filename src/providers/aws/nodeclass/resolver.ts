@@ -79,21 +79,39 @@ export class NodeClassResolver {
       securityGroups: groups.value ?? previous.securityGroups ?? [],
       amis: amis.value ?? previous.amis ?? [],
       ...(profile.value !== undefined ? { instanceProfile: profile.value } : {}),
-      conditions: withTimestamps([...outcomes, ready], previous.conditions, rfc3339(this.o.clock.now()), nodeClass.metadata?.generation),
+      conditions: withTimestamps(
+        [...outcomes, ready],
+        previous.conditions,
+        rfc3339(this.o.clock.now()),
+        nodeClass.metadata?.generation,
+      ),
     };
     return {
       status,
       ready: ready.status === 'True',
-      annotations: { [Annotations.nodeClassHash]: nodeClassHash(nodeClass), [Annotations.nodeClassHashVersion]: NodeClassHashVersion },
+      annotations: {
+        [Annotations.nodeClassHash]: nodeClassHash(nodeClass),
+        [Annotations.nodeClassHashVersion]: NodeClassHashVersion,
+      },
     };
   }
 
-  private async resolveSubnets(terms: NonNullable<EC2NodeClass['spec']>['subnetSelectorTerms']): Promise<Part<EC2NodeClassStatus['subnets']>> {
+  private async resolveSubnets(
+    terms: NonNullable<EC2NodeClass['spec']>['subnetSelectorTerms'],
+  ): Promise<Part<EC2NodeClassStatus['subnets']>> {
     const type = ConditionTypes.subnetsReady;
     try {
       const found = await resolveSubnets(this.o.port, this.subnets, terms);
       if (found.length === 0) {
-        return { value: [], outcome: { type, status: 'False', reason: 'SubnetsNotFound', message: `SubnetSelector did not match any Subnets: no subnet matched ${describeTerms(terms)}` } };
+        return {
+          value: [],
+          outcome: {
+            type,
+            status: 'False',
+            reason: 'SubnetsNotFound',
+            message: `SubnetSelector did not match any Subnets: no subnet matched ${describeTerms(terms)}`,
+          },
+        };
       }
       return { value: found.map((s) => ({ id: s.subnetId, zone: s.zone, zoneID: s.zoneId })), outcome: ok(type) };
     } catch (e: unknown) {
@@ -101,14 +119,21 @@ export class NodeClassResolver {
     }
   }
 
-  private async resolveGroups(terms: NonNullable<EC2NodeClass['spec']>['securityGroupSelectorTerms']): Promise<Part<EC2NodeClassStatus['securityGroups']>> {
+  private async resolveGroups(
+    terms: NonNullable<EC2NodeClass['spec']>['securityGroupSelectorTerms'],
+  ): Promise<Part<EC2NodeClassStatus['securityGroups']>> {
     const type = ConditionTypes.securityGroupsReady;
     try {
       const found = await resolveSecurityGroups(this.o.port, this.groups, terms);
       if (found.length === 0) {
         return {
           value: [],
-          outcome: { type, status: 'False', reason: 'SecurityGroupsNotFound', message: `SecurityGroupSelector did not match any SecurityGroups: no security group matched ${describeTerms(terms)}` },
+          outcome: {
+            type,
+            status: 'False',
+            reason: 'SecurityGroupsNotFound',
+            message: `SecurityGroupSelector did not match any SecurityGroups: no security group matched ${describeTerms(terms)}`,
+          },
         };
       }
       return { value: found.map((g) => ({ id: g.groupId, name: g.groupName })), outcome: ok(type) };
@@ -117,15 +142,28 @@ export class NodeClassResolver {
     }
   }
 
-  private async resolveAmiPart(terms: NonNullable<EC2NodeClass['spec']>['amiSelectorTerms']): Promise<Part<EC2NodeClassStatus['amis']>> {
+  private async resolveAmiPart(
+    terms: NonNullable<EC2NodeClass['spec']>['amiSelectorTerms'],
+  ): Promise<Part<EC2NodeClassStatus['amis']>> {
     const type = ConditionTypes.amisReady;
     try {
       const k8s = this.o.kubernetesVersion;
-      const found = await resolveAmis({ port: this.o.port, caches: { ssm: this.ssm, images: this.images }, terms, kubernetesVersion: k8s, now: this.o.clock.now() });
+      const found = await resolveAmis({
+        port: this.o.port,
+        caches: { ssm: this.ssm, images: this.images },
+        terms,
+        kubernetesVersion: k8s,
+        now: this.o.clock.now(),
+      });
       if (found.length === 0) {
         return {
           value: [],
-          outcome: { type, status: 'False', reason: 'AMINotFound', message: `AMISelector did not match any AMIs: no AMI matched ${describeTerms(terms)} for Kubernetes ${k8s}` },
+          outcome: {
+            type,
+            status: 'False',
+            reason: 'AMINotFound',
+            message: `AMISelector did not match any AMIs: no AMI matched ${describeTerms(terms)} for Kubernetes ${k8s}`,
+          },
         };
       }
       return { value: found, outcome: ok(type) };
@@ -138,12 +176,23 @@ export class NodeClassResolver {
     const type = ConditionTypes.instanceProfileReady;
     const spec = specOf(nodeClass);
     try {
-      const result = spec.instanceProfile !== undefined
-        ? await checkInstanceProfile(this.o.port, spec.instanceProfile)
-        : spec.role !== undefined
-          ? await ensureRoleProfile({ port: this.o.port, cluster: this.o.clusterName, nodeClassName: nameOf(nodeClass), role: spec.role })
-          : { ok: false as const, reason: 'InstanceProfileNotFound', message: "neither 'role' nor 'instanceProfile' is set" };
-      if (!result.ok) return { value: undefined, outcome: { type, status: 'False', reason: result.reason, message: result.message } };
+      const result =
+        spec.instanceProfile !== undefined
+          ? await checkInstanceProfile(this.o.port, spec.instanceProfile)
+          : spec.role !== undefined
+            ? await ensureRoleProfile({
+                port: this.o.port,
+                cluster: this.o.clusterName,
+                nodeClassName: nameOf(nodeClass),
+                role: spec.role,
+              })
+            : {
+                ok: false as const,
+                reason: 'InstanceProfileNotFound',
+                message: "neither 'role' nor 'instanceProfile' is set",
+              };
+      if (!result.ok)
+        return { value: undefined, outcome: { type, status: 'False', reason: result.reason, message: result.message } };
       return { value: result.name, outcome: ok(type) };
     } catch (e: unknown) {
       return { value: undefined, outcome: failure(e, type, 'InstanceProfileResolutionFailed') };

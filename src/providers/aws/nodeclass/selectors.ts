@@ -3,13 +3,21 @@ import type { Filter } from '../ports/index.js';
 
 /** Tag filters of a term: `tag:K=V`, or `tag-key=K` when the value is the wildcard `*`. */
 export function tagFilters(tags: Record<string, string> | undefined): Filter[] {
-  return Object.entries(tags ?? {}).map(([k, v]) => (v === '*' ? { name: 'tag-key', values: [k] } : { name: `tag:${k}`, values: [v] }));
+  return Object.entries(tags ?? {}).map(([k, v]) =>
+    v === '*' ? { name: 'tag-key', values: [k] } : { name: `tag:${k}`, values: [v] },
+  );
 }
 
 /** A term as compact text: `tags karpenter.sh/discovery=demo`, `id subnet-123`. */
 export function describeTerm(term: Record<string, unknown>): string {
   return Object.entries(term)
-    .map(([k, v]) => (k === 'tags' && v && typeof v === 'object' ? `tags ${Object.entries(v).map(([a, b]) => `${a}=${String(b)}`).join(',')}` : `${k} ${String(v)}`))
+    .map(([k, v]) =>
+      k === 'tags' && v && typeof v === 'object'
+        ? `tags ${Object.entries(v)
+            .map(([a, b]) => `${a}=${String(b)}`)
+            .join(',')}`
+        : `${k} ${String(v)}`,
+    )
     .join(' ');
 }
 

@@ -4,7 +4,13 @@ import { tryGenerateUserData } from '../bootstrap/index.js';
 import { ok, type ConditionOutcome } from './conditions.js';
 import { amiFamilyOf, kubeletOf, specOf } from './settings.js';
 
-const restrictedTagPrefixes = ['kubernetes.io/cluster/', 'eks:eks-cluster-name', 'karpenter.sh/nodepool', 'karpenter.sh/nodeclaim', 'karpenter.k8s.aws/ec2nodeclass'];
+const restrictedTagPrefixes = [
+  'kubernetes.io/cluster/',
+  'eks:eks-cluster-name',
+  'karpenter.sh/nodepool',
+  'karpenter.sh/nodeclaim',
+  'karpenter.k8s.aws/ec2nodeclass',
+];
 
 /** Whether the class's userData can be merged and its tags are allowed. */
 export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string): ConditionOutcome {
@@ -12,11 +18,21 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
   const spec = specOf(nodeClass);
   const restricted = Object.keys(spec.tags ?? {}).filter((k) => restrictedTagPrefixes.some((p) => k.startsWith(p)));
   if (restricted.length > 0) {
-    return { type, status: 'False', reason: 'TagsNotAllowed', message: `tags ${restricted.join(', ')} are set by Tenon and cannot be overridden` };
+    return {
+      type,
+      status: 'False',
+      reason: 'TagsNotAllowed',
+      message: `tags ${restricted.join(', ')} are set by Tenon and cannot be overridden`,
+    };
   }
   const kubelet = checkKubelet(spec.kubelet);
   if (!kubelet.ok) {
-    return { type, status: 'False', reason: 'InvalidKubeletConfiguration', message: kubelet.errors.map((e) => e.message).join('; ') };
+    return {
+      type,
+      status: 'False',
+      reason: 'InvalidKubeletConfiguration',
+      message: kubelet.errors.map((e) => e.message).join('; '),
+    };
   }
   const generated = tryGenerateUserData({
     amiFamily: amiFamilyOf(nodeClass),
@@ -27,6 +43,12 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
     startupTaints: [],
     kubelet: kubeletOf(nodeClass),
   });
-  if (!generated.ok) return { type, status: 'False', reason: 'InvalidUserData', message: `spec.userData cannot be used: ${generated.error}` };
+  if (!generated.ok)
+    return {
+      type,
+      status: 'False',
+      reason: 'InvalidUserData',
+      message: `spec.userData cannot be used: ${generated.error}`,
+    };
   return ok(type);
 }

@@ -4,8 +4,21 @@
  * Every method pages through results itself and throws AwsApiError on failure.
  */
 import type {
-  Filter, FleetRequest, FleetResult, ImageInfo, ImageQuery, InstanceInfo, InstanceProfileInfo, InstanceTypeInfo,
-  InstanceTypeOffering, LaunchTemplateInfo, LaunchTemplateInput, SecurityGroupInfo, SpotPrice, SubnetInfo, Tags,
+  Filter,
+  FleetRequest,
+  FleetResult,
+  ImageInfo,
+  ImageQuery,
+  InstanceInfo,
+  InstanceProfileInfo,
+  InstanceTypeInfo,
+  InstanceTypeOffering,
+  LaunchTemplateInfo,
+  LaunchTemplateInput,
+  SecurityGroupInfo,
+  SpotPrice,
+  SubnetInfo,
+  Tags,
 } from './types.js';
 
 /** The EC2 operations the provider uses. */

@@ -1,7 +1,8 @@
 /** The one error type every AWS port implementation throws, classified so the provider can branch on it. */
 
 /** What kind of failure an AWS call had, independent of the exact error code. */
-export type AwsErrorKind = 'Throttled' | 'NotFound' | 'InsufficientCapacity' | 'Unauthorized' | 'InvalidParameter' | 'AlreadyExists' | 'Unknown';
+export type AwsErrorKind =
+  'Throttled' | 'NotFound' | 'InsufficientCapacity' | 'Unauthorized' | 'InvalidParameter' | 'AlreadyExists' | 'Unknown';
 
 /** A failed AWS call: the service's error `code` (e.g. `RequestLimitExceeded`) and its classification. */
 export class AwsApiError extends Error {
@@ -24,23 +25,46 @@ export class AwsApiError extends Error {
   }
 }
 
-const throttled: ReadonlySet<string> = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestThrottled']);
-const capacity: ReadonlySet<string> = new Set([
-  'InsufficientInstanceCapacity', 'InsufficientCapacity', 'InsufficientHostCapacity', 'InsufficientReservedInstanceCapacity',
-  'MaxSpotInstanceCountExceeded', 'SpotMaxPriceTooLow', 'UnfulfillableCapacity', 'Unsupported',
+const throttled: ReadonlySet<string> = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestThrottled',
 ]);
-const unauthorized: ReadonlySet<string> = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException', 'AuthFailure']);
+const capacity: ReadonlySet<string> = new Set([
+  'InsufficientInstanceCapacity',
+  'InsufficientCapacity',
+  'InsufficientHostCapacity',
+  'InsufficientReservedInstanceCapacity',
+  'MaxSpotInstanceCountExceeded',
+  'SpotMaxPriceTooLow',
+  'UnfulfillableCapacity',
+  'Unsupported',
+]);
+const unauthorized: ReadonlySet<string> = new Set([
+  'UnauthorizedOperation',
+  'AccessDenied',
+  'AccessDeniedException',
+  'AuthFailure',
+]);
 
 /** Maps an AWS error code (the SDK exception `name`) to its kind. */
 export function classifyAwsErrorCode(code: string): AwsErrorKind {
   if (throttled.has(code)) return 'Throttled';
   if (capacity.has(code)) return 'InsufficientCapacity';
   if (unauthorized.has(code)) return 'Unauthorized';
-  if (code.endsWith('NotFound') || code.endsWith('NotFoundException') || code === 'NoSuchEntity' || code === 'ParameterNotFound') {
+  if (
+    code.endsWith('NotFound') ||
+    code.endsWith('NotFoundException') ||
+    code === 'NoSuchEntity' ||
+    code === 'ParameterNotFound'
+  ) {
     return 'NotFound';
   }
   if (code.includes('AlreadyExists') || code === 'EntityAlreadyExists') return 'AlreadyExists';
-  if (code.startsWith('Invalid') || code === 'ValidationException' || code === 'MissingParameter') return 'InvalidParameter';
+  if (code.startsWith('Invalid') || code === 'ValidationException' || code === 'MissingParameter')
+    return 'InvalidParameter';
   return 'Unknown';
 }
 

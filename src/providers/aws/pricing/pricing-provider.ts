@@ -24,14 +24,19 @@ export class PricingProvider {
 
   /** On-demand price by type. */
   onDemand(): Promise<ReadonlyMap<string, number>> {
-    return this.onDemandCache.getOrLoad('od', async () => new Map(Object.entries(await this.port.getOnDemandPrices(this.port.region))));
+    return this.onDemandCache.getOrLoad(
+      'od',
+      async () => new Map(Object.entries(await this.port.getOnDemandPrices(this.port.region))),
+    );
   }
 
   /** Latest spot price by `type/zone`. */
   spot(): Promise<ReadonlyMap<string, number>> {
     return this.spotCache.getOrLoad('spot', async () => {
       // The latest point of the last day is the current price (EC2 only records changes).
-      const points = await this.port.describeSpotPriceHistory({ startTime: new Date(this.clock.now() - 24 * 3_600_000) });
+      const points = await this.port.describeSpotPriceHistory({
+        startTime: new Date(this.clock.now() - 24 * 3_600_000),
+      });
       const latest = new Map<string, { price: number; at: number }>();
       for (const p of points) {
         const key = spotKey(p.instanceType, p.zone);

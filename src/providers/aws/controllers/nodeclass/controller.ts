@@ -6,7 +6,18 @@
  */
 import { ConditionTypes, Finalizers, type EC2NodeClass } from '../../../../api/index.js';
 import { rfc3339, type Clock } from '../../../../clock/index.js';
-import { ignoreNotFound, Informer, Resources, updateWithRetry, WorkQueue, type EventRecorder, type KubeClient, type KubeObject, type Reconciler, type ReconcileResult } from '../../../../kube/index.js';
+import {
+  ignoreNotFound,
+  Informer,
+  Resources,
+  updateWithRetry,
+  WorkQueue,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  type Reconciler,
+  type ReconcileResult,
+} from '../../../../kube/index.js';
 import type { AwsCloudProvider } from '../../aws-cloud-provider.js';
 import { cleanupNodeClass } from '../../nodeclass/cleanup.js';
 import type { NodeClassResolver } from '../../nodeclass/resolver.js';
@@ -52,13 +63,21 @@ export class NodeClassController implements Reconciler {
     if (!cached) return;
     if (cached.metadata.deletionTimestamp) return this.finalize(cached);
     if (!cached.metadata.finalizers?.includes(Finalizers.awsTermination)) {
-      await this.o.client.patch(Resources.ec2NodeClasses, { name }, { metadata: { finalizers: [...(cached.metadata.finalizers ?? []), Finalizers.awsTermination] } }).catch(ignoreNotFound);
+      await this.o.client
+        .patch(
+          Resources.ec2NodeClasses,
+          { name },
+          { metadata: { finalizers: [...(cached.metadata.finalizers ?? []), Finalizers.awsTermination] } },
+        )
+        .catch(ignoreNotFound);
     }
     const resolution = await this.o.resolver.resolve(cached);
     const verdict = userDataVerdict(cached);
     const annotations = cached.metadata.annotations ?? {};
     if (Object.entries(resolution.annotations).some(([k, v]) => annotations[k] !== v)) {
-      await this.o.client.patch(Resources.ec2NodeClasses, { name }, { metadata: { annotations: resolution.annotations } }).catch(ignoreNotFound);
+      await this.o.client
+        .patch(Resources.ec2NodeClasses, { name }, { metadata: { annotations: resolution.annotations } })
+        .catch(ignoreNotFound);
     }
     await this.writeStatus(name, resolution.status, verdict.condition);
     if (verdict.event && this.reported.get(name) !== verdict.event) {
@@ -68,7 +87,11 @@ export class NodeClassController implements Reconciler {
     return { requeueAfter: resolution.ready ? refreshMs : 30_000 };
   }
 
-  private async writeStatus(name: string, resolved: NonNullable<EC2NodeClass['status']>, userData: ReturnType<typeof userDataVerdict>['condition']): Promise<void> {
+  private async writeStatus(
+    name: string,
+    resolved: NonNullable<EC2NodeClass['status']>,
+    userData: ReturnType<typeof userDataVerdict>['condition'],
+  ): Promise<void> {
     const now = rfc3339(this.o.clock.now());
     await updateWithRetry<StoredNodeClass>({
       client: this.o.client,
@@ -78,7 +101,11 @@ export class NodeClassController implements Reconciler {
       mutate: (fresh) => {
         const previous = fresh.status?.conditions?.find((c) => c.type === ConditionTypes.userDataValid);
         const same = previous?.status === userData.status;
-        const udv = { ...userData, lastTransitionTime: same && previous ? previous.lastTransitionTime : now, observedGeneration: fresh.metadata.generation };
+        const udv = {
+          ...userData,
+          lastTransitionTime: same && previous ? previous.lastTransitionTime : now,
+          observedGeneration: fresh.metadata.generation,
+        };
         const conditions = [...(resolved.conditions ?? []).filter((c) => c.type !== ConditionTypes.userDataValid), udv];
         const next = { ...resolved, conditions };
         if (JSON.stringify(next) === JSON.stringify(fresh.status)) return undefined;
@@ -92,10 +119,19 @@ export class NodeClassController implements Reconciler {
     const name = nc.metadata.name ?? '';
     if (!nc.metadata.finalizers?.includes(Finalizers.awsTermination)) return;
     if (await this.o.inUse(name)) {
-      await this.o.recorder.publish(nc, { type: 'Normal', reason: 'WaitingOnNodeClaimTermination', message: `Waiting on NodeClaim termination for ${name}` });
+      await this.o.recorder.publish(nc, {
+        type: 'Normal',
+        reason: 'WaitingOnNodeClaimTermination',
+        message: `Waiting on NodeClaim termination for ${name}`,
+      });
       return { requeueAfter: 10_000 };
     }
-    await cleanupNodeClass({ port: this.o.port, templates: this.o.provider.launchTemplates, clusterName: this.o.clusterName, nodeClass: nc });
+    await cleanupNodeClass({
+      port: this.o.port,
+      templates: this.o.provider.launchTemplates,
+      clusterName: this.o.clusterName,
+      nodeClass: nc,
+    });
     await updateWithRetry<StoredNodeClass>({
       client: this.o.client,
       resource: Resources.ec2NodeClasses,

@@ -18,12 +18,16 @@ function line(f: LintFinding): string {
 
 /** Lints the class's userData: errors make the condition False; warnings keep it True but are reported. */
 export function userDataVerdict(nodeClass: EC2NodeClass): UserDataVerdict {
-  const findings = lint({ nodeClass: { metadata: nodeClass.metadata, spec: nodeClass.spec ?? {} } }).filter((f) => f.severity !== 'info');
+  const findings = lint({ nodeClass: { metadata: nodeClass.metadata, spec: nodeClass.spec ?? {} } }).filter(
+    (f) => f.severity !== 'info',
+  );
   const errors = findings.filter((f) => f.severity === 'error');
-  if (findings.length === 0) return { condition: { type: ConditionTypes.userDataValid, status: 'True', reason: 'UserDataValid', message: '' } };
+  if (findings.length === 0)
+    return { condition: { type: ConditionTypes.userDataValid, status: 'True', reason: 'UserDataValid', message: '' } };
   const message = findings.map(line).join('; ');
-  const condition = errors.length > 0
-    ? { type: ConditionTypes.userDataValid, status: 'False' as const, reason: 'UserDataInvalid', message }
-    : { type: ConditionTypes.userDataValid, status: 'True' as const, reason: 'UserDataWarnings', message };
+  const condition =
+    errors.length > 0
+      ? { type: ConditionTypes.userDataValid, status: 'False' as const, reason: 'UserDataInvalid', message }
+      : { type: ConditionTypes.userDataValid, status: 'True' as const, reason: 'UserDataWarnings', message };
   return { condition, event: message };
 }

@@ -1,10 +1,26 @@
 /** Maps AWS SDK v3 EC2 shapes to the port's plain records (and back for tags and filters). */
 import type {
-  Filter as SdkFilter, Image, Instance, InstanceTypeInfo as SdkInstanceTypeInfo, LaunchTemplate, SecurityGroup, Subnet, Tag,
+  Filter as SdkFilter,
+  Image,
+  Instance,
+  InstanceTypeInfo as SdkInstanceTypeInfo,
+  LaunchTemplate,
+  SecurityGroup,
+  Subnet,
+  Tag,
 } from '@aws-sdk/client-ec2';
 import type {
-  AcceleratorInfo, Ec2Architecture, Filter, ImageInfo, InstanceInfo, InstanceState, InstanceTypeInfo, LaunchTemplateInfo,
-  SecurityGroupInfo, SubnetInfo, Tags,
+  AcceleratorInfo,
+  Ec2Architecture,
+  Filter,
+  ImageInfo,
+  InstanceInfo,
+  InstanceState,
+  InstanceTypeInfo,
+  LaunchTemplateInfo,
+  SecurityGroupInfo,
+  SubnetInfo,
+  Tags,
 } from '../types.js';
 
 /** EC2 tag list to map. */
@@ -78,7 +94,9 @@ function networkBandwidthMbps(info: SdkInstanceTypeInfo): number | undefined {
   return gbps === undefined || gbps === 0 ? undefined : Math.round(gbps * 1000);
 }
 
-function processorFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, 'architectures' | 'cpuManufacturer' | 'sustainedClockSpeedMhz'> {
+function processorFacts(
+  info: SdkInstanceTypeInfo,
+): Pick<InstanceTypeInfo, 'architectures' | 'cpuManufacturer' | 'sustainedClockSpeedMhz'> {
   const clock = info.ProcessorInfo?.SustainedClockSpeedInGhz;
   return {
     architectures: (info.ProcessorInfo?.SupportedArchitectures ?? []).filter(
@@ -96,7 +114,12 @@ function defaultCardInterfaces(info: SdkInstanceTypeInfo): number | undefined {
   return cards?.find((c) => (c.NetworkCardIndex ?? 0) === index)?.MaximumNetworkInterfaces;
 }
 
-type NetworkFacts = 'maxNetworkInterfaces' | 'ipv4AddressesPerInterface' | 'efaCount' | 'networkBandwidthMbps' | 'encryptionInTransitSupported';
+type NetworkFacts =
+  | 'maxNetworkInterfaces'
+  | 'ipv4AddressesPerInterface'
+  | 'efaCount'
+  | 'networkBandwidthMbps'
+  | 'encryptionInTransitSupported';
 
 function networkFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, NetworkFacts> {
   return {
@@ -110,7 +133,8 @@ function networkFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, Network
 
 /** SDK instance type to port instance type. */
 export function fromInstanceType(info: SdkInstanceTypeInfo): InstanceTypeInfo {
-  const nvme = info.InstanceStorageInfo?.NvmeSupport === 'required' ? info.InstanceStorageInfo.TotalSizeInGB : undefined;
+  const nvme =
+    info.InstanceStorageInfo?.NvmeSupport === 'required' ? info.InstanceStorageInfo.TotalSizeInGB : undefined;
   return {
     instanceType: info.InstanceType ?? '',
     vcpus: info.VCpuInfo?.DefaultVCpus ?? 0,
@@ -121,11 +145,18 @@ export function fromInstanceType(info: SdkInstanceTypeInfo): InstanceTypeInfo {
     bareMetal: info.BareMetal ?? false,
     gpus: accelerators(info.GpuInfo?.Gpus),
     accelerators: accelerators(
-      info.NeuronInfo?.NeuronDevices?.map((d) => ({ Name: d.Name, Manufacturer: 'aws', Count: d.Count, CoreCount: d.CoreInfo?.Count })),
+      info.NeuronInfo?.NeuronDevices?.map((d) => ({
+        Name: d.Name,
+        Manufacturer: 'aws',
+        Count: d.Count,
+        CoreCount: d.CoreInfo?.Count,
+      })),
     ),
     ebsBandwidthMbps: info.EbsInfo?.EbsOptimizedInfo?.BaselineBandwidthInMbps,
     localNvmeGb: nvme,
-    supportedUsageClasses: (info.SupportedUsageClasses ?? []).filter((c): c is 'on-demand' | 'spot' => c === 'on-demand' || c === 'spot'),
+    supportedUsageClasses: (info.SupportedUsageClasses ?? []).filter(
+      (c): c is 'on-demand' | 'spot' => c === 'on-demand' || c === 'spot',
+    ),
   };
 }
 

@@ -1,5 +1,10 @@
 /** Builds CreateLaunchTemplate data and CreateFleet input from port records, and reads CreateFleet output. */
-import type { CreateFleetCommandInput, CreateFleetCommandOutput, RequestLaunchTemplateData, _InstanceType } from '@aws-sdk/client-ec2';
+import type {
+  CreateFleetCommandInput,
+  CreateFleetCommandOutput,
+  RequestLaunchTemplateData,
+  _InstanceType,
+} from '@aws-sdk/client-ec2';
 import type { FleetRequest, FleetResult, LaunchTemplateInput } from '../types.js';
 import { toTags } from './ec2-mappers.js';
 
@@ -41,7 +46,8 @@ export function buildLaunchTemplateData(input: LaunchTemplateInput): RequestLaun
 /** CreateFleet input of type `instant` (target capacity as asked, default 1), one override per type x subnet. */
 export function buildCreateFleetInput(req: FleetRequest): CreateFleetCommandInput {
   const byTemplate = new Map<string, FleetRequest['overrides']>();
-  for (const o of req.overrides) byTemplate.set(o.launchTemplateName, [...(byTemplate.get(o.launchTemplateName) ?? []), o]);
+  for (const o of req.overrides)
+    byTemplate.set(o.launchTemplateName, [...(byTemplate.get(o.launchTemplateName) ?? []), o]);
   const options =
     req.capacityType === 'spot'
       ? { SpotOptions: { AllocationStrategy: req.allocationStrategy as never } }
@@ -49,7 +55,10 @@ export function buildCreateFleetInput(req: FleetRequest): CreateFleetCommandInpu
   return {
     Type: 'instant',
     ...(req.clientToken === undefined ? {} : { ClientToken: req.clientToken }),
-    TargetCapacitySpecification: { TotalTargetCapacity: req.targetCapacity ?? 1, DefaultTargetCapacityType: req.capacityType },
+    TargetCapacitySpecification: {
+      TotalTargetCapacity: req.targetCapacity ?? 1,
+      DefaultTargetCapacityType: req.capacityType,
+    },
     ...options,
     LaunchTemplateConfigs: [...byTemplate.entries()].map(([name, overrides]) => ({
       LaunchTemplateSpecification: { LaunchTemplateName: name, Version: '$Latest' },

@@ -1,5 +1,9 @@
 import {
-  CreateFleetCommand, CreateLaunchTemplateCommand, DescribeInstanceTypesCommand, DescribeSubnetsCommand, EC2Client,
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  DescribeInstanceTypesCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
 } from '@aws-sdk/client-ec2';
 import { GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
@@ -36,7 +40,10 @@ describe('SdkAwsPort', () => {
   it('pages through DescribeSubnets and passes the filters', async () => {
     ec2
       .on(DescribeSubnetsCommand, { NextToken: undefined })
-      .resolves({ Subnets: [{ SubnetId: 'subnet-1', AvailabilityZone: 'us-west-2a', Tags: [{ Key: 'k', Value: 'v' }] }], NextToken: 't2' })
+      .resolves({
+        Subnets: [{ SubnetId: 'subnet-1', AvailabilityZone: 'us-west-2a', Tags: [{ Key: 'k', Value: 'v' }] }],
+        NextToken: 't2',
+      })
       .on(DescribeSubnetsCommand, { NextToken: 't2' })
       .resolves({ Subnets: [{ SubnetId: 'subnet-2', AvailabilityZone: 'us-west-2b' }] });
     const subnets = await port().describeSubnets([{ name: 'tag:karpenter.sh/discovery', values: ['demo'] }]);
@@ -60,7 +67,13 @@ describe('SdkAwsPort', () => {
       ],
     });
     const [m5] = await port().describeInstanceTypes();
-    expect(m5).toMatchObject({ instanceType: 'm5.large', vcpus: 2, memoryMiB: 8192, cpuManufacturer: 'intel', sustainedClockSpeedMhz: 3100 });
+    expect(m5).toMatchObject({
+      instanceType: 'm5.large',
+      vcpus: 2,
+      memoryMiB: 8192,
+      cpuManufacturer: 'intel',
+      sustainedClockSpeedMhz: 3100,
+    });
     expect(m5?.maxNetworkInterfaces).toBe(3);
   });
 
@@ -78,7 +91,9 @@ describe('SdkAwsPort', () => {
         {
           ErrorCode: 'InsufficientInstanceCapacity',
           ErrorMessage: 'no capacity',
-          LaunchTemplateAndOverrides: { Overrides: { InstanceType: 'c5.large', SubnetId: 'subnet-1', AvailabilityZone: 'us-west-2a' } },
+          LaunchTemplateAndOverrides: {
+            Overrides: { InstanceType: 'c5.large', SubnetId: 'subnet-1', AvailabilityZone: 'us-west-2a' },
+          },
         },
       ],
     });
@@ -96,12 +111,16 @@ describe('SdkAwsPort', () => {
     expect(input?.SpotOptions?.AllocationStrategy).toBe('price-capacity-optimized');
     expect(input?.TargetCapacitySpecification).toEqual({ TotalTargetCapacity: 1, DefaultTargetCapacityType: 'spot' });
     expect(input?.LaunchTemplateConfigs?.[0]?.Overrides).toHaveLength(2);
-    expect(result.instances).toEqual([{ instanceId: 'i-1', instanceType: 'm5.large', zone: 'us-west-2b', subnetId: 'subnet-2', capacityType: 'spot' }]);
+    expect(result.instances).toEqual([
+      { instanceId: 'i-1', instanceType: 'm5.large', zone: 'us-west-2b', subnetId: 'subnet-2', capacityType: 'spot' },
+    ]);
     expect(result.errors[0]?.code).toBe('InsufficientInstanceCapacity');
   });
 
   it('base64-encodes userData and requires IMDSv2 tokens as asked', async () => {
-    ec2.on(CreateLaunchTemplateCommand).resolves({ LaunchTemplate: { LaunchTemplateName: 'lt', LaunchTemplateId: 'lt-1' } });
+    ec2
+      .on(CreateLaunchTemplateCommand)
+      .resolves({ LaunchTemplate: { LaunchTemplateName: 'lt', LaunchTemplateId: 'lt-1' } });
     await port().createLaunchTemplate({
       name: 'lt',
       imageId: 'ami-1',
@@ -109,7 +128,12 @@ describe('SdkAwsPort', () => {
       securityGroupIds: ['sg-1'],
       instanceProfileName: 'prof',
       blockDeviceMappings: [{ deviceName: '/dev/xvda', volumeSizeGiB: 20, volumeType: 'gp3' }],
-      metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 1, httpProtocolIpv6: 'disabled' },
+      metadataOptions: {
+        httpEndpoint: 'enabled',
+        httpTokens: 'required',
+        httpPutResponseHopLimit: 1,
+        httpProtocolIpv6: 'disabled',
+      },
       tags: { a: 'b' },
     });
     const data = ec2.commandCalls(CreateLaunchTemplateCommand)[0]?.args[0].input.LaunchTemplateData;
@@ -119,7 +143,9 @@ describe('SdkAwsPort', () => {
 
   it('maps throttling and not-found SDK errors to typed AwsApiErrors', async () => {
     ec2.on(DescribeSubnetsCommand).rejects(sdkError('RequestLimitExceeded'));
-    const err: unknown = await port().describeSubnets([]).catch((e: unknown) => e);
+    const err: unknown = await port()
+      .describeSubnets([])
+      .catch((e: unknown) => e);
     expect(AwsApiError.isKind(err, 'Throttled')).toBe(true);
     iam.on(GetInstanceProfileCommand).rejects(sdkError('NoSuchEntity'));
     await expect(port().getInstanceProfile('missing')).resolves.toBeUndefined();

@@ -1,17 +1,49 @@
 /** The production AwsPort: AWS SDK v3 calls, paged through, with SDK errors mapped to AwsApiError. */
 import {
-  CreateFleetCommand, CreateLaunchTemplateCommand, CreateTagsCommand, DeleteLaunchTemplateCommand, paginateDescribeImages,
-  paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeInstances, paginateDescribeLaunchTemplates,
-  paginateDescribeSecurityGroups, paginateDescribeSpotPriceHistory, paginateDescribeSubnets, TerminateInstancesCommand,
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  CreateTagsCommand,
+  DeleteLaunchTemplateCommand,
+  paginateDescribeImages,
+  paginateDescribeInstanceTypeOfferings,
+  paginateDescribeInstanceTypes,
+  paginateDescribeInstances,
+  paginateDescribeLaunchTemplates,
+  paginateDescribeSecurityGroups,
+  paginateDescribeSpotPriceHistory,
+  paginateDescribeSubnets,
+  TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { GetParametersCommand } from '@aws-sdk/client-ssm';
 import type { AwsPort } from '../aws-port.js';
 import { toAwsApiError } from '../errors.js';
 import type {
-  Filter, FleetRequest, FleetResult, ImageInfo, ImageQuery, InstanceInfo, InstanceProfileInfo, InstanceTypeInfo,
-  InstanceTypeOffering, LaunchTemplateInfo, LaunchTemplateInput, SecurityGroupInfo, SpotPrice, SubnetInfo, Tags,
+  Filter,
+  FleetRequest,
+  FleetResult,
+  ImageInfo,
+  ImageQuery,
+  InstanceInfo,
+  InstanceProfileInfo,
+  InstanceTypeInfo,
+  InstanceTypeOffering,
+  LaunchTemplateInfo,
+  LaunchTemplateInput,
+  SecurityGroupInfo,
+  SpotPrice,
+  SubnetInfo,
+  Tags,
 } from '../types.js';
-import { fromImage, fromInstance, fromInstanceType, fromLaunchTemplate, fromSecurityGroup, fromSubnet, toFilters, toTags } from './ec2-mappers.js';
+import {
+  fromImage,
+  fromInstance,
+  fromInstanceType,
+  fromLaunchTemplate,
+  fromSecurityGroup,
+  fromSubnet,
+  toFilters,
+  toTags,
+} from './ec2-mappers.js';
 import { buildCreateFleetInput, buildLaunchTemplateData, fromFleetOutput } from './fleet-mappers.js';
 import { SdkIamPricing } from './sdk-iam-pricing.js';
 import type { SdkClients } from './sdk-clients.js';
@@ -74,7 +106,10 @@ export class SdkAwsPort extends SdkIamPricing implements AwsPort {
 
   /** Every (type, zone) offering of the region. */
   describeInstanceTypeOfferings(): Promise<InstanceTypeOffering[]> {
-    const pages = paginateDescribeInstanceTypeOfferings({ client: this.clients.ec2 }, { LocationType: 'availability-zone' });
+    const pages = paginateDescribeInstanceTypeOfferings(
+      { client: this.clients.ec2 },
+      { LocationType: 'availability-zone' },
+    );
     return collect(pages, (p) =>
       (p.InstanceTypeOfferings ?? []).map((o) => ({ instanceType: o.InstanceType ?? '', zone: o.Location ?? '' })),
     );
@@ -156,14 +191,18 @@ export class SdkAwsPort extends SdkIamPricing implements AwsPort {
 
   /** Tags resources. */
   async createTags(input: { resourceIds: string[]; tags: Tags }): Promise<void> {
-    await sdkCall(() => this.clients.ec2.send(new CreateTagsCommand({ Resources: input.resourceIds, Tags: toTags(input.tags) })));
+    await sdkCall(() =>
+      this.clients.ec2.send(new CreateTagsCommand({ Resources: input.resourceIds, Tags: toTags(input.tags) })),
+    );
   }
 
   /** SSM parameter values, in batches of 10 (the API's limit). */
   async getParameters(names: string[]): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (let i = 0; i < names.length; i += 10) {
-      const res = await sdkCall(() => this.clients.ssm.send(new GetParametersCommand({ Names: names.slice(i, i + 10) })));
+      const res = await sdkCall(() =>
+        this.clients.ssm.send(new GetParametersCommand({ Names: names.slice(i, i + 10) })),
+      );
       for (const p of res.Parameters ?? []) if (p.Name !== undefined && p.Value !== undefined) out[p.Name] = p.Value;
     }
     return out;

@@ -1,7 +1,11 @@
 /** The IAM and Pricing half of the SDK adapter. */
 import {
-  AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, DeleteInstanceProfileCommand, GetInstanceProfileCommand,
-  RemoveRoleFromInstanceProfileCommand, type InstanceProfile,
+  AddRoleToInstanceProfileCommand,
+  CreateInstanceProfileCommand,
+  DeleteInstanceProfileCommand,
+  GetInstanceProfileCommand,
+  RemoveRoleFromInstanceProfileCommand,
+  type InstanceProfile,
 } from '@aws-sdk/client-iam';
 import { paginateGetProducts } from '@aws-sdk/client-pricing';
 import { AwsApiError, toAwsApiError } from '../errors.js';
@@ -58,7 +62,11 @@ export class SdkIamPricing {
   async createInstanceProfile(input: { name: string; path?: string; tags: Tags }): Promise<InstanceProfileInfo> {
     const out = await wrap(() =>
       this.clients.iam.send(
-        new CreateInstanceProfileCommand({ InstanceProfileName: input.name, Path: input.path ?? '/', Tags: Object.entries(input.tags).map(([Key, Value]) => ({ Key, Value })) }),
+        new CreateInstanceProfileCommand({
+          InstanceProfileName: input.name,
+          Path: input.path ?? '/',
+          Tags: Object.entries(input.tags).map(([Key, Value]) => ({ Key, Value })),
+        }),
       ),
     );
     return fromProfile(out.InstanceProfile, input.name);
@@ -66,13 +74,19 @@ export class SdkIamPricing {
 
   /** Adds a role to a profile. */
   async addRoleToInstanceProfile(input: { name: string; role: string }): Promise<void> {
-    await wrap(() => this.clients.iam.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName: input.name, RoleName: input.role })));
+    await wrap(() =>
+      this.clients.iam.send(
+        new AddRoleToInstanceProfileCommand({ InstanceProfileName: input.name, RoleName: input.role }),
+      ),
+    );
   }
 
   /** Removes a role from a profile. */
   async removeRoleFromInstanceProfile(input: { name: string; role: string }): Promise<void> {
     await wrap(() =>
-      this.clients.iam.send(new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: input.name, RoleName: input.role })),
+      this.clients.iam.send(
+        new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: input.name, RoleName: input.role }),
+      ),
     );
   }
 
@@ -85,7 +99,10 @@ export class SdkIamPricing {
   async getOnDemandPrices(region: string): Promise<Record<string, number>> {
     return wrap(async () => {
       const out: Record<string, number> = {};
-      const pages = paginateGetProducts({ client: this.clients.pricing }, { ServiceCode: 'AmazonEC2', Filters: pricingFilters(region) });
+      const pages = paginateGetProducts(
+        { client: this.clients.pricing },
+        { ServiceCode: 'AmazonEC2', Filters: pricingFilters(region) },
+      );
       for await (const page of pages) {
         for (const doc of page.PriceList ?? []) {
           const parsed = parsePriceDocument(String(doc));

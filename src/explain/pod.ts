@@ -12,7 +12,8 @@ import type { Explanation } from './model.js';
 import { stepOf } from './nodeclaim-step.js';
 import { podFacts } from './pod-facts.js';
 import { diagnose } from './diagnose.js';
-import { schedulingInput, schedulingPod } from './scheduling-view.js';
+import { toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
+import { schedulingInput } from './scheduling-view.js';
 import { keyOfPod, timeOf, type EventObject } from './snapshot.js';
 import { duration, hourly } from './units.js';
 
@@ -160,7 +161,7 @@ function wouldLaunch(key: string, pod: Pod, result: SchedulingResult, ctx: Expla
 
 function blocked(pod: Pod, reasons: readonly UnplacedReason[], ctx: ExplainContext, volumes: VolumeInfo): Explanation {
   const key = keyOfPod(pod);
-  const d = diagnose(ctx.pools, podFacts(schedulingPod(pod), volumes), reasons);
+  const d = diagnose(ctx.pools, podFacts(toSchedulingPod(pod), volumes), reasons);
   const details = [...d.perPool.map((f) => f.cause.message), ...d.others];
   if (!d.head)
     return base(key, 'Pending', `cannot be placed: ${reasons.map((r) => r.message).join('; ')}`, {

@@ -12,7 +12,8 @@ import {
   type Resources,
 } from '../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../state/informers.js';
-import { quantityList, type StoredNodeClass } from './snapshot.js';
+import { quantities } from '../controllers/resource-lists.js';
+import type { StoredNodeClass } from './snapshot.js';
 
 /** One NodePool as explanations see it. */
 export interface PoolFacts {
@@ -118,7 +119,7 @@ function usageByPool(claims: readonly StoredNodeClaim[]): Map<string, Resources>
     if (nc.metadata.deletionTimestamp || !pool) continue;
     const u = usage.get(pool) ?? {};
     for (const [k, v] of Object.entries(
-      fromResourceList(quantityList(nc.status?.capacity ?? nc.spec.resources?.requests)),
+      fromResourceList(quantities(nc.status?.capacity ?? nc.spec.resources?.requests)),
     ))
       u[k] = (u[k] ?? 0) + v;
     usage.set(pool, u);
@@ -148,7 +149,7 @@ function factsOf(
     rawTypes: args.rawTypes,
     types: args.rawTypes.map((t) => prepareInstanceType(t)).filter((t): t is InstanceTypeInfo => t !== undefined),
     usage: args.usage ?? {},
-    limits: np.spec.limits ? fromResourceList(quantityList(np.spec.limits)) : undefined,
+    limits: np.spec.limits ? fromResourceList(quantities(np.spec.limits)) : undefined,
     subnetZones: zones ? [...new Set(zones)].sort() : undefined,
   };
 }

@@ -7,28 +7,9 @@ import { Labels } from '../api/index.js';
 import type { Node, Pod } from '../kube/index.js';
 import type * as sched from '../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../state/informers.js';
-import { quantityList, type ClusterSnapshot } from './snapshot.js';
-
-/** The scheduling view of a core/v1 Pod (the API server validated it against the same schema). */
-export function schedulingPod(pod: Pod): sched.Pod {
-  return pod as unknown as sched.Pod;
-}
-
-/** The scheduling view of a NodePool. */
-export function schedulingNodePool(np: StoredNodePool): sched.NodePool {
-  const t = np.spec.template;
-  return {
-    name: np.metadata.name ?? '',
-    weight: np.spec.weight,
-    template: {
-      labels: t.metadata?.labels,
-      taints: t.spec.taints,
-      startupTaints: t.spec.startupTaints,
-      requirements: t.spec.requirements,
-    },
-    limits: quantityList(np.spec.limits),
-  };
-}
+import { quantities } from '../controllers/resource-lists.js';
+import { toSchedulingNodePool, toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
+import type { ClusterSnapshot } from './snapshot.js';
 
 /** Indexes over a snapshot that several explanations share. */
 export class SnapshotIndex {
@@ -72,7 +53,7 @@ function existingNode(node: Node, index: SnapshotIndex): sched.ExistingNode {
     taints: node.spec?.taints,
     allocatable: node.status?.allocatable ?? {},
     capacity: node.status?.capacity,
-    pods: (index.podsByNode.get(name) ?? []).map(schedulingPod),
+    pods: (index.podsByNode.get(name) ?? []).map(toSchedulingPod),
     initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion:
@@ -88,7 +69,7 @@ function singleValued(nc: StoredNodeClaim): Record<string, string> {
 }
 
 function inFlight(nc: StoredNodeClaim): sched.InFlightNodeClaim {
-  const allocatable = quantityList(nc.status?.allocatable) ?? quantityList(nc.spec.resources?.requests) ?? {};
+  const allocatable = quantities(nc.status?.allocatable) ?? quantities(nc.spec.resources?.requests) ?? {};
   const name = nc.metadata.name ?? '';
   return {
     name,
@@ -97,7 +78,7 @@ function inFlight(nc: StoredNodeClaim): sched.InFlightNodeClaim {
     taints: nc.spec.taints,
     startupTaints: nc.spec.startupTaints,
     allocatable,
-    capacity: quantityList(nc.status?.capacity) ?? allocatable,
+    capacity: quantities(nc.status?.capacity) ?? allocatable,
     initialized: false,
     pods: [],
   };
@@ -145,10 +126,10 @@ export function schedulingInput(index: SnapshotIndex, o: ViewOptions): sched.Sch
   const namespaces: Record<string, Record<string, string>> = {};
   for (const ns of s.namespaces) namespaces[ns.metadata.name ?? ''] = ns.metadata.labels ?? {};
   return {
-    pods: o.pods.map(schedulingPod),
+    pods: o.pods.map(toSchedulingPod),
     nodes: s.nodes.map((n) => existingNode(n, index)),
     nodeClaims: s.nodeClaims.filter((nc) => !nc.metadata.deletionTimestamp && !index.nodeOf(nc)).map(inFlight),
-    nodePools: o.nodePools.map(schedulingNodePool),
+    nodePools: o.nodePools.map(toSchedulingNodePool),
     instanceTypes: [],
     instanceTypesByNodePool: byPool,
     daemonSets: s.daemonSets.map((ds) => ({
@@ -156,7 +137,7 @@ export function schedulingInput(index: SnapshotIndex, o: ViewOptions): sched.Sch
       namespace: ds.metadata.namespace,
       template: {
         metadata: ds.spec.template.metadata,
-        spec: schedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
+        spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
       },
     })),
     volumes: volumes(s),

@@ -102,8 +102,3 @@ export function timeOf(stamp: string | undefined): number | undefined {
   const t = Date.parse(stamp);
   return Number.isNaN(t) ? undefined : t;
 }
-
-/** A resource list as quantity strings (the API allows numbers too). */
-export function quantityList(list: Record<string, string | number> | undefined): Record<string, string> | undefined {
-  return list ? Object.fromEntries(Object.entries(list).map(([k, v]) => [k, String(v)])) : undefined;
-}

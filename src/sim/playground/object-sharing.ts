@@ -3,7 +3,8 @@
  * spec, conditions) shared and frozen across cached objects, so one process can hold a large simulated cluster.
  * Production informers do not use it: they cache objects as parsed.
  */
-import { StringInterner, type ObjectTransform } from '../../kube/index.js';
+import type { ObjectTransform } from '../../kube/index.js';
+import { StringInterner } from '../world/interned-strings.js';
 import { SharedSubtrees } from './shared-subtrees.js';
 
 /** A transform with its own tables, for every informer of one process (pods, nodes and events repeat each other's values). */

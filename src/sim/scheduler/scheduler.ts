@@ -9,16 +9,7 @@
  * the class while nothing that could make room has changed.
  */
 import { rfc3339 } from '../../clock/index.js';
-import {
-  EventRecorder,
-  isConflict,
-  isNotFound,
-  keyOf,
-  parseKey,
-  updateWithRetry,
-  type Node,
-  type Pod,
-} from '../../kube/index.js';
+import { isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import {
@@ -40,6 +31,7 @@ import { preempt, priorityOf, type Candidate } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
 import { volumeInfo, type VolumeObjects } from './volume-filter.js';
 import { selectNodeForClaims } from './volume-binding.js';
+import { SeriesEventRecorder } from './series-events.js';
 
 /** Options of the scheduler: its queue's timings. */
 export type SchedulerOptions = QueueTimings;
@@ -104,7 +96,7 @@ export class KubeScheduler implements Agent {
   private readonly assumed = new Map<string, { pod: Pod; node: string }>();
   /** Pending pods nominated to a node by preemption: their room is kept from pods of lower priority. */
   private readonly nominated = new Map<string, Pod>();
-  private readonly events: EventRecorder;
+  private readonly events: SeriesEventRecorder;
   private readonly cache = new NodeInfoCache();
   /** The CSINodes as one array until one changes, so what the filter derives from them is derived once. */
   private csiNodes: CsiNode[] | undefined;
@@ -120,11 +112,10 @@ export class KubeScheduler implements Agent {
       { clock: ctx.clock, schedule: (k) => this.runner?.queue.add(k), pod, roomOn: (p, n) => this.roomOn(p, n) },
       opts,
     );
-    this.events = new EventRecorder({
+    this.events = new SeriesEventRecorder({
       client: ctx.client,
       clock: ctx.clock,
       component: 'default-scheduler',
-      series: true,
       onError: (e) => ctx.onError?.(this.name, e),
     });
   }

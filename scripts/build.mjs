@@ -4,17 +4,23 @@
 //   --src-only     leave out the benchmarks (the image ships the CLI only)
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+// The checkout's root, whatever the working directory (bin/tenon.js rebuilds from wherever it is started).
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--outdir');
-const outdir = at >= 0 ? args[at + 1] : 'dist';
-if (!outdir) throw new Error('--outdir: a directory is required');
+const outdirArg = at >= 0 ? args[at + 1] : 'dist';
+if (!outdirArg) throw new Error('--outdir: a directory is required');
+const outdir = at >= 0 ? resolve(outdirArg) : resolve(root, 'dist');
 
 const srcOnly = args.includes('--src-only');
 // The image ships no tests: they import devDependencies it does not have.
 const shipped = () =>
-  readdirSync('src', { recursive: true })
+  readdirSync(resolve(root, 'src'), { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
     .map((f) => `src/${f}`);
@@ -23,6 +29,7 @@ await build({
   entryPoints: srcOnly ? shipped() : ['src/**/*.ts', 'bench/**/*.ts'],
   outdir,
   outbase: '.',
+  absWorkingDir: root,
   format: 'esm',
   platform: 'node',
   target: 'node20',

@@ -17,6 +17,7 @@ import { Store, parseEntry } from './storage/store.js';
 import { generateServingCerts } from './tls/tls.js';
 import { Timestamps, type KObject, type ServerClock } from './types.js';
 import { createObject } from './writes/writes.js';
+import type { PodLogs } from './subresources/pod-log.js';
 
 export type { Faults, FaultRule } from './faults.js';
 export { FaultExemptHeader } from './faults.js';
@@ -25,6 +26,7 @@ export type { LocalRequest } from './http/server.js';
 export type { ResponseSink } from './http/http-io.js';
 export { readStateHeader, StateFileError, type StateHeader } from './storage/persistence.js';
 export type { ServerClock } from './types.js';
+export type { ContainerLog, PodLogLine, PodLogs } from './subresources/pod-log.js';
 
 /** Options of startApiServer; all optional. */
 export interface ApiServerOptions {
@@ -50,6 +52,8 @@ export interface ApiServerOptions {
   snapshotIntervalMs?: number;
   /** Called when a periodic save fails (default: a line on stderr); the server keeps running. */
   onSnapshotError?: (e: unknown) => void;
+  /** Container logs served by pods/log (the playground's own pod); every other container's log is empty. */
+  podLogs?: PodLogs;
 }
 
 /** A running server. */
@@ -110,6 +114,7 @@ function newState(opts: ApiServerOptions): ServerState {
     timestamps: new Timestamps(),
     lastEventLine: undefined,
     committedBytes: new WeakMap(),
+    podLogs: opts.podLogs,
   };
   watchCrds(state);
   maintainBudgetStatus(state);

@@ -2,6 +2,7 @@
 import type { Faults } from './faults.js';
 import type { ResourceRegistry, ResourceInfo } from './resources/resource-types.js';
 import type { Entry, Store } from './storage/store.js';
+import type { PodLogs } from './subresources/pod-log.js';
 import type { KObject, ServerClock, Timestamps } from './types.js';
 
 /** How pod deletion with a grace period proceeds. */
@@ -31,4 +32,6 @@ export interface ServerState {
    * serialising the object a second time. Writers do not change an object after committing it.
    */
   committedBytes: WeakMap<KObject, Buffer>;
+  /** The container logs this process keeps (pods/log); others read as empty. */
+  podLogs?: PodLogs;
 }

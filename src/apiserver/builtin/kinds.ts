@@ -38,6 +38,7 @@ const specs: BuiltinSpec[] = [
       statusSub,
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', kind: 'Eviction', gv: 'policy/v1', verbs: ['create'] },
+      { name: 'log', kind: 'Pod', verbs: ['get'] },
     ],
   },
   { gv: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], status: false },

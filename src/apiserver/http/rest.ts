@@ -6,6 +6,7 @@ import { filterFromQuery, listPage, matches } from './list.js';
 import { sendListBody } from './list-body.js';
 import { handlePatch, writeOptions } from '../patch/patch.js';
 import { handleBinding, handleEviction } from '../subresources/pods.js';
+import { servePodLog } from '../subresources/pod-log.js';
 import { apiVersionOf } from '../resources/resource-types.js';
 import type { ResourcePath } from './resource-path.js';
 import { handleScale } from '../subresources/scale.js';
@@ -82,6 +83,7 @@ function handleGet(ctx: Ctx, rp: ResourcePath): void {
     sendJson(ctx.res, 200, handleScale(ctx, rp));
     return;
   }
+  if (rp.subresource === 'log' && rp.info.kind === 'Pod') return servePodLog(ctx, rp);
   if (rp.subresource && rp.subresource !== 'status') throw methodNotAllowed();
   const e = mustGet(ctx.state, rp.info, rp.namespace, rp.name ?? '');
   if (wantsTable(ctx)) sendObject(ctx, rp, 200, parseEntry(e));

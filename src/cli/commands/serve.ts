@@ -90,6 +90,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     cluster,
     startTime: systemClock.now(),
     logDestination: fanOut(targets),
+    controllerPod: !cluster,
   });
   const kubeconfig = cluster ? cluster.kubeconfig : writePrivateFile(flags.kubeconfig, pg.kubeConfigYaml);
   const health = await startHealthServer({
@@ -105,6 +106,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     zones: pg.ec2.account.zones,
     kubeconfig,
     logFile,
+    logsCommand: pg.controllerLog ? 'kubectl logs -n kube-system tenon -f' : undefined,
     verbose: flags.verbose ?? false,
     metricsUrl: `http://127.0.0.1:${health.port}/metrics`,
     speed,

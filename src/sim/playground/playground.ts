@@ -21,6 +21,9 @@ import { World, type AgentName } from '../world/world.js';
 import { defaultObjects } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
+import { ControllerLog } from './controller-log.js';
+import { controllerPodLogs, ensureControllerPod } from './controller-pod.js';
+import { fanOut, type LogTarget } from './log-sink.js';
 import { amiKubernetesVersions, apiServerVersion } from '../machines/kubernetes-version.js';
 import { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
 
@@ -48,6 +51,11 @@ export interface PlaygroundOptions {
   log?: Logger;
   /** Or: a stream for the controllers' JSON log lines, timestamped in simulated time (`log` wins when both are given). */
   logDestination?: NodeJS.WritableStream;
+  /**
+   * Also keep the controllers' log lines for `kubectl logs -n kube-system tenon`: a `tenon` pod in kube-system
+   * whose log the embedded API server serves (not with `log` or `cluster`).
+   */
+  controllerPod?: boolean;
   /** Operator settings over the defaults. */
   options?: Partial<Options>;
   /**
@@ -123,6 +131,8 @@ export interface Playground {
   operator: RunningOperator;
   /** The informers the world and the operator share (their caches, for observers that must not list everything). */
   informers: SharedInformers;
+  /** The `tenon` pod's log (with the controllerPod option). */
+  controllerLog?: ControllerLog;
   /** Errors agents of the world recovered from. */
   worldErrors: Array<{ agent: string; error: unknown }>;
   stop(): Promise<void>;
@@ -132,10 +142,14 @@ function silentLogger(): Logger {
   return createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 }
 
-function operatorLog(o: PlaygroundOptions, clock: SimClock): Logger {
+function operatorLog(o: PlaygroundOptions, clock: SimClock, controllerLog: ControllerLog | undefined): Logger {
   if (o.log) return o.log;
-  return o.logDestination
-    ? createLogger({ level: 'info', destination: o.logDestination, now: () => clock.now() })
+  const targets: LogTarget[] = [];
+  const destination = o.logDestination;
+  if (destination) targets.push({ write: (text) => destination.write(text) });
+  if (controllerLog) targets.push(controllerLog);
+  return targets.length > 0
+    ? createLogger({ level: 'info', destination: fanOut(targets), now: () => clock.now() })
     : silentLogger();
 }
 
@@ -146,9 +160,10 @@ async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['a
   return transportFromKubeConfig(kc);
 }
 
-async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions): Promise<Endpoint> {
+async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions, log?: ControllerLog): Promise<Endpoint> {
   const server = await startApiServer({
     clock,
+    podLogs: log && controllerPodLogs(log),
     port: o.port,
     stateFile: o.stateFile,
     kubernetesVersion: apiServerVersion(o.kubernetesVersion ?? playgroundKubernetesVersion),
@@ -194,7 +209,9 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   // different random sequence: the same seed would hand out the pod names and instance IDs of the saved
   // objects again (AlreadyExists from the ReplicaSet controller, a new instance under an old NodeClaim's ID).
   const { seed, clock } = seedAndClock(o);
-  const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o);
+  const controllerLog =
+    o.controllerPod && !o.cluster && !o.log ? new ControllerLog({ now: () => clock.now() }) : undefined;
+  const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o, controllerLog);
   const { server } = endpoint;
   const client = new KubeClient(trackTransport(endpoint.transport, clock));
   const cluster = o.clusterName ?? playgroundCluster;
@@ -234,7 +251,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       cloudProvider: wiring.cloudProvider,
       clock,
       options,
-      log: operatorLog(o, clock),
+      log: operatorLog(o, clock, controllerLog),
       providerControllers: wiring.controllers,
       providerInformers: wiring.informers,
       sharedInformers: shared,
@@ -261,6 +278,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const observer = { client: observerClient, discovery: new Discovery(observerClient) };
   if ((o.defaults ?? true) && !endpoint.restored)
     await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
+  if (controllerLog) await clock.busy(ensureControllerPod(client, new Date(clock.now()).toISOString()));
   return {
     clusterName: cluster,
     kubernetesVersion: minor,
@@ -277,6 +295,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     world,
     operator,
     informers: shared,
+    controllerLog,
     worldErrors,
     stop: async () => {
       world.stop();

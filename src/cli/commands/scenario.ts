@@ -6,6 +6,7 @@ import { renderHtml } from '../../sim/report/html.js';
 import { progressLine } from '../../sim/report/progress.js';
 import type { RunReport } from '../../sim/report/run-report.js';
 import { renderSummary } from '../../sim/report/terminal.js';
+import { repeatSummary, seedLine } from '../../sim/report/repeat-summary.js';
 import { clusterSkipReason, runScenario } from '../../sim/scenario/runner.js';
 import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
@@ -74,6 +75,8 @@ async function run(
     throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
   let failed = 0;
   for (const file of files) {
+    // Repeated runs print one line per seed and a table at the end; their reports are kept without the samples.
+    const kept: RunReport[] = [];
     for (let i = 0; i < repeat; i++) {
       const seed = seedOf(file, flags.seed, { run: i, repeat });
       const skipped = flags.cluster ? clusterSkip(file) : undefined;
@@ -89,11 +92,18 @@ async function run(
         break;
       }
       if (!done.report.passed) failed++;
-      process.stdout.write(
-        flags.json
-          ? `${jsonLine(done.report)}\n`
-          : `${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`,
-      );
+      if (flags.json) process.stdout.write(`${jsonLine(done.report)}\n`);
+      else if (repeat > 1) {
+        process.stdout.write(`${seedLine(done.report, done.html)}\n`);
+        kept.push({ ...done.report, samples: [], events: [] });
+      } else process.stdout.write(`${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`);
+    }
+    if (kept.length > 1) {
+      const firstFailed = kept.find((r) => !r.passed);
+      process.stdout.write(`\n${repeatSummary(kept)}\n`);
+      if (firstFailed)
+        process.stdout.write(`the full summary of one seed: tenon scenario run ${file} --seed ${firstFailed.seed}\n`);
+      process.stdout.write('\n');
     }
   }
   if (!flags.json) process.stdout.write(`${failed === 0 ? 'all scenarios passed' : `${failed} run(s) failed`}\n`);

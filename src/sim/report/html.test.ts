@@ -48,6 +48,7 @@ function report(): RunReport {
       },
     ],
     launched: [{ instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot', count: 3 }],
+    fleet: [{ instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot', count: 2 }],
     costPerHour: 0.3,
     allRunning: { simSeconds: 200, wallSeconds: 1.5 },
     simSeconds: 290,
@@ -56,11 +57,12 @@ function report(): RunReport {
 }
 
 describe('run report', () => {
-  it('the terminal summary shows the verdict, each expectation with what was observed, launches and warnings', () => {
+  it('the terminal summary shows the verdict, each expectation with what was observed, launches beside the fleet left, and warnings', () => {
     const text = renderSummary(report());
     expect(text).toContain('scenario scale-up (seed 1): FAILED');
     expect(text).toMatch(/3\s+NodeClaims <= 2\s+FAIL\s+3 NodeClaims/);
-    expect(text).toMatch(/m5\.large\s+us-west-2a\s+spot\s+3/);
+    expect(text).toMatch(/launched\s+at end/);
+    expect(text).toMatch(/m5\.large\s+us-west-2a\s+spot\s+3\s+2/);
     expect(text).toContain('cost per hour: $0.3000');
     expect(text).toContain('FailedScheduling: Failed to schedule pod');
   });

@@ -18,6 +18,8 @@ export interface Sample {
   nodesNotReady: number;
   nodeClaims: number;
   costPerHour: number;
+  /** Nodes by `instance type/capacity type/zone` (labels of the nodes present, Ready or not). */
+  fleet?: Record<string, number>;
 }
 
 /** A Kubernetes Event as the timeline shows it. */
@@ -38,7 +40,7 @@ export interface Timeline {
   omittedByReason: Record<string, number>;
 }
 
-/** NodeClaims launched, grouped. */
+/** Instances, grouped. */
 export interface LaunchGroup {
   instanceType: string;
   zone: string;
@@ -57,7 +59,10 @@ export interface RunReport {
   events: TimelineEvent[];
   /** Events not in `events` (the timeline is bounded), by reason. */
   eventsOmitted?: { count: number; byReason: Record<string, number> };
+  /** Every instance launched during the run, terminated ones included. */
   launched: LaunchGroup[];
+  /** The instances still pending or running at the end: the fleet the run left. */
+  fleet: LaunchGroup[];
   costPerHour: number;
   /** Time until every pod ran, when that happened. */
   allRunning?: { simSeconds: number; wallSeconds: number };

@@ -1,7 +1,8 @@
 /** The terminal summary of a run: expectations, launches, cost, timing and the warnings Tenon emitted. */
-import type { RunReport } from './run-report.js';
+import type { LaunchGroup, RunReport } from './run-report.js';
 
-function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A plain-text table: a header row, a rule, then the rows, columns padded to their widest cell. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -9,6 +10,19 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[])
       .join('  ')
       .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Instances launched during the run beside those still up at its end, by type, zone and capacity type. */
+function instanceRows(r: RunReport): string[][] {
+  const key = (g: LaunchGroup): string => `${g.instanceType}/${g.zone}/${g.capacityType}`;
+  const atEnd = new Map(r.fleet.map((g) => [key(g), g.count]));
+  return r.launched.map((g) => [
+    g.instanceType,
+    g.zone,
+    g.capacityType,
+    String(g.count),
+    String(atEnd.get(key(g)) ?? 0),
+  ]);
 }
 
 /** Renders the summary as plain text. */
@@ -23,15 +37,8 @@ export function renderSummary(r: RunReport): string {
       r.expectations.map((e) => [String(e.step), e.description, e.passed ? 'pass' : 'FAIL', e.observed]),
     ),
   );
-  if (r.launched.length > 0) {
-    out.push(
-      '',
-      table(
-        ['instance type', 'zone', 'capacity', 'count'],
-        r.launched.map((l) => [l.instanceType, l.zone, l.capacityType, String(l.count)]),
-      ),
-    );
-  }
+  const instances = instanceRows(r);
+  if (instances.length > 0) out.push('', table(['instance type', 'zone', 'capacity', 'launched', 'at end'], instances));
   out.push('', `cost per hour: $${r.costPerHour.toFixed(4)}`);
   if (r.allRunning)
     out.push(

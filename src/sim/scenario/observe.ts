@@ -47,6 +47,12 @@ export function sample(pg: Playground, t0: number): Sample {
     else if (phase === 'Running') podsRunning++;
   }
   const ready = nodes.filter(isReady).length;
+  const fleet: Record<string, number> = {};
+  for (const n of nodes) {
+    const l = n.metadata.labels ?? {};
+    const key = fleetKey(l[Labels.instanceType] ?? '?', l[Labels.capacityType] ?? '?', l[Labels.zone] ?? '?');
+    fleet[key] = (fleet[key] ?? 0) + 1;
+  }
   return {
     t: (pg.clock.now() - t0) / 1000,
     podsPending,
@@ -55,7 +61,13 @@ export function sample(pg: Playground, t0: number): Sample {
     nodesNotReady: nodes.length - ready,
     nodeClaims: pg.informers.get(Resources.nodeClaims).cache.list().length,
     costPerHour: nodes.reduce((s, n) => s + priceOf(pg, n.metadata.labels ?? {}), 0),
+    fleet,
   };
+}
+
+/** The key of a sample's fleet entry: `instance type/capacity type/zone`. */
+export function fleetKey(instanceType: string, capacityType: string, zone: string): string {
+  return `${instanceType}/${capacityType}/${zone}`;
 }
 
 /** One Event as the timeline shows it. */
@@ -149,10 +161,10 @@ export async function timeline(pg: Playground, t0: number): Promise<Timeline> {
   return builder.result();
 }
 
-/** Every instance launched during the run, grouped by type, zone and capacity type. */
-export function launches(pg: Playground): LaunchGroup[] {
+/** Instances grouped by type, zone and capacity type: every one launched during the run, or `states` only. */
+export function launches(pg: Playground, states?: Array<'pending' | 'running'>): LaunchGroup[] {
   const groups = new Map<string, LaunchGroup>();
-  for (const i of pg.ec2.listInstances()) {
+  for (const i of pg.ec2.listInstances({ states })) {
     const key = `${i.instanceType}/${i.zone}/${i.capacityType}`;
     const g = groups.get(key) ?? { instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType, count: 0 };
     g.count++;

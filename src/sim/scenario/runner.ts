@@ -189,6 +189,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     events: events.rows,
     ...(events.omitted > 0 ? { eventsOmitted: { count: events.omitted, byReason: events.omittedByReason } } : {}),
     launched: launches(pg),
+    fleet: launches(pg, ['pending', 'running']),
     costPerHour: run.samples.at(-1)?.costPerHour ?? 0,
     allRunning: run.allRunning,
     simSeconds: (pg.clock.now() - run.t0) / 1000,

@@ -111,6 +111,23 @@ export class Metrics {
     labelNames: ['controller', 'method', 'provider', 'error'],
     registers: [this.registry],
   });
+  readonly interruptionReceivedMessages = new Counter({
+    name: 'karpenter_interruption_received_messages_total',
+    help: 'Count of messages received from the SQS queue. Broken down by message type and whether the message was actionable.',
+    labelNames: ['message_type'],
+    registers: [this.registry],
+  });
+  readonly interruptionDeletedMessages = new Counter({
+    name: 'karpenter_interruption_deleted_messages_total',
+    help: 'Count of messages deleted from the SQS queue.',
+    registers: [this.registry],
+  });
+  readonly interruptionMessageQueueDuration = new Histogram({
+    name: 'karpenter_interruption_message_queue_duration_seconds',
+    help: 'Amount of time an interruption message is on the queue before it is processed by karpenter.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
   readonly nodeRepairs = new Counter({
     name: 'tenon_node_repairs_total',
     help: 'Nodes repaired (NodeClaim force-deleted) after an unhealthy condition outlived its toleration. Labeled by nodepool and condition.',

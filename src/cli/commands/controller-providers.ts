@@ -7,10 +7,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
 import { clusterCaData, type KubeClient } from '../../kube/index.js';
 import type { Logger } from '../../observability/logger.js';
+import type { Metrics } from '../../observability/metrics.js';
 import type { OperatorOptions } from '../../operator/operator.js';
 import type { RequiredApi } from '../../operator/readiness.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
-import { createSdkAwsPort } from '../../providers/aws/ports/sdk/index.js';
+import { createSdkAwsPort, createSdkInterruptionQueue } from '../../providers/aws/ports/sdk/index.js';
 import type { Options } from '../../settings/options.js';
 import { UsageError } from '../usage-error.js';
 
@@ -29,6 +30,8 @@ export interface ProviderContext {
   options: Options;
   kubeConfig: KubeConfig;
   log: Logger;
+  /** Where the provider's controllers count (the interruption metrics). */
+  metrics: Metrics;
   /** Reads a file the kubeconfig names (the mounted cluster CA in a pod). */
   readFile: (path: string) => Promise<Buffer>;
 }
@@ -64,6 +67,16 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     cluster: { name: options.clusterName, endpoint: options.clusterEndpoint, ...(caData ? { caBundle: caData } : {}) },
     kubernetesVersion: await kubernetesVersion(ctx.client),
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
+    // As Karpenter: interruption handling is on when a queue is named.
+    ...(options.interruptionQueue
+      ? {
+          interruption: {
+            queue: createSdkInterruptionQueue(options.interruptionQueue),
+            metrics: ctx.metrics,
+            log: ctx.log,
+          },
+        }
+      : {}),
   });
   const requiredApis = [{ groupVersion: 'karpenter.k8s.aws/v1', resources: ['ec2nodeclasses'] }];
   return {

@@ -75,6 +75,7 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string; preferen
     options,
     kubeConfig: kc,
     log,
+    metrics,
     readFile,
   });
   let synced = false;

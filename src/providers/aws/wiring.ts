@@ -14,17 +14,20 @@ import {
   type Reconciler,
   type WorkQueue,
 } from '../../kube/index.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Metrics } from '../../observability/metrics.js';
 import { generateUserData } from './bootstrap/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { InterruptionController, type InterruptionCaches } from './controllers/interruption/controller.js';
 import { NodeClassController, type StoredNodeClass } from './controllers/nodeclass/controller.js';
 import { NodeClassResolver } from './nodeclass/resolver.js';
 import type { AwsClusterOptions } from './options.js';
-import type { AwsPort } from './ports/index.js';
+import type { AwsPort, InterruptionQueuePort } from './ports/index.js';
 
 /** What the operator runs for the AWS provider. */
 export interface AwsProviderWiring {
   cloudProvider: AwsCloudProvider;
-  controllers: Array<Reconciler & { queue: WorkQueue }>;
+  controllers: Array<Reconciler & { queue: WorkQueue; stop?: () => void }>;
   informers: Array<Pick<Informer<KubeObject>, 'start' | 'stop' | 'waitForSync'>>;
 }
 
@@ -38,6 +41,8 @@ export interface AwsWiringOptions {
   kubernetesVersion: string;
   /** Karpenter's `vmMemoryOverheadPercent` (VM_MEMORY_OVERHEAD_PERCENT). */
   vmMemoryOverheadPercent?: number;
+  /** The interruption queue (settings.interruptionQueue) and where its controller reports; none: no interruption handling. */
+  interruption?: { queue: InterruptionQueuePort; metrics: Metrics; log: Logger; caches?: InterruptionCaches };
 }
 
 /** Builds the provider, its EC2NodeClass informer and controller. */
@@ -79,5 +84,16 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     nodeClasses,
     inUse,
   });
-  return { cloudProvider, controllers: [controller], informers: [nodeClasses] };
+  const interruption = o.interruption
+    ? [
+        new InterruptionController({
+          ...o.interruption,
+          client: o.client,
+          clock: o.clock,
+          recorder,
+          unavailableOfferings: cloudProvider.unavailableOfferings,
+        }),
+      ]
+    : [];
+  return { cloudProvider, controllers: [controller, ...interruption], informers: [nodeClasses] };
 }

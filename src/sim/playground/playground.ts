@@ -6,7 +6,18 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { FaultExemptHeader, readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
-import { Discovery, KubeClient, SharedInformers, transportFromKubeConfig, type Transport } from '../../kube/index.js';
+import {
+  Discovery,
+  KubeClient,
+  Resources,
+  SharedInformers,
+  transportFromKubeConfig,
+  type KubeObject,
+  type Node,
+  type Transport,
+} from '../../kube/index.js';
+import type { NodeClaim } from '../../api/index.js';
+import { Metrics } from '../../observability/metrics.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
@@ -16,6 +27,8 @@ import { SimClock, trackTransport } from '../clock/index.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
 import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
+import { SimEventBridge } from '../sqs/event-bridge.js';
+import { SimQueue } from '../sqs/sim-queue.js';
 import { applyObjects } from '../scenario/apply.js';
 import { World, type AgentName } from '../world/world.js';
 import { defaultObjects } from './defaults.js';
@@ -126,6 +139,8 @@ export interface Playground {
   /** A client no injected fault touches, and its discovery: the scenario runner's (it observes; agents suffer). */
   observer: { client: KubeClient; discovery: Discovery };
   ec2: SimEc2;
+  /** The interruption queue (settings.interruptionQueue) and the rules that fill it from the simulated EC2. */
+  interruption: { queue: SimQueue; eventBridge: SimEventBridge };
   provider: AwsCloudProvider;
   world: World;
   operator: RunningOperator;
@@ -223,6 +238,22 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     clusterName: cluster,
     kubernetesVersions: amiKubernetesVersions(minor),
   });
+  const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint.url, ...o.options };
+  // Karpenter's getting-started names the interruption queue after the cluster; the playground always has one.
+  options.interruptionQueue ||= cluster;
+  const queue = new SimQueue(clock, options.interruptionQueue);
+  const eventBridge = new SimEventBridge({ clock, ec2, queue });
+  const worldErrors: Playground['worldErrors'] = [];
+  // The world and the operator watch the same server through the same client: one cache of each kind serves both.
+  // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
+  const shared = new SharedInformers({
+    client,
+    clock,
+    onError: (error) => worldErrors.push({ agent: 'informer', error }),
+    transform: objectSharing(),
+  });
+  const log = operatorLog(o, clock, controllerLog);
+  const metrics = new Metrics();
   const wiring = wireAwsProvider({
     client,
     clock,
@@ -234,16 +265,15 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       serviceCidr: '10.100.0.0/16',
     },
     kubernetesVersion: minor,
-  });
-  const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint.url, ...o.options };
-  const worldErrors: Playground['worldErrors'] = [];
-  // The world and the operator watch the same server through the same client: one cache of each kind serves both.
-  // Interned strings and shared parts keep a large simulated cluster's caches small (the transform is opt-in).
-  const shared = new SharedInformers({
-    client,
-    clock,
-    onError: (error) => worldErrors.push({ agent: 'informer', error }),
-    transform: objectSharing(),
+    interruption: {
+      queue,
+      metrics,
+      log,
+      caches: {
+        nodeClaims: () => shared.get<NodeClaim & KubeObject>(Resources.nodeClaims).cache.list(),
+        nodes: () => shared.get<Node>(Resources.nodes).cache.list(),
+      },
+    },
   });
   const operator = await clock.busy(
     startOperator({
@@ -251,7 +281,8 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       cloudProvider: wiring.cloudProvider,
       clock,
       options,
-      log: operatorLog(o, clock, controllerLog),
+      log,
+      metrics,
       providerControllers: wiring.controllers,
       providerInformers: wiring.informers,
       sharedInformers: shared,
@@ -291,6 +322,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     discovery,
     observer,
     ec2,
+    interruption: { queue, eventBridge },
     provider: wiring.cloudProvider,
     world,
     operator,
@@ -298,6 +330,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     controllerLog,
     worldErrors,
     stop: async () => {
+      eventBridge.stop();
       world.stop();
       await operator.stop();
       shared.stop();

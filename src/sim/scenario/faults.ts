@@ -78,6 +78,17 @@ function loseInstances(pg: Playground, f: { count: number; capacityType?: string
   return `terminated ${running.map((i) => i.instanceId).join(', ') || 'no instance'}`;
 }
 
+function spotInterruption(pg: Playground, f: { count: number; warning?: string }): string {
+  const running = pg.ec2
+    .listInstances({ states: ['running'] })
+    .filter((i) => i.capacityType === 'spot')
+    .slice(0, f.count);
+  const warningMs = f.warning === undefined ? undefined : parseDuration(f.warning);
+  for (const i of running) pg.interruption.eventBridge.interruptSpot(i.instanceId, warningMs);
+  const ids = running.map((i) => i.instanceId).join(', ') || 'no spot instance';
+  return `spot interruption warning for ${ids}; reclaimed after ${f.warning ?? '2m'}`;
+}
+
 /** The embedded API server, which the API faults need (a scenario naming them is skipped on an attached cluster). */
 function embedded(pg: Playground): NonNullable<Playground['server']> {
   if (!pg.server)
@@ -125,5 +136,6 @@ export async function injectFault(pg: Playground, fault: Fault): Promise<string>
     pg.ec2.throttleNext((fault.ec2Throttling.action ?? 'all') as SimAction | 'all', fault.ec2Throttling.calls);
     return `EC2 throttles the next ${fault.ec2Throttling.calls} ${fault.ec2Throttling.action ?? 'API'} calls`;
   }
+  if ('spotInterruption' in fault) return spotInterruption(pg, fault.spotInterruption);
   return loseInstances(pg, fault.instanceLoss);
 }

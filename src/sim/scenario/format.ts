@@ -56,7 +56,8 @@ export type Fault =
     }
   | { watchDrop: true | ({ lifetime?: string } & FaultWindow) }
   | { ec2Throttling: { action?: string; calls: number } }
-  | { instanceLoss: { count: number; capacityType?: string } };
+  | { instanceLoss: { count: number; capacityType?: string } }
+  | { spotInterruption: { count: number; warning?: string } };
 
 /** A reference to one object. */
 export interface ObjectRef {

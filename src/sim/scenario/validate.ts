@@ -148,6 +148,7 @@ const fault = union('fault', {
   instanceLoss: obj({ count: num({ integer: true, min: 1 }), capacityType: oneOf(['on-demand', 'spot', 'reserved']) }, [
     'count',
   ]),
+  spotInterruption: obj({ count: num({ integer: true, min: 1 }), warning: duration }, ['count']),
 });
 
 const applyBody: Check = (v, path, errors) =>

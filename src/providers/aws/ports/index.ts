@@ -2,3 +2,4 @@
 export * from './aws-port.js';
 export * from './errors.js';
 export * from './types.js';
+export * from './queue.js';

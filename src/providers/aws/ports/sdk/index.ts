@@ -11,3 +11,4 @@ export async function createSdkAwsPort(options: SdkClientOptions = {}): Promise<
   const region = options.region ?? (await clients.ec2.config.region());
   return new SdkAwsPort(clients, region);
 }
+export { createSdkInterruptionQueue, SdkInterruptionQueue, ReceiveParameters } from './sqs-queue.js';

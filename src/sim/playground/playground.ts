@@ -218,6 +218,14 @@ function seedAndClock(o: PlaygroundOptions): { seed: number; clock: SimClock } {
   };
 }
 
+/** The operator's settings: the defaults, the playground's cluster, then the caller's. */
+function playgroundOptions(o: PlaygroundOptions, cluster: string, endpoint: string): Options {
+  const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint, ...o.options };
+  // Karpenter's getting-started names the interruption queue after the cluster; the playground always has one.
+  options.interruptionQueue ||= cluster;
+  return options;
+}
+
 /** Starts everything and, unless told otherwise, installs the default EC2NodeClass and NodePool. */
 export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playground> {
   // A restored cluster resumes its simulated time, so ages and timestamps stay in order, and draws from a
@@ -238,9 +246,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     clusterName: cluster,
     kubernetesVersions: amiKubernetesVersions(minor),
   });
-  const options: Options = { ...defaultOptions, clusterName: cluster, clusterEndpoint: endpoint.url, ...o.options };
-  // Karpenter's getting-started names the interruption queue after the cluster; the playground always has one.
-  options.interruptionQueue ||= cluster;
+  const options = playgroundOptions(o, cluster, endpoint.url);
   const queue = new SimQueue(clock, options.interruptionQueue);
   const eventBridge = new SimEventBridge({ clock, ec2, queue });
   const worldErrors: Playground['worldErrors'] = [];

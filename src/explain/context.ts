@@ -1,5 +1,6 @@
 /** Everything explanations of one snapshot share: the objects, their indexes, NodePool facts and the time. */
 import { ConditionTypes } from '../api/index.js';
+import { defaultRepairPolicies, type RepairPolicy } from '../cloudprovider/index.js';
 import type { InstanceType } from '../scheduling/index.js';
 import type { StoredNodeClaim } from '../state/informers.js';
 import { poolFacts, type PoolFacts } from './pool-facts.js';
@@ -21,6 +22,8 @@ export interface ExplainContext {
   batchMaxMs: number;
   /** Typical creation-to-Ready time of this cluster's NodeClaims. */
   readyMs: number;
+  /** node.health's repair policies and the share of a NodePool's nodes that may be unhealthy before it stops. */
+  repair: { policies: readonly RepairPolicy[]; threshold: number };
 }
 
 function typicalReady(claims: readonly StoredNodeClaim[]): number {
@@ -39,7 +42,12 @@ function typicalReady(claims: readonly StoredNodeClaim[]): number {
 /** Builds the context; `instanceTypes` are what each NodePool may launch, by NodePool name. */
 export function explainContext(
   snapshot: ClusterSnapshot,
-  o: { instanceTypes: ReadonlyMap<string, InstanceType[]>; now: number; batchMaxMs?: number },
+  o: {
+    instanceTypes: ReadonlyMap<string, InstanceType[]>;
+    now: number;
+    batchMaxMs?: number;
+    repair?: { policies: readonly RepairPolicy[]; threshold: number };
+  },
 ): ExplainContext {
   const ordered = [...snapshot.nodePools].sort(
     (a, b) =>
@@ -58,5 +66,6 @@ export function explainContext(
     now: o.now,
     batchMaxMs: o.batchMaxMs ?? 10_000,
     readyMs: typicalReady(snapshot.nodeClaims),
+    repair: o.repair ?? { policies: defaultRepairPolicies, threshold: 0.2 },
   };
 }

@@ -11,7 +11,8 @@ import { cheapestOffering, compileSelector, type LabelSelector } from '../schedu
 import { parseDuration } from '../settings/duration.js';
 import type { ExplainContext } from './context.js';
 import type { Cause, Explanation } from './model.js';
-import { timeOf } from './snapshot.js';
+import { healthFinding } from './node-health.js';
+import { timeOf, type EventObject } from './snapshot.js';
 import { amount, duration, hourly } from './units.js';
 
 interface Blocker {
@@ -128,21 +129,31 @@ function consolidationBlockers(ctx: ExplainContext, node: Node, pool: string): B
   ];
 }
 
+function lastWordFix(reason: string | undefined, message: string): string {
+  if (reason === 'Unconsolidatable') return 'nothing to fix if the fleet is already the cheapest that fits';
+  if (/budget/i.test(message))
+    return 'wait for the NodePool budget to allow another node, or raise spec.disruption.budgets';
+  if (/nominated/i.test(message)) return 'nothing to fix: a pending pod is expected to land on it';
+  return 'see the message; the disruption controller retries every pass';
+}
+
 function lastWord(ctx: ExplainContext, names: readonly string[]): Blocker[] {
-  const e = ctx.snapshot.events
-    .filter(
-      (x) =>
-        (x.reason === 'Unconsolidatable' || x.reason === 'DisruptionBlocked') &&
-        names.includes(x.involvedObject?.name ?? ''),
-    )
-    .pop();
+  let e: EventObject | undefined;
+  let at = -Infinity;
+  for (const x of ctx.snapshot.events) {
+    if (x.reason !== 'Unconsolidatable' && x.reason !== 'DisruptionBlocked') continue;
+    if (!names.includes(x.involvedObject?.name ?? '')) continue;
+    const t = timeOf(x.lastTimestamp ?? x.eventTime ?? x.firstTimestamp) ?? 0;
+    if (t >= at) [e, at] = [x, t];
+  }
   if (!e) return [];
+  const message = e.message ?? '';
   return [
     blocker(
       e.reason === 'Unconsolidatable' ? 'no-cheaper' : 'blocked',
       `Node/${names[0] ?? ''}`,
-      `the disruption controller said: ${e.message ?? ''}`,
-      { fix: 'nothing to fix if the fleet is already the cheapest that fits' },
+      `the disruption controller said: ${message}`,
+      { fix: lastWordFix(e.reason, message) },
     ),
   ];
 }
@@ -186,11 +197,23 @@ export function explainNode(ctx: ExplainContext, name: string): Explanation | un
     ...consolidationBlockers(ctx, node, pool),
     ...lastWord(ctx, [name, nc.metadata.name ?? '']),
   ];
-  const details = [
-    ...blockers.slice(1).map((b) => b.cause.message),
+  const facts = [
     ...lifetime(ctx, node, pool),
     `${pods.length} pods, NodePool \`${pool}\`, ${node.metadata.labels?.[Labels.instanceType] ?? ''}`,
   ];
+  const health = healthFinding(ctx, node);
+  if (health)
+    return {
+      kind: 'node',
+      name,
+      state: health.state,
+      summary: health.cause.message,
+      cause: health.cause,
+      fix: health.fix,
+      details: [...blockers.map((b) => b.cause.message), ...facts],
+      explained: true,
+    };
+  const details = [...blockers.slice(1).map((b) => b.cause.message), ...facts];
   const head = blockers[0];
   if (!head)
     return {

@@ -39,11 +39,62 @@ function userDataFinding(ctx: ExplainContext, nc: StoredNodeClaim): string | und
   return c?.message;
 }
 
+/** The EC2NodeClass's first userData lint error, shortened, with the lint's own fix. */
+interface LintNote {
+  text: string;
+  fix: string | undefined;
+}
+
+function lintNote(ctx: ExplainContext, nc: StoredNodeClaim): LintNote | undefined {
+  const message = userDataFinding(ctx, nc);
+  if (!message) return undefined;
+  // The condition joins findings as "severity CODE: message (fix: fix)" with "; ".
+  const first = message.split(/; (?=(?:error|warning) [A-Z0-9_]+: )/)[0] ?? message;
+  const fix = /\(fix: (.*)\)$/.exec(first)?.[1];
+  const body = first.replace(/ \(fix: .*\)$/, '');
+  const option = /BOOTSTRAP_UNRECOGNISED_OPTION: bootstrap\.sh does not recognise "(--[\w-]+)=/.exec(body)?.[1];
+  return { text: option ? `the bootstrap option \`${option}=…\` was ignored (one-word form)` : body, fix };
+}
+
 function taintLine(ctx: ExplainContext, nc: StoredNodeClaim, nodeName: string | undefined): string | undefined {
   const missing = eventsAbout(ctx, [nc.metadata.name ?? '', nodeName ?? ''], 'UnregisteredTaintMissing')[0];
   if (!missing) return undefined;
-  const lint = userDataFinding(ctx, nc);
-  return `the kubelet registered without ${UnregisteredTaint.key}${lint ? `; ${lint}` : ''} — see \`tenon lint\``;
+  const lint = lintNote(ctx, nc);
+  return `the kubelet registered without ${UnregisteredTaint.key}${lint ? `; ${lint.text}` : ''} — see \`tenon lint\``;
+}
+
+const userDataFix =
+  'fix the userData of the EC2NodeClass (kubelet flags, the bootstrap line) so the kubelet registers with karpenter.sh/unregistered:NoExecute, or use NodePool startupTaints/taints instead';
+
+/** The fix for what an Initializing NodeClaim waits on, by the condition's reason. */
+const initFixes: Record<string, (message: string) => string> = {
+  KnownEphemeralTaintsExist: (message) => {
+    const owner = /expected to be removed by ([^;]+)/.exec(message)?.[1] ?? 'the agent that owns it';
+    const taint = /taint (\S+) is still present/.exec(message)?.[1] ?? 'the taint';
+    return `check that ${owner} runs and reaches the node: it removes ${taint}`;
+  },
+  StartupTaintsExist: () =>
+    "whatever prepares the node must remove the startup taint; or drop it from the NodePool's startupTaints",
+  NodeNotReady: () => 'check the kubelet and the CNI on the node (kubectl describe node)',
+  ResourceNotRegistered: () => 'check the device plugin that registers the resource',
+};
+
+function registeringAdvice(ctx: ExplainContext, nc: StoredNodeClaim): { detail?: string; fix?: string } {
+  const lint = lintNote(ctx, nc);
+  if (!lint) return {};
+  return {
+    detail: `EC2NodeClass \`${nc.spec.nodeClassRef.name}\` userData: ${lint.text}, so the kubelet may register without ${UnregisteredTaint.key} — see \`tenon lint\``,
+    fix: lint.fix ?? userDataFix,
+  };
+}
+
+/** What a waiting NodeClaim's step needs from the user, if anything: a detail line and a fix. */
+export function waitAdvice(ctx: ExplainContext, nc: StoredNodeClaim): { detail?: string; fix?: string } {
+  const step = stepOf(nc);
+  if (step.name === 'Registering') return registeringAdvice(ctx, nc);
+  const w = step.waitingOn;
+  const fix = w?.reason ? initFixes[w.reason]?.(w.message ?? '') : undefined;
+  return fix ? { fix } : {};
 }
 
 function timeout(step: Step, nc: StoredNodeClaim, t: LifecycleTimeouts, now: number): string | undefined {
@@ -108,16 +159,16 @@ export function explainNodeClaim(
   const summary = stepSummary(step, ctx.now);
   const t = timeout(step, nc, timeouts, ctx.now);
   const taint = taintLine(ctx, nc, node?.metadata.name);
+  const advice = waitAdvice(ctx, nc);
   const details = [
     ...(taint ? [taint] : []),
+    ...(advice.detail ? [advice.detail] : []),
     `next: ${next[step.name]}`,
     ...(t ? [t] : []),
     whereLine(nc, node?.metadata.name),
   ];
   const cause = causeOf(nc, step, { summary, taint, now: ctx.now });
-  const fix = taint
-    ? 'fix the userData of the EC2NodeClass (kubelet flags, the bootstrap line) so the kubelet registers with karpenter.sh/unregistered:NoExecute, or use NodePool startupTaints/taints instead'
-    : undefined;
+  const fix = taint ? (lintNote(ctx, nc)?.fix ?? userDataFix) : advice.fix;
   return {
     kind: 'nodeclaim',
     name,

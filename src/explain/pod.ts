@@ -10,11 +10,13 @@ import type { StoredNodeClaim } from '../state/informers.js';
 import type { ExplainContext } from './context.js';
 import type { Explanation } from './model.js';
 import { stepOf } from './nodeclaim-step.js';
+import { waitAdvice } from './nodeclaim.js';
 import { podFacts } from './pod-facts.js';
 import { diagnose } from './diagnose.js';
 import { toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
 import { schedulingInput } from './scheduling-view.js';
-import { keyOfPod, timeOf, type EventObject } from './snapshot.js';
+import { nominationTarget, unexpectedTaint } from './pod-nominated.js';
+import { keyOfPod, timeOf } from './snapshot.js';
 import { duration, hourly } from './units.js';
 
 function base(key: string, state: string, summary: string, extra: Partial<Explanation> = {}): Explanation {
@@ -32,24 +34,16 @@ function placedPod(pod: Pod, key: string, ctx: ExplainContext): Explanation {
   return base(key, 'Bound', `bound to ${where}; the kubelet is starting its containers`);
 }
 
-function nominationOf(e: EventObject, pod: Pod): { at: number; name: string } | undefined {
-  const about = e.involvedObject ?? {};
-  if (e.reason !== 'Nominated' || about.name !== pod.metadata.name) return undefined;
-  if (about.namespace !== undefined && about.namespace !== pod.metadata.namespace) return undefined;
-  const uid = pod.metadata.uid;
-  if (uid && about.uid && about.uid !== uid) return undefined;
-  const name = /nodeclaim\/(\S+)/.exec(e.message ?? '')?.[1];
-  return name ? { at: timeOf(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp) ?? 0, name } : undefined;
+function nominatedNodeClaim(pod: Pod, ctx: ExplainContext): StoredNodeClaim | undefined {
+  const nc = nominationTarget(pod, ctx);
+  return nc && !ctx.index.nodeOf(nc) ? nc : undefined;
 }
 
-function nominatedNodeClaim(pod: Pod, ctx: ExplainContext): StoredNodeClaim | undefined {
-  let latest: { at: number; name: string } | undefined;
-  for (const e of ctx.snapshot.events) {
-    const n = nominationOf(e, pod);
-    if (n && (!latest || n.at >= latest.at)) latest = n;
-  }
-  const nc = latest ? ctx.snapshot.nodeClaims.find((c) => c.metadata.name === latest?.name) : undefined;
-  return nc && !nc.metadata.deletionTimestamp && !ctx.index.nodeOf(nc) ? nc : undefined;
+function taintedNomination(pod: Pod, key: string, ctx: ExplainContext): Explanation | undefined {
+  const nc = nominationTarget(pod, ctx);
+  const node = nc ? ctx.index.nodeOf(nc) : undefined;
+  const found = nc && node ? unexpectedTaint(pod, nc, node, ctx) : undefined;
+  return found ? base(key, 'Pending', found.cause.message, { cause: found.cause, fix: found.fix }) : undefined;
 }
 
 function waitingFor(key: string, nc: StoredNodeClaim, ctx: ExplainContext): Explanation {
@@ -62,6 +56,7 @@ function waitingFor(key: string, nc: StoredNodeClaim, ctx: ExplainContext): Expl
     left > 0
       ? `expected Ready in ~${duration(left)}`
       : `Ready expected ${duration(-left)} ago (typical ${duration(ctx.readyMs)}): run \`tenon explain nodeclaim ${name}\``;
+  const advice = waitAdvice(ctx, nc);
   const summary = `waiting for NodeClaim \`${name}\` (NodePool \`${nc.metadata.labels?.[Labels.nodePool] ?? ''}\`), ${step.name.toLowerCase()} for ${duration(age)}, ${eta}`;
   return base(key, 'WaitingForNodeClaim', summary, {
     cause: {
@@ -70,9 +65,27 @@ function waitingFor(key: string, nc: StoredNodeClaim, ctx: ExplainContext): Expl
       numbers: { age: duration(age), step: step.name, expectedReadyIn: duration(Math.max(0, left)) },
       message: summary,
     },
-    details: [
-      `NodeClaim \`${name}\` step ${step.name}${step.waitingOn ? `, waiting on ${step.waitingOn.type}${step.waitingOn.message ? ` (${step.waitingOn.message})` : ''}` : ''}`,
-    ],
+    details: [stepLine(nc), ...(advice.detail ? [advice.detail] : [])],
+    ...(advice.fix ? { fix: advice.fix } : {}),
+  });
+}
+
+function stepLine(nc: StoredNodeClaim): string {
+  const step = stepOf(nc);
+  const w = step.waitingOn;
+  return `NodeClaim \`${nc.metadata.name ?? ''}\` step ${step.name}${w ? `, waiting on ${w.type}${w.message ? ` (${w.message})` : ''}` : ''}`;
+}
+
+function notReadyYet(key: string, name: string, ready: boolean, nc: StoredNodeClaim | undefined): Explanation {
+  const what = ready ? 'initialized' : 'Ready';
+  return base(key, 'WaitingForNode', `waiting for node \`${name}\` to become ${what}; it has room for the pod`, {
+    cause: {
+      constraint: 'in-flight',
+      object: `Node/${name}`,
+      numbers: { ready: String(ready) },
+      message: `node \`${name}\` has room but is not ${what} yet`,
+    },
+    details: nc ? [stepLine(nc)] : [],
   });
 }
 
@@ -80,19 +93,9 @@ function onExistingNode(key: string, node: Node | undefined, ctx: ExplainContext
   const ready = node?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
   const nc = node ? ctx.index.claimOf(node) : undefined;
   if (!ready || (nc && node?.metadata.labels?.[Labels.initialized] !== 'true')) {
-    return base(
-      key,
-      'WaitingForNode',
-      `waiting for node \`${name}\` to become ${ready ? 'initialized' : 'Ready'}; it has room for the pod`,
-      {
-        cause: {
-          constraint: 'in-flight',
-          object: `Node/${name}`,
-          numbers: { ready: String(ready) },
-          message: `node \`${name}\` has room but is not ${ready ? 'initialized' : 'Ready'} yet`,
-        },
-      },
-    );
+    const e = notReadyYet(key, name, ready, nc);
+    const fix = nc ? waitAdvice(ctx, nc).fix : undefined;
+    return fix ? { ...e, fix } : e;
   }
   return base(key, 'Schedulable', `fits on node \`${name}\` now; kube-scheduler binds it at its next attempt`, {
     cause: {
@@ -179,6 +182,8 @@ export function explainPod(ctx: ExplainContext, key: string): Explanation | unde
   if (pod.metadata.deletionTimestamp) return base(key, 'Terminating', 'being deleted before it was scheduled');
   const nominated = nominatedNodeClaim(pod, ctx);
   if (nominated) return waitingFor(key, nominated, ctx);
+  const tainted = taintedNomination(pod, key, ctx);
+  if (tainted) return tainted;
   const usable = [...ctx.pools.values()].filter((f) => !f.unusable).map((f) => f.pool);
   const input = schedulingInput(ctx.index, { pods: [pod], nodePools: usable, instanceTypes: ctx.instanceTypes });
   const result = solve(input);

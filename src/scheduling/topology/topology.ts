@@ -12,10 +12,12 @@ import type { Domains } from './domains.js';
 import { TopologyGroup, type GroupSpec } from './group.js';
 import type { Constraint } from '../model.js';
 import { Labels, type Taint } from '../../api/index.js';
-import { countedDomains, nextDomains, refuse, type DomainChoice, type Pick, type Refusal } from './next-domain.js';
+import { countedDomains, nextDomains, refuse, type DomainChoice, type Refusal } from './next-domain.js';
 import { affinitySpec, requiredAffinitySpecs, spreadSpec, type NamespaceLabels } from './terms.js';
 import { filterMatchesLabels, nodeFilterOf, type NodeFilter } from './node-filter.js';
 import { finiteValues, knownDomain, matchingPods, recordDomain, recordFiltered } from './counting.js';
+import { hostnameRefuses, pickDomain, type Judge, type KeyState } from './judge.js';
+import { localRulesOf, movableKeysOf, nodeFilteredGroups } from './movability.js';
 
 /** A node whose pods are already counted. */
 export interface CountedNode {
@@ -33,48 +35,6 @@ export type TopologyDecision =
   | { ok: false; constraint: Constraint; message: string; details: Record<string, string | number> };
 
 const hostnameKey = Labels.hostname;
-
-/** A group judging a pod: one of its own, another pod's anti-affinity against it, or one that counts it. */
-export interface Judge {
-  group: TopologyGroup;
-  role: 'own' | 'inverse' | 'counted';
-}
-
-/** Whether a hostname-keyed group refuses a node already holding `count` matching pods (see next-domain.ts). */
-function hostnameRefuses(
-  g: TopologyGroup,
-  a: { pod: PodInfo; role: Judge['role']; domain: string; count: number; allowStart: boolean },
-): boolean {
-  const { spec } = g;
-  if (a.role === 'inverse' || spec.type === 'anti-affinity') return a.count > 0;
-  if (a.role === 'counted') {
-    if (spec.type === 'affinity') return false;
-    return (g.constrained.get(a.domain) ?? 0) > 0 && a.count + 1 > spec.maxSkew;
-  }
-  const self = g.selects(a.pod.namespace, a.pod.labels);
-  if (spec.type === 'spread') return a.count + (self ? 1 : 0) > spec.maxSkew;
-  return a.count === 0 && !(a.allowStart && g.nonEmpty === 0 && self);
-}
-
-interface KeyState {
-  allowed: string[];
-  picker: { group: TopologyGroup; pick: Pick } | undefined;
-}
-
-/** One domain of `allowed` with the least or most matching pods of `group`, ties by name. */
-function pickDomain(group: TopologyGroup, allowed: readonly string[], pick: Pick): string {
-  let best = allowed[0] ?? '';
-  let bestCount = group.count(best);
-  for (const d of allowed) {
-    const c = group.count(d);
-    const better = pick === 'least' ? c < bestCount : c > bestCount;
-    if (better || (c === bestCount && d < best)) {
-      best = d;
-      bestCount = c;
-    }
-  }
-  return best;
-}
 
 interface Owned {
   groups: TopologyGroup[];
@@ -341,67 +301,36 @@ export class Topology {
   }
 
   /**
-   * The topology keys whose domain of `pod` some constraint depends on (its own groups, groups counting it,
-   * anti-affinity against it), or undefined when its very node matters: a hostname-keyed group involves it, or a
-   * spread group whose owners filter nodes by a label other than its key counts it (moving it between two nodes of
-   * one zone could change their count). A pod with keys may move to another planned node settled to the same domains.
+   * The topology keys whose domain of `pod` some constraint depends on, or undefined when its very node matters
+   * (see movability.ts). A pod with keys may move to another planned node settled to the same domains.
    */
   movableKeys(pod: PodInfo): ReadonlySet<string> | undefined {
-    const keys = new Set<string>();
-    const groups = [
+    return movableKeysOf(this.involving(pod), this.nodeFilteredGroups());
+  }
+
+  /**
+   * What may keep `pod` from moving to another planned node of the same domains (see movability.ts), or undefined
+   * when it may not move.
+   */
+  localRules(pod: PodInfo): { keys: ReadonlySet<string>; own: readonly TopologyGroup[] } | undefined {
+    return localRulesOf(this.ownedGroups(pod), this.involving(pod), this.nodeFilteredGroups());
+  }
+
+  /** The groups involving `pod`: its own, those counting it, and anti-affinity against it. */
+  private involving(pod: PodInfo): TopologyGroup[] {
+    return [
       ...this.ownedGroups(pod),
       ...this.selectingGroups(pod),
       ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels)),
     ];
-    const filtered = this.nodeFilteredGroups();
-    for (const g of groups) {
-      if (g.spec.key === hostnameKey || filtered.has(g)) return undefined;
-      keys.add(g.spec.key);
-    }
-    return keys;
-  }
-
-  /**
-   * What may keep `pod` from moving to another planned node of the same domains: the keys other than hostname whose
-   * domain some constraint depends on (as movableKeys), and the hostname-keyed spread and anti-affinity groups it
-   * owns. With a hostname minimum of zero those are limits on the pods sharing its node alone, which the caller
-   * checks on the node it moves to. Undefined when the pod may not move: a hostname affinity involves it (its
-   * partner must stay beside it), or a node-filtered spread counts it.
-   */
-  localRules(pod: PodInfo): { keys: ReadonlySet<string>; own: readonly TopologyGroup[] } | undefined {
-    const owned = this.ownedGroups(pod);
-    const groups = [
-      ...owned,
-      ...this.selectingGroups(pod),
-      ...this.inverse.filter((g) => g.selects(pod.namespace, pod.labels)),
-    ];
-    const filtered = this.nodeFilteredGroups();
-    const keys = new Set<string>();
-    for (const g of groups) {
-      if (filtered.has(g) || (g.spec.key === hostnameKey && g.spec.type === 'affinity')) return undefined;
-      if (g.spec.key !== hostnameKey) keys.add(g.spec.key);
-    }
-    const own = owned.filter(
-      (g) => g.spec.key === hostnameKey && (g.spec.type === 'spread' || g.spec.type === 'anti-affinity'),
-    );
-    return { keys, own };
   }
 
   private filtered: Set<TopologyGroup> | undefined;
 
-  /**
-   * Spread groups whose count on a domain depends on more than the domain: their owners' node filter involves
-   * another label (arch, say), so moving a counted pod between two nodes of one zone could change the count.
-   */
+  /** The node-filtered spread groups (see movability.ts), found once the groups are all made. */
   private nodeFilteredGroups(): Set<TopologyGroup> {
-    if (this.filtered) return this.filtered;
-    const out = new Set<TopologyGroup>();
-    for (const g of this.groups.values()) {
-      const terms = g.spec.nodeFilter?.terms ?? [];
-      if (terms.some((t) => [...t.keys()].some((k) => k !== g.spec.key))) out.add(g);
-    }
-    this.filtered = out;
-    return out;
+    this.filtered ??= nodeFilteredGroups(this.groups.values());
+    return this.filtered;
   }
 
   /** Counts `pod` placed on a node with requirements `nodeReqs` and `taints`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeAddress } from './sim-ec2.js';
+import { freeAddress } from './addresses.js';
 
 describe('private addresses of simulated instances', () => {
   it('draws again when the random address is taken, so no two instances share a node name', () => {

@@ -129,3 +129,16 @@ export function toInstanceInfo(i: SimInstance): InstanceInfo {
     tags: { ...i.tags },
   };
 }
+
+/** An instance's values for DescribeInstances filters (`instance-id`, `instance-state-name`, …). */
+export function filterAttributes(i: SimInstance): Record<string, string> {
+  return {
+    'instance-id': i.instanceId,
+    'instance-state-name': i.state,
+    'instance-type': i.instanceType,
+    'availability-zone': i.zone,
+    'subnet-id': i.subnetId,
+    'image-id': i.imageId,
+    'private-dns-name': i.privateDnsName,
+  };
+}

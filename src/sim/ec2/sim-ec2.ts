@@ -24,7 +24,8 @@ import type {
 import { AwsApiError } from '../../providers/aws/ports/index.js';
 import { SimAccountId, type SimEc2Options, type SimLaunchTemplate } from './account.js';
 import { fleetResult, placeFleet } from './fleet.js';
-import { toInstanceInfo, type SimInstance, type SimInstanceEvent } from './instances.js';
+import { filterAttributes, toInstanceInfo, type SimInstance, type SimInstanceEvent } from './instances.js';
+import { freeAddress } from './addresses.js';
 import { matchesFilters } from './filters.js';
 import type { PoolKey } from './market.js';
 import type { SimAction } from './rate-limits.js';
@@ -226,7 +227,7 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     return this.account.instances
       .all()
       .filter((i) => ids === undefined || ids.includes(i.instanceId))
-      .filter((i) => matchesFilters({ tags: i.tags, attributes: instanceAttributes(i) }, input.filters ?? []))
+      .filter((i) => matchesFilters({ tags: i.tags, attributes: filterAttributes(i) }, input.filters ?? []))
       .map(toInstanceInfo);
   }
 
@@ -372,36 +373,5 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     };
     this.account.instances.launch(instance);
     return instance;
-  }
-}
-
-function instanceAttributes(i: SimInstance): Record<string, string> {
-  return {
-    'instance-id': i.instanceId,
-    'instance-state-name': i.state,
-    'instance-type': i.instanceType,
-    'availability-zone': i.zone,
-    'subnet-id': i.subnetId,
-    'image-id': i.imageId,
-    'private-dns-name': i.privateDnsName,
-  };
-}
-
-/**
- * A private address not in `used` (then added to it): EC2 never gives two instances one address, and the node name
- * comes from it (at 5,000 instances, random draws repeat about once in two runs).
- */
-export function freeAddress(random: { next(): number }, used: Set<string>): number[] {
-  for (;;) {
-    const octets = [
-      10,
-      Math.floor(random.next() * 256),
-      Math.floor(random.next() * 256),
-      1 + Math.floor(random.next() * 254),
-    ];
-    const ip = octets.join('.');
-    if (used.has(ip)) continue;
-    used.add(ip);
-    return octets;
   }
 }

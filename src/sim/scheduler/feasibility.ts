@@ -11,8 +11,6 @@ import type { Pod } from '../../kube/index.js';
 import {
   checkPlacement,
   toResourceList,
-  untoleratedTaint,
-  type CheckFamily,
   type ExistingNode,
   type Pod as SchedPod,
   type SchedulingInput,
@@ -23,6 +21,9 @@ import type { CsiNode } from '../world/resources.js';
 import { requestsOf, type NodeInfo } from './node-info.js';
 import { asSchedPod, podKeyOf, readsOtherPods } from './sched-pod.js';
 import { specText } from './spec-key.js';
+import { taintsOf, verdictOf, type NodeVerdict } from './filter-reasons.js';
+
+export type { NodeVerdict } from './filter-reasons.js';
 
 /** What the filter reads besides the pod and the nodes. */
 export interface FeasibilityContext {
@@ -30,28 +31,6 @@ export interface FeasibilityContext {
   csiNodes: readonly CsiNode[];
   /** Whether any node runs a pod with required anti-affinity, when the caller keeps count (else the nodes are read). */
   antiAffinityAnywhere?: boolean;
-}
-
-/** The taint a cordoned node stands for (kube-scheduler's NodeUnschedulable plugin checks tolerations of it). */
-const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
-
-/** The framework's filter order, by checker family. */
-const pluginOrder: readonly CheckFamily[] = [
-  'accounting',
-  'taints',
-  'requirements',
-  'host-ports',
-  'resources',
-  'csi-limits',
-  'volume-topology',
-  'topology-spread',
-  'pod-affinity',
-  'pod-anti-affinity',
-];
-
-function taintsOf(info: NodeInfo): Taint[] {
-  const taints = [...(info.node.spec?.taints ?? [])];
-  return info.node.spec?.unschedulable ? [unschedulableTaint, ...taints] : taints;
 }
 
 function csiLimits(csi: CsiNode | undefined): Record<string, number> | undefined {
@@ -227,61 +206,6 @@ function judge(
     if (node !== undefined) out.get(node)?.push(v);
   }
   return out;
-}
-
-/** kube-scheduler's reason for each family whose wording does not depend on the violation. */
-const fixedReasons: Partial<Record<CheckFamily, string>> = {
-  requirements: "node(s) didn't match Pod's node affinity/selector",
-  'host-ports': "node(s) didn't have free ports for the requested pod ports",
-  'csi-limits': 'node(s) exceed max volume count',
-  'topology-spread': "node(s) didn't match pod topology spread constraints",
-  'pod-affinity': "node(s) didn't match pod affinity rules",
-  'pod-anti-affinity': "node(s) didn't match pod anti-affinity rules",
-};
-
-function taintReason(pod: Pod, info: NodeInfo): string {
-  const taint = untoleratedTaint(
-    taintsOf(info).filter((t) => t.effect !== 'PreferNoSchedule'),
-    pod.spec.tolerations ?? [],
-  );
-  if (taint?.key === unschedulableTaint.key && info.node.spec?.unschedulable) return 'node(s) were unschedulable';
-  return `node(s) had untolerated taint {${taint?.key ?? ''}: ${taint?.value ?? ''}}`;
-}
-
-function reasonText(pod: Pod, info: NodeInfo, v: Violation): string {
-  const fixed = fixedReasons[v.family];
-  if (fixed) return fixed;
-  if (v.family === 'taints') return taintReason(pod, info);
-  if (v.family === 'resources')
-    return v.details?.resource === 'pods' ? 'Too many pods' : `Insufficient ${String(v.details?.resource ?? '')}`;
-  if (v.family === 'volume-topology')
-    return v.message.includes('storageclass')
-      ? "node(s) didn't find available persistent volumes to bind"
-      : 'node(s) had volume node affinity conflict';
-  return v.message;
-}
-
-/** Families kube-scheduler reports as Unschedulable (evicting pods may help), not UnschedulableAndUnresolvable. */
-const resolvableFamilies: ReadonlySet<CheckFamily> = new Set([
-  'host-ports',
-  'resources',
-  'csi-limits',
-  'pod-anti-affinity',
-  'topology-spread',
-]);
-
-/** Why a pod may not go on one node: kube-scheduler's reasons, and whether removing pods could change that. */
-export interface NodeVerdict {
-  reasons: string[];
-  resolvable: boolean;
-}
-
-/** The reasons of the first failing plugin, worded as kube-scheduler's. */
-function verdictOf(pod: Pod, info: NodeInfo, violations: readonly Violation[]): NodeVerdict {
-  if (violations.length === 0) return { reasons: [], resolvable: false };
-  const family = pluginOrder.find((f) => violations.some((v) => v.family === f)) ?? violations[0]?.family;
-  const texts = violations.filter((v) => v.family === family).map((v) => reasonText(pod, info, v));
-  return { reasons: [...new Set(texts)].sort(), resolvable: family !== undefined && resolvableFamilies.has(family) };
 }
 
 /**

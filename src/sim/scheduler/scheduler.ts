@@ -8,8 +8,7 @@
  * are found (percentageOfNodesToScore), and a failure of a pod's equivalence class is reused by the next pod of
  * the class while nothing that could make room has changed.
  */
-import { rfc3339 } from '../../clock/index.js';
-import { isConflict, isNotFound, keyOf, parseKey, updateWithRetry, type Node, type Pod } from '../../kube/index.js';
+import { isConflict, isNotFound, keyOf, parseKey, type Node, type Pod } from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import {
@@ -27,10 +26,11 @@ import { copiesThatFit, requestsOf, withPods, type NodeInfo } from './node-info.
 import { NodeInfoCache } from './node-info-cache.js';
 import { classKeyOf } from './parked-pods.js';
 import { SchedulingQueue, type QueueTimings } from './scheduling-queue.js';
-import { preempt, priorityOf, type Candidate } from './preemption.js';
+import { preempt, priorityOf } from './preemption.js';
 import { occupiesNode } from './sched-pod.js';
 import { volumeInfo, type VolumeObjects } from './volume-filter.js';
 import { selectNodeForClaims } from './volume-binding.js';
+import { evictVictims, postBinding, writeUnschedulable } from './pod-writes.js';
 import { SeriesEventRecorder } from './series-events.js';
 
 /** Options of the scheduler: its queue's timings. */
@@ -46,42 +46,11 @@ export function isPendingForScheduler(pod: Pod): boolean {
   );
 }
 
-function nominationAfter(status: Pod['status'], nominate: string | null | undefined): string | undefined {
-  return nominate === undefined ? status?.nominatedNodeName : (nominate ?? undefined);
-}
-
 /** The series of a pod's scheduling events, which end when it is bound. */
 const schedulingSeries = [
   { type: 'Normal', reason: 'Scheduled' },
   { type: 'Warning', reason: 'FailedScheduling' },
 ] as const;
-
-/** The pod status with PodScheduled=False/Unschedulable and the nomination decided; undefined when nothing changes. */
-function unschedulableStatus(
-  status: Pod['status'],
-  change: { message: string; nominate: string | null | undefined; now: string },
-): Pod['status'] | undefined {
-  const conditions = status?.conditions ?? [];
-  const old = conditions.find((c) => c.type === 'PodScheduled');
-  const nominated = nominationAfter(status, change.nominate);
-  const wasUnschedulable = old?.status === 'False' && old.reason === 'Unschedulable';
-  if (wasUnschedulable && old.message === change.message && nominated === status?.nominatedNodeName) return undefined;
-  const next = {
-    type: 'PodScheduled',
-    status: 'False' as const,
-    reason: 'Unschedulable',
-    message: change.message,
-    lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : change.now,
-  };
-  const { nominatedNodeName: _dropped, ...rest } = status ?? {};
-  const scheduled = [...conditions.filter((c) => c.type !== 'PodScheduled'), next];
-  return {
-    ...rest,
-    phase: rest.phase ?? 'Pending',
-    conditions: scheduled,
-    ...(nominated ? { nominatedNodeName: nominated } : {}),
-  };
-}
 
 /** The simulated kube-scheduler agent. */
 export class KubeScheduler implements Agent {
@@ -372,34 +341,10 @@ export class KubeScheduler implements Agent {
     }
     const message = fitErrorMessage(decision.diagnosis);
     await this.markUnschedulable(pod, message, outcome.candidate.node);
-    await this.evict(pod, outcome.candidate);
-  }
-
-  /** Deletes the victims gracefully, each marked DisruptionTarget and told who preempted it, as kube-scheduler does. */
-  private async evict(preemptor: Pod, c: Candidate): Promise<void> {
-    const now = rfc3339(this.ctx.clock.now());
-    const condition = {
-      type: 'DisruptionTarget',
-      status: 'True',
-      reason: 'PreemptionByScheduler',
-      message: 'default-scheduler: preempting to accommodate a higher priority pod',
-      lastTransitionTime: now,
-    };
-    for (const v of c.victims) {
-      const ref = { name: v.metadata.name ?? '', namespace: v.metadata.namespace };
-      try {
-        const conditions = [...(v.status?.conditions ?? []).filter((x) => x.type !== 'DisruptionTarget'), condition];
-        await this.ctx.client.patch(SimResources.pods, ref, { status: { conditions } }, { subresource: 'status' });
-        await this.ctx.client.delete(SimResources.pods, ref);
-        await this.events.publish(v, {
-          type: 'Normal',
-          reason: 'Preempted',
-          message: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.node}`,
-        });
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-      }
-    }
+    await evictVictims(this.ctx.client, pod, outcome.candidate, {
+      now: this.ctx.clock.now(),
+      publish: (v, e) => this.events.publish(v, e),
+    });
   }
 
   private async bind(pod: Pod, node: string, claims: readonly PersistentVolumeClaim[]): Promise<void> {
@@ -416,16 +361,7 @@ export class KubeScheduler implements Agent {
         claims,
         storageClasses: this.ctx.informers.get<StorageClass>(SimResources.storageClasses).cache.list(),
       });
-      await this.ctx.client.call('bind pod', {
-        method: 'POST',
-        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/binding`,
-        body: {
-          apiVersion: 'v1',
-          kind: 'Binding',
-          metadata: { name, namespace },
-          target: { apiVersion: 'v1', kind: 'Node', name: node },
-        },
-      });
+      await postBinding(this.ctx.client, { namespace, name }, node);
       await this.events.publish(pod, {
         type: 'Normal',
         reason: 'Scheduled',
@@ -452,24 +388,7 @@ export class KubeScheduler implements Agent {
 
   /** Marks the pod Unschedulable; `nominate` sets (a node), clears (null) or keeps (undefined) its nominated node. */
   private async markUnschedulable(pod: Pod, message: string, nominate: string | null | undefined): Promise<void> {
-    const now = rfc3339(this.ctx.clock.now());
-    try {
-      await updateWithRetry<Pod>({
-        client: this.ctx.client,
-        resource: SimResources.pods,
-        ref: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
-        current: pod,
-        subresource: 'status',
-        mutate: (fresh) => {
-          if (fresh.spec.nodeName) return undefined;
-          const status = unschedulableStatus(fresh.status, { message, nominate, now });
-          return status ? { ...fresh, status } : undefined;
-        },
-      });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-      return;
-    }
-    await this.events.publish(pod, { type: 'Warning', reason: 'FailedScheduling', message });
+    const written = await writeUnschedulable(this.ctx.client, pod, { message, nominate, now: this.ctx.clock.now() });
+    if (written) await this.events.publish(pod, { type: 'Warning', reason: 'FailedScheduling', message });
   }
 }

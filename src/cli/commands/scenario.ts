@@ -66,46 +66,55 @@ function seedOf(file: string, flag: string | undefined, o: { run: number; repeat
   return o.repeat > 1 ? (loadScenario(file)?.seed ?? 1) + o.run : undefined;
 }
 
-async function run(
-  files: string[],
-  flags: { repeat: string; seed?: string; json?: boolean; report?: string; cluster?: string },
-): Promise<void> {
+type RunFlags = { repeat: string; seed?: string; json?: boolean; report?: string; cluster?: string };
+
+/** Prints one run as asked: a JSON line, a seed's line when repeating, or the full summary. */
+function printRun(done: { report: RunReport; html?: string }, flags: RunFlags, repeat: number): void {
+  if (flags.json) process.stdout.write(`${jsonLine(done.report)}\n`);
+  else if (repeat > 1) process.stdout.write(`${seedLine(done.report, done.html)}\n`);
+  else process.stdout.write(`${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`);
+}
+
+/** The table over a file's seeds, and how to see one failed seed in full. */
+function printRepeatSummary(file: string, kept: readonly RunReport[]): void {
+  if (kept.length < 2) return;
+  const firstFailed = kept.find((r) => !r.passed);
+  process.stdout.write(`\n${repeatSummary(kept)}\n`);
+  if (firstFailed)
+    process.stdout.write(`the full summary of one seed: tenon scenario run ${file} --seed ${firstFailed.seed}\n`);
+  process.stdout.write('\n');
+}
+
+/** Runs one file `repeat` times; returns the failed runs. */
+async function runRepeated(file: string, flags: RunFlags, repeat: number): Promise<number> {
+  let failed = 0;
+  // Repeated runs print one line per seed and a table at the end; their reports are kept without the samples.
+  const kept: RunReport[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const seed = seedOf(file, flags.seed, { run: i, repeat });
+    const skipped = flags.cluster ? clusterSkip(file) : undefined;
+    if (skipped) {
+      process.stdout.write(
+        flags.json ? `${JSON.stringify({ scenario: file, skipped })}\n` : `${basename(file)}: skipped: ${skipped}\n`,
+      );
+      break;
+    }
+    const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json, cluster: flags.cluster });
+    if (!done) return failed + 1;
+    if (!done.report.passed) failed++;
+    printRun(done, flags, repeat);
+    if (!flags.json) kept.push({ ...done.report, samples: [], events: [] });
+  }
+  printRepeatSummary(file, kept);
+  return failed;
+}
+
+async function run(files: string[], flags: RunFlags): Promise<void> {
   const repeat = Number(flags.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
   let failed = 0;
-  for (const file of files) {
-    // Repeated runs print one line per seed and a table at the end; their reports are kept without the samples.
-    const kept: RunReport[] = [];
-    for (let i = 0; i < repeat; i++) {
-      const seed = seedOf(file, flags.seed, { run: i, repeat });
-      const skipped = flags.cluster ? clusterSkip(file) : undefined;
-      if (skipped) {
-        process.stdout.write(
-          flags.json ? `${JSON.stringify({ scenario: file, skipped })}\n` : `${basename(file)}: skipped: ${skipped}\n`,
-        );
-        break;
-      }
-      const done = await runFile(file, { seed, reportDir: flags.report, quiet: flags.json, cluster: flags.cluster });
-      if (!done) {
-        failed++;
-        break;
-      }
-      if (!done.report.passed) failed++;
-      if (flags.json) process.stdout.write(`${jsonLine(done.report)}\n`);
-      else if (repeat > 1) {
-        process.stdout.write(`${seedLine(done.report, done.html)}\n`);
-        kept.push({ ...done.report, samples: [], events: [] });
-      } else process.stdout.write(`${renderSummary(done.report)}\n${done.html ? `report: ${done.html}\n` : ''}\n`);
-    }
-    if (kept.length > 1) {
-      const firstFailed = kept.find((r) => !r.passed);
-      process.stdout.write(`\n${repeatSummary(kept)}\n`);
-      if (firstFailed)
-        process.stdout.write(`the full summary of one seed: tenon scenario run ${file} --seed ${firstFailed.seed}\n`);
-      process.stdout.write('\n');
-    }
-  }
+  for (const file of files) failed += await runRepeated(file, flags, repeat);
   if (!flags.json) process.stdout.write(`${failed === 0 ? 'all scenarios passed' : `${failed} run(s) failed`}\n`);
   process.exitCode = failed === 0 ? 0 : 1;
 }

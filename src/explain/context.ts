@@ -47,6 +47,8 @@ export function explainContext(
     now: number;
     batchMaxMs?: number;
     repair?: { policies: readonly RepairPolicy[]; threshold: number };
+    /** The controller's provider ignores EC2NodeClasses (the fake one): judge NodePools by their conditions. */
+    ignoreNodeClasses?: boolean;
   },
 ): ExplainContext {
   const ordered = [...snapshot.nodePools].sort(
@@ -58,7 +60,7 @@ export function explainContext(
     index: new SnapshotIndex(snapshot),
     pools: poolFacts({
       nodePools: ordered,
-      nodeClasses: snapshot.nodeClasses,
+      nodeClasses: o.ignoreNodeClasses ? undefined : snapshot.nodeClasses,
       nodeClaims: snapshot.nodeClaims,
       instanceTypes: o.instanceTypes,
     }),

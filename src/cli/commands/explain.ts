@@ -18,7 +18,9 @@ import {
   type ClusterSnapshot,
   type Explanation,
 } from '../../explain/index.js';
+import { SchedulingInputCache, toSchedulingInstanceType } from '../../controllers/provisioning/scheduling-input.js';
 import { KubeClient, transportFromKubeConfig } from '../../kube/index.js';
+import { awsRepairPolicies } from '../../providers/aws/index.js';
 import { UsageError } from '../usage-error.js';
 import { catalogInstanceTypes } from './explain-catalog.js';
 
@@ -42,6 +44,8 @@ export interface ExplainFlags {
   kubeconfig?: string;
   namespace?: string;
   output?: string;
+  /** The provider the controller runs with: aws (default) or fake (`tenon controller --cloud-provider fake`). */
+  cloudProvider?: string;
 }
 
 function loadKubeConfig(file: string | undefined): KubeConfig {
@@ -81,6 +85,26 @@ function clusterNow(snapshot: ClusterSnapshot, host: number): number {
   return newest > 0 && Math.abs(host - newest) > 86_400_000 ? newest : host;
 }
 
+/** The instance types and NodePool judgement of the provider the controller runs with. */
+async function providerView(
+  snapshot: ClusterSnapshot,
+  o: { provider: string; now: number },
+): Promise<Pick<Parameters<typeof explainContext>[1], 'instanceTypes' | 'ignoreNodeClasses' | 'repair'>> {
+  if (o.provider === 'aws')
+    return {
+      instanceTypes: await catalogInstanceTypes(snapshot, o.now),
+      repair: { policies: awsRepairPolicies, threshold: 0.2 },
+    };
+  // Loaded on demand, as `tenon controller --cloud-provider fake` loads it: the fake cloud's catalog for every NodePool.
+  const { catalogInstanceTypes: fakeTypes } = await import('../../sim/fakecloud/catalog-instance-types.js');
+  const cache = new SchedulingInputCache();
+  const types = fakeTypes().map((t) => toSchedulingInstanceType(t, cache));
+  return {
+    instanceTypes: new Map(snapshot.nodePools.map((np) => [np.metadata.name ?? '', types])),
+    ignoreNodeClasses: true,
+  };
+}
+
 /** Runs the command; resolves to the exit code (0 explained, 1 not found or not explained). */
 export async function runExplain(
   kindText: string,
@@ -91,10 +115,13 @@ export async function runExplain(
   const kind = parseKind(kindText);
   const output = flags.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`-o: "${output}" is not text or json`);
+  const provider = flags.cloudProvider ?? 'aws';
+  if (provider !== 'aws' && provider !== 'fake')
+    throw new UsageError(`--cloud-provider: "${provider}" is not aws or fake`);
   const client = new KubeClient(await transportFromKubeConfig(loadKubeConfig(flags.kubeconfig)));
   const snapshot = await readSnapshot(client);
   const now = clusterNow(snapshot, systemClock.now());
-  const ctx = explainContext(snapshot, { instanceTypes: await catalogInstanceTypes(snapshot, now), now });
+  const ctx = explainContext(snapshot, { ...(await providerView(snapshot, { provider, now })), now });
   const explain: Record<Kind, () => Explanation | undefined> = {
     pod: () => explainPod(ctx, podKey(name, flags.namespace)),
     nodeclaim: () => explainNodeClaim(ctx, name),
@@ -126,6 +153,7 @@ export function registerExplain(program: Command): void {
     .option('--kubeconfig <file>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
     .option('-n, --namespace <namespace>', 'namespace of the pod when NAME has none', 'default')
     .option('-o, --output <format>', 'text or json', 'text')
+    .option('--cloud-provider <name>', 'the provider the controller runs with: aws or fake', 'aws')
     .action(async (kind: string, name: string, flags: ExplainFlags) => {
       process.exitCode = await runExplain(kind, name, flags, (t) => process.stdout.write(t));
     });

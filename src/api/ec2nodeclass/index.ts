@@ -5,3 +5,4 @@ export * from './selector-terms.js';
 export * from './block-devices.js';
 export * from './status.js';
 export * from './kubelet-check.js';
+export * from './network.js';

@@ -20,6 +20,7 @@ export const ConditionTypes = {
   amisReady: 'AMIsReady',
   instanceProfileReady: 'InstanceProfileReady',
   capacityReservationsReady: 'CapacityReservationsReady',
+  placementGroupReady: 'PlacementGroupReady',
   userDataValid: 'UserDataValid',
 } as const;
 

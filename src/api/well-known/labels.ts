@@ -40,6 +40,9 @@ export const Labels = {
   instanceCapabilityFlex: 'karpenter.k8s.aws/instance-capability-flex',
   capacityReservationId: 'karpenter.k8s.aws/capacity-reservation-id',
   capacityReservationType: 'karpenter.k8s.aws/capacity-reservation-type',
+  capacityReservationInterruptible: 'karpenter.k8s.aws/capacity-reservation-interruptible',
+  placementGroupId: 'karpenter.k8s.aws/placement-group-id',
+  placementGroupPartition: 'karpenter.k8s.aws/placement-group-partition',
 } as const;
 
 /** Values of `karpenter.sh/capacity-type`. */

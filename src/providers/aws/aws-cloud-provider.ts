@@ -16,7 +16,7 @@ import {
   type RepairPolicy,
 } from '../../cloudprovider/index.js';
 import { UnavailableOfferings } from './cache/unavailable-offerings.js';
-import { driftOf } from './drift.js';
+import { driftOf, placementGroupDrift } from './drift.js';
 import { instanceNodeClaim, launchedNodeClaim } from './instance/nodeclaims.js';
 import { instanceIdOf } from './instance/provider-id.js';
 import { InstanceTypesProvider, type ResolvedInstanceType } from './instancetype/instance-types-provider.js';
@@ -26,6 +26,7 @@ import { LaunchTemplateProvider } from './launch/launch-templates.js';
 import { Launcher } from './launch/launcher.js';
 import { planLaunch } from './launch/plan.js';
 import { clusterTagKey, nodeClaimTags } from './launch/tags.js';
+import { PlacementGroupProvider } from './nodeclass/placement-group.js';
 import { clusterInfo, type AwsCloudProviderOptions } from './options.js';
 import { AwsApiError, type InstanceInfo } from './ports/index.js';
 import { PricingProvider } from './pricing/pricing-provider.js';
@@ -42,6 +43,8 @@ export class AwsCloudProvider implements CloudProvider {
   readonly instanceTypes: InstanceTypesProvider;
   readonly launchTemplates: LaunchTemplateProvider;
   readonly tagger: InstanceTagger;
+  /** Placement groups of EC2NodeClasses (shared with the EC2NodeClass resolver). */
+  readonly placementGroups: PlacementGroupProvider;
   private readonly launcher: Launcher;
   private readonly describes: Batcher<string, InstanceInfo | undefined>;
 
@@ -49,9 +52,11 @@ export class AwsCloudProvider implements CloudProvider {
     this.o = options;
     const { port, clock } = options;
     this.unavailableOfferings = new UnavailableOfferings(clock);
+    this.placementGroups = new PlacementGroupProvider({ port, clock });
     this.instanceTypes = new InstanceTypesProvider({
       port,
       clock,
+      placementGroups: this.placementGroups,
       pricing: new PricingProvider({ port, clock }),
       unavailable: this.unavailableOfferings,
       settings: {
@@ -89,11 +94,13 @@ export class AwsCloudProvider implements CloudProvider {
     const types = await this.instanceTypes.list(nodeClass);
     const plan = planLaunch(nodeClaim, types);
     if (!plan.ok) throw new CreateError('InstanceTypesNotFound', plan.message);
+    const placementGroup = await this.placementGroups.get(nodeClass);
     const launched = await this.launcher.launch({
       nodeClaim,
       nodeClass,
       capacityType: plan.capacityType,
       candidates: plan.candidates,
+      ...(placementGroup ? { placementGroup } : {}),
     });
     this.tagger.enqueue(launched.instance.instanceId, nodeClaimTags(nodeClaim));
     return launchedNodeClaim(nodeClaim, nodeClass, launched);
@@ -141,12 +148,13 @@ export class AwsCloudProvider implements CloudProvider {
     return (await this.instanceTypes.list(nodeClass)).map((t) => t.instanceType);
   }
 
-  /** AMIDrift, SubnetDrift, SecurityGroupDrift or NodeClassDrift; undefined when in sync or unknowable. */
+  /** AMI, subnet, security group, NodeClass or placement group drift; undefined when in sync or unknowable. */
   async isDrifted(nodeClaim: NodeClaim): Promise<DriftReason | undefined> {
     const nodeClass = this.o.getNodeClass(nodeClaim.spec.nodeClassRef.name);
     if (!nodeClass || !isReady(nodeClass) || !nodeClaim.status?.providerID) return undefined;
     const instance = await this.describe(nodeClaim.status.providerID);
-    return driftOf(nodeClaim, nodeClass, instance);
+    const placementGroup = await this.placementGroups.get(nodeClass).catch(() => undefined);
+    return driftOf(nodeClaim, nodeClass, instance) ?? placementGroupDrift(nodeClaim, placementGroup);
   }
 
   /** The EC2NodeClass's readiness for the NodePool's NodeClassReady condition; undefined for other kinds. */

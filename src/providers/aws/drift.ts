@@ -1,8 +1,8 @@
 /** IsDrifted for AWS: the AMI, subnet or security groups are no longer selected, or the class's static fields changed. */
-import { Annotations, type EC2NodeClass } from '../../api/index.js';
+import { Annotations, Labels, type EC2NodeClass } from '../../api/index.js';
 import type { DriftReason, NodeClaim } from '../../cloudprovider/index.js';
 import { NodeClassHashVersion, nodeClassHash } from './nodeclass/hash.js';
-import type { InstanceInfo } from './ports/index.js';
+import type { InstanceInfo, PlacementGroupInfo } from './ports/index.js';
 
 /** Karpenter's AWS drift reasons. */
 export const DriftReasons = {
@@ -10,6 +10,7 @@ export const DriftReasons = {
   subnet: 'SubnetDrift',
   securityGroup: 'SecurityGroupDrift',
   nodeClass: 'NodeClassDrift',
+  placementGroup: 'PlacementGroupDrift',
 } as const;
 
 function resolvedDrift(nodeClass: EC2NodeClass, instance: InstanceInfo): DriftReason | undefined {
@@ -49,4 +50,13 @@ export function driftOf(
   instance: InstanceInfo,
 ): DriftReason | undefined {
   return resolvedDrift(nodeClass, instance) ?? staticDrift(nodeClaim, nodeClass);
+}
+
+/** PlacementGroupDrift when the node's placement group label is not the group the class resolves to now. */
+export function placementGroupDrift(
+  nodeClaim: NodeClaim,
+  group: PlacementGroupInfo | undefined,
+): DriftReason | undefined {
+  const labelled = nodeClaim.metadata.labels?.[Labels.placementGroupId] ?? '';
+  return labelled !== (group?.groupId ?? '') ? DriftReasons.placementGroup : undefined;
 }

@@ -67,6 +67,7 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     clock: o.clock,
     clusterName: o.cluster.name,
     kubernetesVersion: o.kubernetesVersion,
+    placementGroups: cloudProvider.placementGroups,
   });
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter' });
   const inUse = async (name: string): Promise<boolean> => {

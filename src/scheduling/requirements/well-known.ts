@@ -39,6 +39,9 @@ export const WellKnownLabels: ReadonlySet<string> = new Set<string>([
   Labels.instanceCapabilityFlex,
   Labels.capacityReservationId,
   Labels.capacityReservationType,
+  Labels.capacityReservationInterruptible,
+  Labels.placementGroupId,
+  Labels.placementGroupPartition,
 ]);
 
 /** Deprecated label keys and the key they stand for. */

@@ -3,7 +3,12 @@
  * SimEc2 adds the EC2 operations on top.
  */
 import type { Clock } from '../../clock/index.js';
-import type { InstanceProfileInfo, LaunchTemplateInput, Tags } from '../../providers/aws/ports/index.js';
+import type {
+  InstanceProfileInfo,
+  LaunchTemplateInput,
+  PlacementGroupInfo,
+  Tags,
+} from '../../providers/aws/ports/index.js';
 import { AwsApiError } from '../../providers/aws/ports/index.js';
 import { publishRelease, type SimImage } from './amis.js';
 import { loadCatalog, toInstanceTypeInfo, type CatalogEntry } from './catalog.js';
@@ -73,6 +78,8 @@ export class SimAccount {
   readonly market: SimMarket;
   readonly instances: InstanceStore;
   readonly launchTemplates = new Map<string, SimLaunchTemplate>();
+  /** Placement groups by id. */
+  readonly placementGroups = new Map<string, PlacementGroupInfo>();
   readonly profiles = new Map<string, InstanceProfileInfo>();
   readonly roles: Set<string>;
   readonly limiter: RateLimiter;

@@ -102,6 +102,37 @@ function optionalCount(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
 
+/**
+ * Facts the catalog does not publish, derived by rules close to EC2's: a network card per 100 Gbps at 200 Gbps
+ * and above (the default card takes the ENIs, the others two interfaces each); Nitro Enclaves on Nitro virtual
+ * types of at least 4 vCPUs (2 on Graviton) other than burstable and Mac; nested virtualization on the
+ * 8th-generation Intel virtual types; burstable and Mac types cannot join cluster placement groups.
+ */
+function featureFacts(
+  e: CatalogEntry,
+  enis: number,
+): Pick<
+  InstanceTypeInfo,
+  'networkCards' | 'nitroEnclavesSupported' | 'processorFeatures' | 'placementGroupStrategies'
+> {
+  const bandwidth = num(e.labels, 'instance-network-bandwidth') ?? 0;
+  const cardCount = bandwidth >= 200_000 ? Math.floor(bandwidth / 100_000) : 1;
+  const networkCards = Array.from({ length: cardCount }, (_, index) => ({
+    index,
+    maxInterfaces: index === 0 ? enis : 2,
+  }));
+  const metal = e.name.includes('.metal');
+  const burstableOrMac = e.category === 't' || e.family.startsWith('mac');
+  const nitro = e.labels['karpenter.k8s.aws/instance-hypervisor'] === 'nitro';
+  const intel = e.labels['karpenter.k8s.aws/instance-cpu-manufacturer'] === 'intel';
+  return {
+    networkCards,
+    nitroEnclavesSupported: nitro && !metal && !burstableOrMac && e.vcpu >= (e.arch === 'arm64' ? 2 : 4),
+    processorFeatures: intel && !metal && e.generation >= 8 ? ['nested-virtualization'] : [],
+    placementGroupStrategies: burstableOrMac ? ['partition', 'spread'] : ['cluster', 'partition', 'spread'],
+  };
+}
+
 /** The DescribeInstanceTypes facts of a catalog entry. */
 export function toInstanceTypeInfo(e: CatalogEntry): InstanceTypeInfo {
   const { enis, ips } = eniLimits(Number(e.allocatable.pods ?? '110'));
@@ -129,5 +160,6 @@ export function toInstanceTypeInfo(e: CatalogEntry): InstanceTypeInfo {
       e.name.startsWith('u-') || (e.name.includes('metal') && e.name.startsWith('mac'))
         ? ['on-demand']
         : ['on-demand', 'spot'],
+    ...featureFacts(e, enis),
   };
 }

@@ -18,6 +18,7 @@ export type SimAction =
   | 'DescribeInstanceTypes'
   | 'DescribeInstanceTypeOfferings'
   | 'DescribeSpotPriceHistory'
+  | 'DescribePlacementGroups'
   | 'CreateLaunchTemplate'
   | 'DescribeLaunchTemplates'
   | 'DeleteLaunchTemplate'

@@ -16,6 +16,8 @@ import type {
   InstanceTypeOffering,
   LaunchTemplateInfo,
   LaunchTemplateInput,
+  PlacementGroupInfo,
+  PlacementGroupStrategy,
   SecurityGroupInfo,
   SpotPrice,
   SubnetInfo,
@@ -27,6 +29,7 @@ import { fleetResult, placeFleet } from './fleet.js';
 import { filterAttributes, toInstanceInfo, type SimInstance, type SimInstanceEvent } from './instances.js';
 import { freeAddress } from './addresses.js';
 import { matchesFilters } from './filters.js';
+import { unsupportedOverride } from './launch-checks.js';
 import type { PoolKey } from './market.js';
 import type { SimAction } from './rate-limits.js';
 import { SimIamSsm } from './sim-iam-ssm.js';
@@ -142,6 +145,16 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     return out;
   }
 
+  /** Available placement groups by ids or names. */
+  async describePlacementGroups(input: { groupIds?: string[]; groupNames?: string[] }): Promise<PlacementGroupInfo[]> {
+    this.account.call('DescribePlacementGroups');
+    return [...this.account.placementGroups.values()]
+      .filter((g) => g.state === 'available')
+      .filter((g) => input.groupIds === undefined || input.groupIds.includes(g.groupId))
+      .filter((g) => input.groupNames === undefined || input.groupNames.includes(g.groupName))
+      .map((g) => ({ ...g }));
+  }
+
   /** Stores a launch template; AlreadyExists when the name is taken. */
   async createLaunchTemplate(input: LaunchTemplateInput): Promise<LaunchTemplateInfo> {
     this.account.call('CreateLaunchTemplate');
@@ -206,7 +219,7 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     }
     const now = this.account.clock.now();
     const { placements, errors } = placeFleet(
-      { market: this.account.market, now, unsupported: (o) => this.unsupported(o, request) },
+      { market: this.account.market, now, unsupported: (o) => unsupportedOverride(this.account, o, request) },
       request,
     );
     const placed = placements.map((placement) => ({
@@ -320,30 +333,25 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     return this.account.publishAmiRelease(release);
   }
 
+  /** Creates an available placement group; returns its id. */
+  createPlacementGroup(input: { name: string; strategy: PlacementGroupStrategy; partitionCount?: number }): string {
+    const groupId = this.account.newId('pg');
+    this.account.placementGroups.set(groupId, {
+      groupId,
+      groupName: input.name,
+      strategy: input.strategy,
+      ...(input.strategy === 'partition' ? { partitionCount: input.partitionCount ?? 2 } : {}),
+      state: 'available',
+    });
+    return groupId;
+  }
+
   /** Adds an IAM role (so an EC2NodeClass `role` can be used). */
   addRole(name: string): void {
     this.account.roles.add(name);
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
-
-  private unsupported(o: FleetOverride, request: FleetRequest): string | undefined {
-    const zones = this.account.zones;
-    const zoneIndex = zones.indexOf(o.zone);
-    const info = this.account.instanceTypeInfos().find((t) => t.instanceType === o.instanceType);
-    if (!info) return `The instance type '${o.instanceType}' does not exist`;
-    if (zoneIndex < 0 || !this.account.market.offered(o.instanceType, o.zone, zoneIndex)) {
-      return `Your requested instance type (${o.instanceType}) is not supported in your requested Availability Zone (${o.zone}).`;
-    }
-    if (!info.supportedUsageClasses.includes(request.capacityType))
-      return `${o.instanceType} is not offered as ${request.capacityType}`;
-    const subnet = this.account.network.subnets.find((s) => s.subnetId === o.subnetId);
-    if (!subnet || subnet.zone !== o.zone) return `The subnet ID '${o.subnetId}' does not exist in ${o.zone}`;
-    if (request.capacityType === 'on-demand' && this.account.market.onDemandPrice(o.instanceType) === undefined) {
-      return `${o.instanceType} is not available for purchase in this account`;
-    }
-    return undefined;
-  }
 
   private launch(o: FleetOverride, request: FleetRequest): SimInstance {
     const t = this.account.launchTemplates.get(o.launchTemplateName);

@@ -18,6 +18,16 @@ function offeringLabels(zone: string, capacityType: string, zoneId: string | und
   return { [Labels.zone]: zone, [Labels.capacityType]: capacityType, ...(zoneId ? { [Labels.zoneId]: zoneId } : {}) };
 }
 
+/** The placement group id (and the partition of a partition group) the instance launched into. */
+function placementLabels(launched: Launched): Record<string, string> {
+  const group = launched.placementGroup;
+  if (!group) return {};
+  const out: Record<string, string> = { [Labels.placementGroupId]: group.groupId };
+  // EC2 picks the partition when the NodeClaim named none: the label is then empty, as Karpenter leaves it.
+  if (group.strategy === 'partition') out[Labels.placementGroupPartition] = String(launched.partition ?? '');
+  return out;
+}
+
 /** The NodeClaim Create returns: the input with providerID, image, capacity, allocatable and the launched labels. */
 export function launchedNodeClaim(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, launched: Launched): NodeClaim {
   const { instance, candidate, imageId } = launched;
@@ -30,6 +40,7 @@ export function launchedNodeClaim(nodeClaim: NodeClaim, nodeClass: EC2NodeClass,
         ...nodeClaim.metadata.labels,
         ...it.labels,
         ...offeringLabels(instance.zone, instance.capacityType, zoneIdOf(nodeClass, instance.zone)),
+        ...placementLabels(launched),
       },
       annotations: {
         ...nodeClaim.metadata.annotations,

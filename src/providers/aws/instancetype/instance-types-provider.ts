@@ -10,13 +10,15 @@ import { Requirements } from '../../../scheduling/index.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, rootVolumeGiBOf, specOf } from '../nodeclass/settings.js';
-import type { AwsPort, InstanceTypeInfo } from '../ports/index.js';
+import type { PlacementGroupProvider } from '../nodeclass/placement-group.js';
+import type { AwsPort, InstanceTypeInfo, PlacementGroupInfo } from '../ports/index.js';
 import { spotKey, type PricingProvider } from '../pricing/pricing-provider.js';
 import { familyOs } from './ami-family.js';
+import { isCompatible } from './compatibility.js';
 import { instanceTypeLabels } from './labels.js';
 import { computeResources, maxPods, type OverheadSettings } from './overhead.js';
 import { toResourceList, type Amounts } from './quantities.js';
-import { instanceTypeRequirements } from './requirements.js';
+import { instanceTypeRequirements, placementGroupRequirements } from './requirements.js';
 
 /** An instance type plus what the provider needs to launch it without recomputing. */
 export interface ResolvedInstanceType {
@@ -56,6 +58,7 @@ export class InstanceTypesProvider {
   private readonly infos: TtlCache<InstanceTypeInfo[]>;
   private readonly zonesByType: TtlCache<ReadonlyMap<string, ReadonlySet<string>>>;
   private readonly computed: TtlCache<ComputedList>;
+  private readonly placementGroups: PlacementGroupProvider | undefined;
 
   constructor(input: {
     port: AwsPort;
@@ -63,8 +66,11 @@ export class InstanceTypesProvider {
     pricing: PricingProvider;
     unavailable: UnavailableOfferings;
     settings: InstanceTypeSettings;
+    /** Resolves the class's placement group (types must support its strategy; offerings carry its id). */
+    placementGroups?: PlacementGroupProvider;
   }) {
     this.port = input.port;
+    this.placementGroups = input.placementGroups;
     this.pricing = input.pricing;
     this.unavailable = input.unavailable;
     this.settings = input.settings;
@@ -84,6 +90,8 @@ export class InstanceTypesProvider {
       instanceStorePolicy: spec.instanceStorePolicy,
       vmMemoryOverheadPercent: this.settings.vmMemoryOverheadPercent,
       reservedEnis: this.settings.reservedEnis,
+      networkInterfaces: spec.networkInterfaces,
+      ipPrefixCount: spec.ipPrefixCount,
     };
   }
 
@@ -91,9 +99,13 @@ export class InstanceTypesProvider {
   async list(nodeClass: EC2NodeClass): Promise<ResolvedInstanceType[]> {
     const subnets = nodeClass.status?.subnets ?? [];
     const s = this.overheadSettings(nodeClass);
+    const spec = specOf(nodeClass);
+    const placementGroup = await this.placementGroups?.get(nodeClass).catch(() => undefined);
+    const compat = { spec, family: s.family, placementGroup };
+    const narrowing = [spec.cpuOptions, spec.enclaveOptions, spec.connectionTracking ?? null, placementGroup ?? null];
     // The unavailable-offerings sequence is not part of the key: it changes with every capacity error, and a key
     // per value would keep a list per error. A list computed at another sequence is recomputed in place.
-    const key = JSON.stringify([s, subnets.map((x) => [x.zone, x.zoneID])]);
+    const key = JSON.stringify([s, narrowing, subnets.map((x) => [x.zone, x.zoneID])]);
     const seq = this.unavailable.seq;
     const current = (c: ComputedList): boolean => c.seq === seq;
     const computed = await this.computed.getOrLoad(
@@ -108,11 +120,12 @@ export class InstanceTypesProvider {
         const zoneIds = new Map(subnets.map((x) => [x.zone, x.zoneID ?? '']));
         const out: ResolvedInstanceType[] = [];
         for (const info of infos) {
+          if (!isCompatible(info, compat)) continue;
           const offered = zonesByType.get(info.instanceType);
           const zones = [...zoneIds.keys()].filter((z) => offered?.has(z));
           const offerings = this.offerings(info, zones, { onDemand, spot });
           if (offerings.length === 0) continue;
-          const resolved = this.resolve(info, offerings, s, zoneIds);
+          const resolved = this.resolve(info, offerings, { s, zoneIds, placementGroup });
           if (resolved) out.push(resolved);
         }
         return { seq, types: out };
@@ -167,15 +180,18 @@ export class InstanceTypesProvider {
   private resolve(
     info: InstanceTypeInfo,
     offerings: Offering[],
-    s: OverheadSettings,
-    zoneIds: ReadonlyMap<string, string>,
+    o: { s: OverheadSettings; zoneIds: ReadonlyMap<string, string>; placementGroup: PlacementGroupInfo | undefined },
   ): ResolvedInstanceType | undefined {
+    const { s, zoneIds } = o;
     const os = familyOs(s.family);
     // Windows AMIs exist for x86_64 only.
     if (os === 'windows' && info.architectures[0] === 'arm64') return undefined;
     const labels = instanceTypeLabels(info, os);
     const r = computeResources(info, s);
-    const requirements = instanceTypeRequirements({ labels, offerings, region: this.port.region, zoneIds });
+    const requirements = [
+      ...instanceTypeRequirements({ labels, offerings, region: this.port.region, zoneIds }),
+      ...placementGroupRequirements(o.placementGroup),
+    ];
     const instanceType: InstanceType = {
       name: info.instanceType,
       labels,

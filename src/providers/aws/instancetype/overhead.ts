@@ -4,6 +4,7 @@
  * `11 × pods + 255Mi`, 1Gi kube-reserved storage, eviction `memory.available<100Mi` and
  * `nodefs.available<10%`, ENI-limited max pods, and the EC2NodeClass kubelet overrides.
  */
+import type { NetworkInterface } from '../../../api/index.js';
 import type { AmiFamily, KubeletSettings } from '../bootstrap/index.js';
 import type { BlockDeviceMapping, InstanceTypeInfo } from '../ports/index.js';
 import { defaultBlockDevices, ephemeralDevice, familyFlags } from './ami-family.js';
@@ -22,6 +23,10 @@ export interface OverheadSettings {
   vmMemoryOverheadPercent: number;
   /** ENIs kept out of the max-pods count (Karpenter's `reservedENIs`, default 0). */
   reservedEnis: number;
+  /** EC2NodeClass `spec.networkInterfaces`: EFA-only interfaces take ENIs and set the EFA count. */
+  networkInterfaces?: NetworkInterface[];
+  /** EC2NodeClass `spec.ipPrefixCount`: above 0, the primary interface gets /28 prefixes (prefix delegation). */
+  ipPrefixCount?: number;
 }
 
 /** Capacity and the three overhead parts of one instance type. */
@@ -33,16 +38,40 @@ export interface ComputedResources {
   allocatable: Amounts;
 }
 
-/** ENI-limited max pods: `enis × (IPv4 per ENI − 1) + 2` over the default card's usable ENIs. */
-export function eniLimitedPods(info: InstanceTypeInfo, reservedEnis: number): number {
-  const usable = Math.max(info.maxNetworkInterfaces - reservedEnis, 0);
-  return usable === 0 ? 0 : usable * (info.ipv4AddressesPerInterface - 1) + 2;
+/** Addresses in one /28 IPv4 prefix (prefix delegation). */
+const AddressesPerPrefix = 16;
+
+/**
+ * ENI-limited max pods: `enis × (IPv4 per ENI − 1) + 2` over the default card's usable ENIs (EFA-only interfaces on
+ * card 0 take an ENI without addresses). With prefix delegation each secondary address slot holds a /28 prefix,
+ * `enis × (IPv4 per ENI − 1) × 16 + 2`, capped at 110 below 30 vCPUs and 250 above (the EKS max-pods calculator).
+ */
+export function eniLimitedPods(
+  info: InstanceTypeInfo,
+  reservedEnis: number,
+  net: Pick<OverheadSettings, 'networkInterfaces' | 'ipPrefixCount'> = {},
+): number {
+  const efaOnly = (net.networkInterfaces ?? []).filter(
+    (n) => n.networkCardIndex === 0 && n.interfaceType === 'efa-only',
+  ).length;
+  const usable = Math.max(info.maxNetworkInterfaces - reservedEnis - efaOnly, 0);
+  if (usable === 0) return 0;
+  if ((net.ipPrefixCount ?? 0) <= 0) return usable * (info.ipv4AddressesPerInterface - 1) + 2;
+  const delegated = usable * (info.ipv4AddressesPerInterface - 1) * AddressesPerPrefix + 2;
+  return Math.min(delegated, info.vcpus < 30 ? 110 : 250);
+}
+
+/** EFA devices: the class's EFA-only interfaces when it lists interfaces, else all the type has. */
+export function efaCountOf(info: InstanceTypeInfo, networkInterfaces: NetworkInterface[] | undefined): number {
+  if (networkInterfaces === undefined) return info.efaCount ?? 0;
+  return networkInterfaces.filter((n) => n.interfaceType === 'efa-only').length;
 }
 
 /** Max pods: the kubelet override, else ENI-limited (or 110), capped by `podsPerCore × vCPUs`. */
 export function maxPods(info: InstanceTypeInfo, s: OverheadSettings): number {
   const flags = familyFlags[s.family];
-  let count = s.kubelet?.maxPods ?? (flags.supportsEniLimitedPodDensity ? eniLimitedPods(info, s.reservedEnis) : 110);
+  let count =
+    s.kubelet?.maxPods ?? (flags.supportsEniLimitedPodDensity ? eniLimitedPods(info, s.reservedEnis, s) : 110);
   const perCore = s.kubelet?.podsPerCore ?? 0;
   if (perCore > 0 && flags.podsPerCoreEnabled) count = Math.min(perCore * info.vcpus, count);
   return count;
@@ -92,7 +121,7 @@ export function capacityOf(info: InstanceTypeInfo, s: OverheadSettings): Amounts
     'ephemeral-storage': ephemeralBytes(info, s),
     pods: maxPods(info, s),
     'vpc.amazonaws.com/pod-eni': info.podEniCount ?? 0,
-    'vpc.amazonaws.com/efa': info.efaCount ?? 0,
+    'vpc.amazonaws.com/efa': efaCountOf(info, s.networkInterfaces),
     ...acceleratorCounts(info),
   };
 }
@@ -107,7 +136,7 @@ const cpuTiers = [
 /** Kube-reserved: CPU by tiers of the cores, memory `11 × pods + 255Mi`, 1Gi of storage; then the overrides. */
 export function kubeReservedOf(info: InstanceTypeInfo, s: OverheadSettings): Amounts {
   const pods = familyFlags[s.family].usesEniLimitedMemoryOverhead
-    ? eniLimitedPods(info, s.reservedEnis)
+    ? eniLimitedPods(info, s.reservedEnis, { networkInterfaces: s.networkInterfaces })
     : maxPods(info, s);
   const milli = info.vcpus * 1000;
   let cpu = 0;

@@ -1,6 +1,7 @@
 /** The scheduling requirements of an instance type: its labels, the DoesNotExist of labels it lacks, and its offerings. */
 import { Labels, type NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
 import type { Offering } from '../../../cloudprovider/index.js';
+import type { PlacementGroupInfo } from '../ports/index.js';
 
 // AWS labels some types have and others lack: a type without one must not match a pod that needs it.
 const optionalLabels = [
@@ -41,5 +42,23 @@ export function instanceTypeRequirements(input: {
   out.push({ key: Labels.region, operator: 'In', values: [input.region] });
   const ids = unique(zones.flatMap((z) => input.zoneIds.get(z) ?? []));
   if (ids.length > 0) out.push({ key: Labels.zoneId, operator: 'In', values: ids });
+  return out;
+}
+
+/**
+ * Requirements a placement group adds (as Karpenter's offerings carry them): its id, and for a partition group the
+ * partitions a NodeClaim may ask for, so pods can spread over `karpenter.k8s.aws/placement-group-partition`.
+ */
+export function placementGroupRequirements(
+  group: PlacementGroupInfo | undefined,
+): NodeSelectorRequirementWithMinValues[] {
+  if (!group) return [];
+  const out: NodeSelectorRequirementWithMinValues[] = [
+    { key: Labels.placementGroupId, operator: 'In', values: [group.groupId] },
+  ];
+  if (group.strategy === 'partition' && (group.partitionCount ?? 0) > 0) {
+    const partitions = Array.from({ length: group.partitionCount ?? 0 }, (_, i) => String(i + 1));
+    out.push({ key: Labels.placementGroupPartition, operator: 'In', values: partitions });
+  }
   return out;
 }

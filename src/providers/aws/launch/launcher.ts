@@ -3,7 +3,12 @@
  * CreateFleet override per type × zone subnet, concurrent identical fleets merged into one call, and
  * insufficient-capacity errors fed to the unavailable-offerings cache.
  */
-import type { CapacityType, EC2NodeClass, NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
+import {
+  Labels,
+  type CapacityType,
+  type EC2NodeClass,
+  type NodeSelectorRequirementWithMinValues,
+} from '../../../api/index.js';
 import type { Clock } from '../../../clock/index.js';
 import {
   CreateError,
@@ -14,6 +19,7 @@ import {
 import { Requirements } from '../../../scheduling/index.js';
 import type { ClusterInfo, UserDataInput } from '../bootstrap/index.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
+import { partitionOf } from '../nodeclass/placement-group.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, metadataOptionsOf, specOf } from '../nodeclass/settings.js';
 import {
   AwsApiError,
@@ -23,17 +29,22 @@ import {
   type FleetOverride,
   type FleetRequest,
   type FleetResult,
+  type PlacementGroupInfo,
 } from '../ports/index.js';
 import { Batcher } from './batcher.js';
 import { LaunchTemplateClusterTag, type LaunchTemplateProvider } from './launch-templates.js';
 import type { LaunchCandidate } from './plan.js';
 import { launchTags } from './tags.js';
+import { templateOptions } from './template-options.js';
 
 /** What a launch produced. */
 export interface Launched {
   instance: FleetInstance;
   candidate: LaunchCandidate;
   imageId: string;
+  placementGroup?: PlacementGroupInfo;
+  /** The partition of a partition placement group the instance launched into, when one was chosen. */
+  partition?: number;
 }
 
 /** Dependencies of the launcher. */
@@ -70,10 +81,13 @@ export class Launcher {
     nodeClass: EC2NodeClass;
     capacityType: CapacityType;
     candidates: LaunchCandidate[];
+    /** The class's placement group (instances launch into it). */
+    placementGroup?: PlacementGroupInfo;
   }): Promise<Launched> {
     const { nodeClaim, nodeClass, capacityType, candidates } = input;
     const ct = capacityType === 'spot' ? 'spot' : 'on-demand';
-    const built = await this.overrides(nodeClaim, nodeClass, candidates);
+    const placement = placementOf(nodeClaim, input.placementGroup);
+    const built = await this.overrides({ nodeClaim, nodeClass, candidates, ...placement });
     const request: FleetRequest = {
       capacityType: ct,
       allocationStrategy: ct === 'spot' ? 'price-capacity-optimized' : 'lowest-price',
@@ -100,7 +114,7 @@ export class Launcher {
         'LaunchFailed',
         `CreateFleet returned an instance of unrequested type ${instance.instanceType}`,
       );
-    return { instance, candidate, imageId };
+    return { instance, candidate, imageId, ...placement };
   }
 
   private async createFleet(request: FleetRequest, templateNames: string[]): Promise<FleetResult> {
@@ -125,11 +139,13 @@ export class Launcher {
     });
   }
 
-  private async overrides(
-    nodeClaim: NodeClaim,
-    nodeClass: EC2NodeClass,
-    candidates: LaunchCandidate[],
-  ): Promise<{ overrides: FleetOverride[]; templateNames: string[]; imageByType: Map<string, string> }> {
+  private async overrides(input: TemplateContext & { candidates: LaunchCandidate[] }): Promise<{
+    overrides: FleetOverride[];
+    templateNames: string[];
+    imageByType: Map<string, string>;
+  }> {
+    const { nodeClaim, nodeClass, candidates } = input;
+    const wantsEfa = (nodeClaim.spec.resources?.requests ?? {})[EfaResource] !== undefined;
     const amis = (nodeClass.status?.amis ?? []).map((a) => ({
       id: a.id,
       reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]),
@@ -142,9 +158,10 @@ export class Launcher {
       const ami = amis.find((a) => a.reqs.matchesLabels(c.type.instanceType.labels));
       if (!ami) continue;
       imageByType.set(c.type.info.instanceType, ami.id);
-      const group = `${ami.id}/${c.type.maxPods}`;
-      if (!templateByGroup.has(group))
-        templateByGroup.set(group, this.template(nodeClaim, nodeClass, ami.id, c.type.maxPods));
+      const t = { imageId: ami.id, maxPods: c.type.maxPods, efaCount: wantsEfa ? efaOf(c) : 0 };
+      // One template per AMI, max pods and EFA count: each is baked into the template.
+      const group = `${t.imageId}/${t.maxPods}/${t.efaCount}`;
+      if (!templateByGroup.has(group)) templateByGroup.set(group, this.template(input, t));
       const name = await templateByGroup.get(group);
       for (const o of c.offerings) {
         const subnetId = subnetByZone.get(o.zone);
@@ -160,8 +177,14 @@ export class Launcher {
     return { overrides, templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))], imageByType };
   }
 
-  private template(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, imageId: string, maxPods: number): Promise<string> {
+  private template(
+    context: TemplateContext,
+    t: { imageId: string; maxPods: number; efaCount: number },
+  ): Promise<string> {
+    const { nodeClaim, nodeClass, placementGroup, partition } = context;
+    const { imageId, maxPods } = t;
     const spec = specOf(nodeClass);
+    const securityGroupIds = (nodeClass.status?.securityGroups ?? []).map((g) => g.id);
     const userData = this.o.userDataGenerator({
       amiFamily: amiFamilyOf(nodeClass),
       userData: spec.userData,
@@ -176,7 +199,7 @@ export class Launcher {
     return this.o.templates.ensure({
       imageId,
       userData,
-      securityGroupIds: (nodeClass.status?.securityGroups ?? []).map((g) => g.id),
+      securityGroupIds,
       instanceProfileName: nodeClass.status?.instanceProfile ?? '',
       blockDeviceMappings: blockDevicesOf(nodeClass),
       metadataOptions: metadataOptionsOf(nodeClass),
@@ -185,9 +208,42 @@ export class Launcher {
         [LaunchTemplateClusterTag]: this.o.cluster.name,
       },
       detailedMonitoring: spec.detailedMonitoring ?? false,
+      ...templateOptions({
+        nodeClass,
+        securityGroupIds,
+        efaCount: t.efaCount,
+        ...(placementGroup ? { placementGroup } : {}),
+        ...(partition === undefined ? {} : { partition }),
+      }),
     });
   }
 }
+
+/** The placement group and partition of a launch. */
+interface Placement {
+  placementGroup?: PlacementGroupInfo;
+  partition?: number;
+}
+
+/** What every template of one launch shares. */
+interface TemplateContext extends Placement {
+  nodeClaim: NodeClaim;
+  nodeClass: EC2NodeClass;
+}
+
+// A partition group's instance goes to the lowest partition the NodeClaim allows (Karpenter's choice).
+function placementOf(nodeClaim: NodeClaim, placementGroup: PlacementGroupInfo | undefined): Placement {
+  if (!placementGroup) return {};
+  if (placementGroup.strategy !== 'partition') return { placementGroup };
+  const allowed = Requirements.fromSelector(nodeClaim.spec.requirements).get(Labels.placementGroupPartition);
+  const partition = allowed && !allowed.complement ? partitionOf([...allowed.values]) : undefined;
+  return { placementGroup, ...(partition === undefined ? {} : { partition }) };
+}
+
+/** The EFA device resource. */
+const EfaResource = 'vpc.amazonaws.com/efa';
+
+const efaOf = (c: LaunchCandidate): number => c.type.allocatable[EfaResource] ?? 0;
 
 // Status lists subnets with the most free addresses first: the first of each zone is the one to use.
 function subnetsByZone(nodeClass: EC2NodeClass): Map<string, string> {

@@ -7,6 +7,7 @@ export const NodeClassConditionTypes = [
   ConditionTypes.securityGroupsReady,
   ConditionTypes.amisReady,
   ConditionTypes.instanceProfileReady,
+  ConditionTypes.placementGroupReady,
   ConditionTypes.validationSucceeded,
 ] as const;
 

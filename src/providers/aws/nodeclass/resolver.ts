@@ -14,6 +14,7 @@ import { NodeClassHashVersion, nodeClassHash } from './hash.js';
 import { checkInstanceProfile, ensureRoleProfile } from './instance-profile.js';
 import { resolveSecurityGroups, resolveSubnets } from './network.js';
 import { describeTerms } from './selectors.js';
+import { PlacementGroupProvider } from './placement-group.js';
 import { nameOf, specOf } from './settings.js';
 import { validateNodeClass } from './validation.js';
 
@@ -24,6 +25,8 @@ export interface NodeClassResolverOptions {
   clusterName: string;
   /** The cluster's Kubernetes minor version (`1.32`): AMI aliases resolve for it. */
   kubernetesVersion: string;
+  /** Shared with the cloud provider, which launches into the group (one is made when absent). */
+  placementGroups?: PlacementGroupProvider;
 }
 
 /** What resolving an EC2NodeClass yields: its new status, whether it is Ready, and its drift hash annotations. */
@@ -51,6 +54,7 @@ export class NodeClassResolver {
   private readonly groups: TtlCache<SecurityGroupInfo[]>;
   private readonly ssm: TtlCache<Record<string, string>>;
   private readonly images: TtlCache<ImageInfo[]>;
+  private readonly placementGroups: PlacementGroupProvider;
 
   constructor(options: NodeClassResolverOptions) {
     this.o = options;
@@ -58,19 +62,22 @@ export class NodeClassResolver {
     this.groups = new TtlCache(options.clock, ResolutionTtlMs);
     this.ssm = new TtlCache(options.clock, ResolutionTtlMs);
     this.images = new TtlCache(options.clock, ResolutionTtlMs);
+    this.placementGroups =
+      options.placementGroups ?? new PlacementGroupProvider({ port: options.port, clock: options.clock });
   }
 
   /** Resolves the class; never throws for AWS errors (they become Unknown conditions with the error). */
   async resolve(nodeClass: EC2NodeClass): Promise<NodeClassResolution> {
     const spec = specOf(nodeClass);
-    const [subnets, groups, amis, profile] = await Promise.all([
+    const [subnets, groups, amis, profile, placementGroup] = await Promise.all([
       this.resolveSubnets(spec.subnetSelectorTerms ?? []),
       this.resolveGroups(spec.securityGroupSelectorTerms ?? []),
       this.resolveAmiPart(spec.amiSelectorTerms ?? []),
       this.resolveProfile(nodeClass),
+      this.placementGroups.condition(nodeClass),
     ]);
     const validation = validateNodeClass(nodeClass, this.o.clusterName);
-    const outcomes = [subnets.outcome, groups.outcome, amis.outcome, profile.outcome, validation];
+    const outcomes = [subnets.outcome, groups.outcome, amis.outcome, profile.outcome, placementGroup, validation];
     const ready = readyOutcome(outcomes);
     const previous = nodeClass.status ?? {};
     const status: EC2NodeClassStatus = {

@@ -15,6 +15,7 @@ import type {
   InstanceTypeOffering,
   LaunchTemplateInfo,
   LaunchTemplateInput,
+  PlacementGroupInfo,
   SecurityGroupInfo,
   SpotPrice,
   SubnetInfo,
@@ -31,6 +32,8 @@ export interface Ec2Api {
   describeInstanceTypeOfferings(): Promise<InstanceTypeOffering[]>;
   /** Linux/UNIX spot prices since `startTime` (the latest point per type and zone is what counts). */
   describeSpotPriceHistory(input: { startTime: Date; instanceTypes?: string[] }): Promise<SpotPrice[]>;
+  /** Placement groups in state `available`, by ids or names (an unknown one is simply absent). */
+  describePlacementGroups(input: { groupIds?: string[]; groupNames?: string[] }): Promise<PlacementGroupInfo[]>;
   createLaunchTemplate(input: LaunchTemplateInput): Promise<LaunchTemplateInfo>;
   describeLaunchTemplates(input: { names?: string[]; filters?: Filter[] }): Promise<LaunchTemplateInfo[]>;
   /** Throws AwsApiError kind NotFound when no template has that name. */

@@ -87,6 +87,33 @@ export interface InstanceTypeInfo {
   localNvmeGb?: number;
   encryptionInTransitSupported: boolean;
   supportedUsageClasses: Array<'on-demand' | 'spot'>;
+  /** Network cards and the interfaces each takes (absent: one card, `maxNetworkInterfaces`). */
+  networkCards?: NetworkCardInfo[];
+  /** Nitro Enclaves can run on the type (`NitroEnclavesSupport: supported`). */
+  nitroEnclavesSupported?: boolean;
+  /** `ProcessorInfo.SupportedFeatures` (e.g. `nested-virtualization`). */
+  processorFeatures?: string[];
+  /** Placement group strategies the type can join (`PlacementGroupInfo.SupportedStrategies`). */
+  placementGroupStrategies?: PlacementGroupStrategy[];
+}
+
+/** One network card of an instance type. */
+export interface NetworkCardInfo {
+  index: number;
+  maxInterfaces: number;
+}
+
+/** A placement group strategy. */
+export type PlacementGroupStrategy = 'cluster' | 'partition' | 'spread';
+
+/** A placement group as DescribePlacementGroups reports it. */
+export interface PlacementGroupInfo {
+  groupId: string;
+  groupName: string;
+  strategy: PlacementGroupStrategy;
+  /** Partitions of a `partition` group. */
+  partitionCount?: number;
+  state: 'pending' | 'available' | 'deleting' | 'deleted';
 }
 
 /** An instance type offered in a zone. */
@@ -136,6 +163,44 @@ export interface LaunchTemplateInput {
   /** Tags on the template itself and propagated to the instance, volumes and network interfaces. */
   tags: Tags;
   detailedMonitoring?: boolean;
+  /** Interfaces at launch; when set, the security groups ride on them. */
+  networkInterfaces?: LaunchNetworkInterface[];
+  /** `CpuOptions.NestedVirtualization`. */
+  cpuOptions?: { nestedVirtualization: 'enabled' | 'disabled' };
+  /** Nitro Enclaves on the instance. */
+  enclaveOptions?: { enabled: boolean };
+  /** The placement group (and partition) instances launch into. */
+  placement?: { groupId: string; partitionNumber?: number };
+  /** Which capacity reservation the instance launches into (absent: any open one, as EC2 does by default). */
+  capacityReservation?: LaunchCapacityReservation;
+}
+
+/** How a launch uses capacity reservations. */
+export interface LaunchCapacityReservation {
+  /** `capacity-reservations-only` targets `reservationId`; `none` keeps on-demand launches out of reservations. */
+  preference: 'capacity-reservations-only' | 'none';
+  reservationId?: string;
+  /** Market type of the launch into the reservation. */
+  marketType?: 'capacity-block' | 'interruptible-capacity-reservation';
+}
+
+/** Connection tracking idle timeouts (seconds) of an interface. */
+export interface ConnectionTrackingSpec {
+  tcpEstablishedTimeout?: number;
+  udpStreamTimeout?: number;
+  udpTimeout?: number;
+}
+
+/** One network interface of a launch template. */
+export interface LaunchNetworkInterface {
+  networkCardIndex: number;
+  deviceIndex: number;
+  /** `interface` (ENA), `efa` (EFA with IP), `efa-only` (EFA without IP). */
+  interfaceType: 'interface' | 'efa' | 'efa-only';
+  groups: string[];
+  ipv4PrefixCount?: number;
+  associatePublicIpAddress?: boolean;
+  connectionTracking?: ConnectionTrackingSpec;
 }
 
 /** A launch template as DescribeLaunchTemplates reports it. */

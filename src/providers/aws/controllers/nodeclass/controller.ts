@@ -4,7 +4,7 @@
  * annotations current, and on deletion waits for the class's NodeClaims to go, cleans up what Tenon created in
  * AWS (launch templates, the instance profile) and releases its finalizer.
  */
-import { ConditionTypes, Finalizers, type EC2NodeClass } from '../../../../api/index.js';
+import { Annotations, ConditionTypes, Finalizers, type EC2NodeClass } from '../../../../api/index.js';
 import { rfc3339, type Clock } from '../../../../clock/index.js';
 import {
   ignoreNotFound,
@@ -22,6 +22,7 @@ import type { AwsCloudProvider } from '../../aws-cloud-provider.js';
 import { cleanupNodeClass } from '../../nodeclass/cleanup.js';
 import type { NodeClassResolver } from '../../nodeclass/resolver.js';
 import type { AwsPort } from '../../ports/index.js';
+import { restampNodeClaims } from './restamp.js';
 import { userDataVerdict, UserDataLintReason } from './user-data-condition.js';
 
 /** A stored EC2NodeClass. */
@@ -79,6 +80,8 @@ export class NodeClassController implements Reconciler {
         .patch(Resources.ec2NodeClasses, { name }, { metadata: { annotations: resolution.annotations } })
         .catch(ignoreNotFound);
     }
+    if (annotations[Annotations.nodeClassHashVersion] !== resolution.annotations[Annotations.nodeClassHashVersion])
+      await restampNodeClaims({ client: this.o.client, nodeClassName: name, annotations: resolution.annotations });
     await this.writeStatus(name, resolution.status, verdict.condition);
     if (verdict.event && this.reported.get(name) !== verdict.event) {
       this.reported.set(name, verdict.event);

@@ -5,6 +5,7 @@ import type {
   Instance,
   InstanceTypeInfo as SdkInstanceTypeInfo,
   LaunchTemplate,
+  PlacementGroup,
   SecurityGroup,
   Subnet,
   Tag,
@@ -18,6 +19,8 @@ import type {
   InstanceState,
   InstanceTypeInfo,
   LaunchTemplateInfo,
+  PlacementGroupInfo,
+  PlacementGroupStrategy,
   SecurityGroupInfo,
   SubnetInfo,
   Tags,
@@ -115,6 +118,7 @@ function defaultCardInterfaces(info: SdkInstanceTypeInfo): number | undefined {
 }
 
 type NetworkFacts =
+  | 'networkCards'
   | 'maxNetworkInterfaces'
   | 'ipv4AddressesPerInterface'
   | 'efaCount'
@@ -123,11 +127,27 @@ type NetworkFacts =
 
 function networkFacts(info: SdkInstanceTypeInfo): Pick<InstanceTypeInfo, NetworkFacts> {
   return {
+    networkCards: (info.NetworkInfo?.NetworkCards ?? []).map((c) => ({
+      index: c.NetworkCardIndex ?? 0,
+      maxInterfaces: c.MaximumNetworkInterfaces ?? 0,
+    })),
     maxNetworkInterfaces: defaultCardInterfaces(info) ?? info.NetworkInfo?.MaximumNetworkInterfaces ?? 1,
     ipv4AddressesPerInterface: info.NetworkInfo?.Ipv4AddressesPerInterface ?? 1,
     efaCount: info.NetworkInfo?.EfaInfo?.MaximumEfaInterfaces,
     networkBandwidthMbps: networkBandwidthMbps(info),
     encryptionInTransitSupported: info.NetworkInfo?.EncryptionInTransitSupported ?? false,
+  };
+}
+
+function featureFacts(
+  info: SdkInstanceTypeInfo,
+): Pick<InstanceTypeInfo, 'nitroEnclavesSupported' | 'processorFeatures' | 'placementGroupStrategies'> {
+  return {
+    nitroEnclavesSupported: info.NitroEnclavesSupport === 'supported',
+    processorFeatures: [...(info.ProcessorInfo?.SupportedFeatures ?? [])],
+    placementGroupStrategies: (info.PlacementGroupInfo?.SupportedStrategies ?? []).filter(
+      (x): x is PlacementGroupStrategy => x === 'cluster' || x === 'partition' || x === 'spread',
+    ),
   };
 }
 
@@ -142,6 +162,7 @@ export function fromInstanceType(info: SdkInstanceTypeInfo): InstanceTypeInfo {
     ...processorFacts(info),
     ...networkFacts(info),
     hypervisor: info.Hypervisor,
+    ...featureFacts(info),
     bareMetal: info.BareMetal ?? false,
     gpus: accelerators(info.GpuInfo?.Gpus),
     accelerators: accelerators(
@@ -180,4 +201,19 @@ export function fromInstance(i: Instance): InstanceInfo {
     ...(i.PrivateDnsName === undefined ? {} : { privateDnsName: i.PrivateDnsName }),
     tags: fromTags(i.Tags),
   };
+}
+
+/** SDK placement group to port placement group (none for a strategy the provider does not know). */
+export function fromPlacementGroup(g: PlacementGroup): PlacementGroupInfo[] {
+  const strategy = g.Strategy;
+  if (strategy !== 'cluster' && strategy !== 'partition' && strategy !== 'spread') return [];
+  return [
+    {
+      groupId: g.GroupId ?? '',
+      groupName: g.GroupName ?? '',
+      strategy,
+      ...(g.PartitionCount === undefined ? {} : { partitionCount: g.PartitionCount }),
+      state: g.State ?? 'available',
+    },
+  ];
 }

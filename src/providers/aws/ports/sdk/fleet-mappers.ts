@@ -2,11 +2,62 @@
 import type {
   CreateFleetCommandInput,
   CreateFleetCommandOutput,
+  LaunchTemplateInstanceNetworkInterfaceSpecificationRequest,
   RequestLaunchTemplateData,
   _InstanceType,
 } from '@aws-sdk/client-ec2';
-import type { FleetRequest, FleetResult, LaunchTemplateInput } from '../types.js';
+import type { FleetRequest, FleetResult, LaunchNetworkInterface, LaunchTemplateInput } from '../types.js';
 import { toTags } from './ec2-mappers.js';
+
+function toNetworkInterface(n: LaunchNetworkInterface): LaunchTemplateInstanceNetworkInterfaceSpecificationRequest {
+  const ct = n.connectionTracking;
+  return {
+    NetworkCardIndex: n.networkCardIndex,
+    DeviceIndex: n.deviceIndex,
+    // The primary ENA interface is EC2's default type: the field is left out for it.
+    ...(n.interfaceType === 'interface' ? {} : { InterfaceType: n.interfaceType }),
+    Groups: n.groups,
+    ...(n.ipv4PrefixCount === undefined ? {} : { Ipv4PrefixCount: n.ipv4PrefixCount }),
+    ...(n.associatePublicIpAddress === undefined ? {} : { AssociatePublicIpAddress: n.associatePublicIpAddress }),
+    ...(ct === undefined
+      ? {}
+      : {
+          ConnectionTrackingSpecification: {
+            TcpEstablishedTimeout: ct.tcpEstablishedTimeout,
+            UdpStreamTimeout: ct.udpStreamTimeout,
+            UdpTimeout: ct.udpTimeout,
+          },
+        }),
+  };
+}
+
+/** The optional parts of a template: interfaces, CPU, enclave, placement and capacity-reservation options. */
+function launchOptions(input: LaunchTemplateInput): RequestLaunchTemplateData {
+  const cr = input.capacityReservation;
+  return {
+    ...(input.networkInterfaces === undefined
+      ? { SecurityGroupIds: input.securityGroupIds }
+      : { NetworkInterfaces: input.networkInterfaces.map(toNetworkInterface) }),
+    ...(input.cpuOptions === undefined
+      ? {}
+      : { CpuOptions: { NestedVirtualization: input.cpuOptions.nestedVirtualization } }),
+    ...(input.enclaveOptions === undefined ? {} : { EnclaveOptions: { Enabled: input.enclaveOptions.enabled } }),
+    ...(input.placement === undefined
+      ? {}
+      : { Placement: { GroupId: input.placement.groupId, PartitionNumber: input.placement.partitionNumber } }),
+    ...(cr === undefined
+      ? {}
+      : {
+          CapacityReservationSpecification: {
+            CapacityReservationPreference: cr.preference,
+            ...(cr.reservationId === undefined
+              ? {}
+              : { CapacityReservationTarget: { CapacityReservationId: cr.reservationId } }),
+          },
+          ...(cr.marketType === undefined ? {} : { InstanceMarketOptions: { MarketType: cr.marketType } }),
+        }),
+  };
+}
 
 /** The LaunchTemplateData of a port launch template (userData base64, IMDS options, EBS devices, tags). */
 export function buildLaunchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
@@ -14,7 +65,7 @@ export function buildLaunchTemplateData(input: LaunchTemplateInput): RequestLaun
     ImageId: input.imageId,
     UserData: Buffer.from(input.userData, 'utf8').toString('base64'),
     IamInstanceProfile: { Name: input.instanceProfileName },
-    SecurityGroupIds: input.securityGroupIds,
+    ...launchOptions(input),
     MetadataOptions: {
       HttpEndpoint: input.metadataOptions.httpEndpoint,
       HttpTokens: input.metadataOptions.httpTokens,

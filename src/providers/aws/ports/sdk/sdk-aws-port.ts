@@ -4,6 +4,7 @@ import {
   CreateLaunchTemplateCommand,
   CreateTagsCommand,
   DeleteLaunchTemplateCommand,
+  DescribePlacementGroupsCommand,
   paginateDescribeImages,
   paginateDescribeInstanceTypeOfferings,
   paginateDescribeInstanceTypes,
@@ -29,6 +30,7 @@ import type {
   InstanceTypeOffering,
   LaunchTemplateInfo,
   LaunchTemplateInput,
+  PlacementGroupInfo,
   SecurityGroupInfo,
   SpotPrice,
   SubnetInfo,
@@ -37,6 +39,7 @@ import type {
 import {
   fromImage,
   fromInstance,
+  fromPlacementGroup,
   fromInstanceType,
   fromLaunchTemplate,
   fromSecurityGroup,
@@ -133,6 +136,20 @@ export class SdkAwsPort extends SdkIamPricing implements AwsPort {
         timestamp: s.Timestamp ?? new Date(0),
       })),
     );
+  }
+
+  /** Available placement groups by ids or names (DescribePlacementGroups is not paginated). */
+  async describePlacementGroups(input: { groupIds?: string[]; groupNames?: string[] }): Promise<PlacementGroupInfo[]> {
+    const out = await sdkCall(() =>
+      this.clients.ec2.send(
+        new DescribePlacementGroupsCommand({
+          ...(input.groupIds === undefined ? {} : { GroupIds: input.groupIds }),
+          ...(input.groupNames === undefined ? {} : { GroupNames: input.groupNames }),
+          Filters: [{ Name: 'state', Values: ['available'] }],
+        }),
+      ),
+    );
+    return (out.PlacementGroups ?? []).flatMap(fromPlacementGroup);
   }
 
   /** Creates a launch template (userData base64-encoded here). */

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { RunReport } from './run-report.js';
+import { unexplainedWaitsSection } from './unexplained-waits.js';
 
 const require = createRequire(import.meta.url);
 
@@ -89,6 +90,7 @@ ${r.error ? `<p class="fail">error: ${escapeHtml(r.error)}</p>` : ''}
 <table><tr><th>step</th><th>expectation</th><th>result</th><th>observed</th></tr>
 ${rows}
 </table>
+${unexplainedWaitsSection(r.unexplainedWaits)}
 <h2>Events</h2>
 ${omittedEvents(r)}
 <table><tr><th>t (s)</th><th>type</th><th>reason</th><th>object</th><th>message</th></tr>

@@ -48,6 +48,18 @@ export interface LaunchGroup {
   count: number;
 }
 
+/** A pod left waiting at the end of a run without a cause `tenon explain` can name. */
+export interface UnexplainedWait {
+  /** `namespace/name`. */
+  pod: string;
+  /** Where the explanation left it (`Pending`, …). */
+  state: string;
+  /** The explanation's first line. */
+  summary: string;
+  /** Seconds since the kube-scheduler marked it Unschedulable. */
+  pendingSeconds: number;
+}
+
 /** Everything one run reports. */
 export interface RunReport {
   scenario: string;
@@ -68,6 +80,8 @@ export interface RunReport {
   allRunning?: { simSeconds: number; wallSeconds: number };
   simSeconds: number;
   wallSeconds: number;
+  /** Pods waiting at the end without a cause (there should be none); absent when not looked for. */
+  unexplainedWaits?: UnexplainedWait[];
   /** Failure of the run itself (not of an expectation), e.g. a step that could not be applied. */
   error?: string;
 }

@@ -14,6 +14,7 @@ import { describeExpectation, evaluate, type Outcome } from './expectations.js';
 import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
 import type { Expectation, Scenario, Step } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
+import { findUnexplainedWaits } from '../report/unexplained-waits.js';
 
 /** Options of a run. */
 export interface RunScenarioOptions {
@@ -179,6 +180,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     error = e instanceof Error ? e.message : String(e);
   }
   const events = await timeline(pg, run.t0).catch(() => ({ rows: [], omitted: 0, omittedByReason: {} }));
+  const unexplainedWaits = await findUnexplainedWaits(pg).catch(() => undefined);
   const report: RunReport = {
     scenario: s.name,
     description: s.description,
@@ -188,6 +190,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     samples: run.samples,
     events: events.rows,
     ...(events.omitted > 0 ? { eventsOmitted: { count: events.omitted, byReason: events.omittedByReason } } : {}),
+    ...(unexplainedWaits ? { unexplainedWaits } : {}),
     launched: launches(pg),
     fleet: launches(pg, ['pending', 'running']),
     costPerHour: run.samples.at(-1)?.costPerHour ?? 0,

@@ -10,7 +10,7 @@ import {
   type NodeSelectorRequirementWithMinValues as NodeSelectorRequirement,
   type ResourceList,
 } from '../../api/index.js';
-import { valueSatisfies } from '../../scheduling/check/labels.js';
+import { valueSatisfies } from '../../scheduling/rules/labels.js';
 import type { InstanceType, Offering } from '../instance-type.js';
 
 /** The parts of a NodeOverlay that change instance types. */

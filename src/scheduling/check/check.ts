@@ -6,7 +6,7 @@
 import type { SchedulingInput, SchedulingResult } from '../model.js';
 import { checkAntiAffinity } from './anti-affinity.js';
 import { checkHostPorts } from './host-ports.js';
-import type { DomainMode } from './karpenter-domains.js';
+import type { DomainMode } from '../rules/karpenter-domains.js';
 import { checkNodeClaims } from './nodeclaims.js';
 import { checkNodeFit } from './node-fit.js';
 import { checkPodAffinity } from './pod-affinity.js';

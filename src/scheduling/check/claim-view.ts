@@ -5,8 +5,8 @@
  */
 import { Labels } from '../../api/index.js';
 import type { InstanceType, NewNodeClaim, NodePool, NodeSelectorRequirement, Offering } from '../model.js';
-import { amountsOf, type Amounts } from './amounts.js';
-import { formatRequirement, NodeLabels, valueSatisfies } from './labels.js';
+import { amountsOf, type Amounts } from '../rules/amounts.js';
+import { formatRequirement, NodeLabels, valueSatisfies } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 
 /** One option of a NodeClaim as the checker sees it. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewNodeClaim, Pod, SchedulingInput, SchedulingResult } from '../model.js';
 import { makeInstanceType, makeNodePool, makePod } from '../testing/factories.js';
 import { checkPlacement } from './check.js';
-import { discoveredDomains } from './karpenter-domains.js';
+import { discoveredDomains } from '../rules/karpenter-domains.js';
 
 const zone = 'topology.kubernetes.io/zone';
 const hostname = 'kubernetes.io/hostname';

@@ -4,7 +4,7 @@
  */
 import { Labels } from '../../api/index.js';
 import type { Pod } from '../model.js';
-import { addAmounts, formatNano, podDemand, shortfalls, type Amounts } from './amounts.js';
+import { addAmounts, formatNano, podDemand, shortfalls, type Amounts } from '../rules/amounts.js';
 import {
   blockingTaint,
   firstNotAlways,
@@ -12,7 +12,7 @@ import {
   formatRequirement,
   termAlwaysHolds,
   type NodeLabels,
-} from './labels.js';
+} from '../rules/labels.js';
 import type { CheckNode, World } from './world.js';
 import type { Violation } from './violation.js';
 

@@ -6,8 +6,8 @@
 import { Labels } from '../../api/index.js';
 import type { NodeSelectorRequirementWithMinValues } from '../../api/index.js';
 import type { InstanceType } from '../model.js';
-import { addAmounts, amountsOf, formatNano, type Amounts } from './amounts.js';
-import { valueSatisfies } from './labels.js';
+import { addAmounts, amountsOf, formatNano, type Amounts } from '../rules/amounts.js';
+import { valueSatisfies } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 import type { CheckNode, World } from './world.js';
 

@@ -8,8 +8,8 @@
  * raises a minimum; so may a node that may or may not pass the owner's node filter (labels still open).
  */
 import type { NodeSelectorRequirement, TopologySpreadConstraint } from '../model.js';
-import { blockingTaint, firstNotAlways, possiblyMatches, selectorMatches, valueSatisfies } from './labels.js';
-import { discoveredDomains } from './karpenter-domains.js';
+import { blockingTaint, firstNotAlways, possiblyMatches, selectorMatches, valueSatisfies } from '../rules/labels.js';
+import { discoveredDomains } from '../rules/karpenter-domains.js';
 import { domainValues, resolveSpreadSelector } from './terms.js';
 import type { Violation } from './violation.js';
 import type { CheckNode, PlacedPod, World } from './world.js';

@@ -3,7 +3,7 @@
  * selector with matchLabelKeys / mismatchLabelKeys folded in, and a key for grouping identical terms.
  */
 import type { LabelSelector, PodAffinityTerm, SchedulingInput } from '../model.js';
-import { selectorMatches } from './labels.js';
+import { selectorMatches } from '../rules/labels.js';
 import type { CheckNode, PlacedPod } from './world.js';
 
 /** A resolved term: counts pods in `namespaces` (undefined: all) whose labels match `selector`. */

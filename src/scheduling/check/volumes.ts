@@ -4,7 +4,7 @@
  * node to the StorageClass's allowedTopologies; attachable volumes per CSI driver stay within the node's limit.
  */
 import type { NodeSelectorTerm, Pod, Volume, VolumeInfo } from '../model.js';
-import { termAlwaysHolds, type NodeLabels } from './labels.js';
+import { termAlwaysHolds, type NodeLabels } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 import type { World } from './world.js';
 

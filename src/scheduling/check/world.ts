@@ -12,10 +12,10 @@ import type {
   SchedulingInput,
   SchedulingResult,
 } from '../model.js';
-import { addAmounts, amountsOf, podDemand, type Amounts } from './amounts.js';
+import { addAmounts, amountsOf, podDemand, type Amounts } from '../rules/amounts.js';
 import { claimView, type ClaimOption } from './claim-view.js';
-import type { DomainMode, PoolDomainMemo } from './karpenter-domains.js';
-import { blockingTaint, NodeLabels, possiblyMatches } from './labels.js';
+import type { DomainMode, PoolDomainMemo } from '../rules/karpenter-domains.js';
+import { blockingTaint, NodeLabels, possiblyMatches } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 
 /** A pod on a node in the final placement. */

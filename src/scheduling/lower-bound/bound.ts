@@ -20,7 +20,7 @@
  *
  * The result is the largest of the five. Pods no variant can hold are left out (no placement holds them either).
  */
-import type { DomainMode } from '../check/karpenter-domains.js';
+import type { DomainMode } from '../rules/karpenter-domains.js';
 import type { SchedulingInput } from '../model.js';
 import { aggregateBound, type Aggregate } from './aggregate.js';
 import { classCoverBound } from './class-cover.js';

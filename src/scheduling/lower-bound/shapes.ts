@@ -6,8 +6,8 @@
  * constraints may hold there — a superset of what is really allowed, which keeps the bound a relaxation.
  */
 import { Labels } from '../../api/index.js';
-import { amountsOf, podDemand, type Amounts } from '../check/amounts.js';
-import { blockingTaint, NodeLabels, possiblyMatches } from '../check/labels.js';
+import { amountsOf, podDemand, type Amounts } from '../rules/amounts.js';
+import { blockingTaint, NodeLabels, possiblyMatches } from '../rules/labels.js';
 import type { ExistingNode, InstanceType, NodePool, Pod, SchedulingInput } from '../model.js';
 
 /** A group of identical pending pods. */

@@ -14,8 +14,8 @@
  * the term is skipped when an existing node able to take the class lies elsewhere.
  */
 import { Labels } from '../../api/index.js';
-import { discoveredDomains } from '../check/karpenter-domains.js';
-import { selectorMatches } from '../check/labels.js';
+import { discoveredDomains } from '../rules/karpenter-domains.js';
+import { selectorMatches } from '../rules/labels.js';
 import type { Pod, SchedulingInput, TopologySpreadConstraint } from '../model.js';
 import { cheapestCovers, usefulSizes, type Size } from './class-cover.js';
 import type { PodClass, Variant } from './shapes.js';

@@ -1,5 +1,6 @@
 /**
- * The checker's own resource arithmetic (independent of the solver's quantity code): every quantity becomes an
+ * Plain resource arithmetic of the placement checker and the lower bound (scheduling/rules), independent of the
+ * solver's quantity code: every quantity becomes an
  * exact bigint count of nano-units, so `0.1`, `100m` and `1e-1` compare equal and nothing rounds.
  */
 import type { ResourceList } from '../../api/index.js';

@@ -1,7 +1,8 @@
 /**
- * The checker's own label logic: label selectors over pod labels, node selector requirements over a node whose
- * labels may not be fully known yet (a new NodeClaim can still become any of its instance types and offerings),
- * and taint toleration. Written apart from the solver's requirements algebra on purpose.
+ * Plain label logic of the placement checker and the lower bound (scheduling/rules): label selectors over pod
+ * labels, node selector requirements over a node whose labels may not be fully known yet (a new NodeClaim can still
+ * become any of its instance types and offerings), and taint toleration. Written apart from the solver's
+ * requirements algebra on purpose.
  */
 import type { Taint, Toleration } from '../../api/index.js';
 import type { LabelSelector, NodeSelectorRequirement, NodeSelectorTerm } from '../model.js';

@@ -9,3 +9,4 @@ export * from './capacitybuffer/index.js';
 export * from './crds/index.js';
 export * from './validation/index.js';
 export type { ObjectMeta, OwnerReference } from './shared/object-meta.js';
+export * from './shared/label-selector.js';

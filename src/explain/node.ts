@@ -7,7 +7,8 @@
 import { Annotations, ConditionTypes, Labels, type Budget } from '../api/index.js';
 import { budgetActive, budgetNodes } from '../controllers/disruption/budgets/budgets.js';
 import type { Node, Pod } from '../kube/index.js';
-import { cheapestOffering, compileSelector, type LabelSelector } from '../scheduling/index.js';
+import { compileSelector, type LabelSelector } from '../api/index.js';
+import { cheapestOffering } from '../scheduling/index.js';
 import { parseDuration } from '../settings/duration.js';
 import type { ExplainContext } from './context.js';
 import type { Cause, Explanation } from './model.js';

@@ -25,7 +25,6 @@ export {
 export { podRequests } from './resources/pod-requests.js';
 export { amount, amounts, decimal } from './resources/amounts.js';
 export { tolerates, untoleratedTaint, effectiveTaints, formatTaint } from './taints.js';
-export { compileSelector, type LabelMatcher } from './label-selector.js';
 export { hostPortsOf, conflictingPort, type HostPort } from './host-ports.js';
 export { podVolumes, type PodVolumes } from './volumes.js';
 export { prepareInstanceType, cheapestOffering, offeringAllowed, type InstanceTypeInfo } from './instance-types.js';

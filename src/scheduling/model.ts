@@ -2,13 +2,15 @@
  * The scheduling engine's input and output: plain, Kubernetes-shaped objects so callers can pass what informers
  * hold (or test factories build) without conversion. Nothing here is mutated by the solver.
  */
-import type { NodeSelectorRequirementWithMinValues, ResourceList, Taint, Toleration } from '../api/index.js';
+import type {
+  LabelSelector,
+  NodeSelectorRequirementWithMinValues,
+  ResourceList,
+  Taint,
+  Toleration,
+} from '../api/index.js';
 
-/** A label selector (metav1.LabelSelector). */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
-}
+export type { LabelSelector } from '../api/index.js';
 
 /** A node selector requirement (core/v1), with Karpenter's extra operators allowed. */
 export type NodeSelectorRequirement = NodeSelectorRequirementWithMinValues;

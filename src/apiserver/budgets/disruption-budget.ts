@@ -1,5 +1,5 @@
 /** PodDisruptionBudget arithmetic as the disruption controller computes it from the pods it selects. */
-import { fromLabelSelector, matchesLabels } from '../selectors/label-selectors.js';
+import { matchesRequirements, selectorRequirements } from '../../api/index.js';
 import type { ResourceInfo } from '../resources/resource-types.js';
 import type { ServerState } from '../state.js';
 import { parseEntry } from '../storage/store.js';
@@ -31,11 +31,11 @@ function scaled(v: unknown, total: number, roundUp: boolean): number | undefined
 
 /** The pods a budget selects (in its namespace, not finished). */
 export function selectedPods(state: ServerState, pods: ResourceInfo, pdb: KObject): KObject[] {
-  const reqs = fromLabelSelector(isJson(pdb.spec) ? pdb.spec.selector : undefined);
+  const reqs = selectorRequirements(isJson(pdb.spec) ? pdb.spec.selector : undefined);
   const out: KObject[] = [];
   for (const e of state.store.table(pods).objects.values()) {
     if (!e.inNamespace(pdb.metadata.namespace ?? '')) continue;
-    if (!matchesLabels(reqs, e.labels)) continue;
+    if (!matchesRequirements(reqs, e.labels)) continue;
     const phase = e.field('status.phase');
     if (phase === 'Succeeded' || phase === 'Failed') continue;
     out.push(parseEntry(e));
@@ -70,7 +70,7 @@ export function budgetsFor(state: ServerState, pdbs: ResourceInfo, pod: KObject)
     const sel = isJson(pdb.spec) ? pdb.spec.selector : undefined;
     // An empty selector selects nothing for policy/v1... except `{}`, which selects every pod.
     if (sel === undefined || sel === null) continue;
-    if (matchesLabels(fromLabelSelector(sel), pod.metadata.labels)) out.push(pdb);
+    if (matchesRequirements(selectorRequirements(sel), pod.metadata.labels)) out.push(pdb);
   }
   return out;
 }

@@ -5,7 +5,8 @@ import {
   parseFieldSelector,
   type FieldRequirement,
 } from '../selectors/field-selectors.js';
-import { matchesLabels, parseLabelSelector, type LabelRequirement } from '../selectors/label-selectors.js';
+import { matchesRequirements, type LabelRequirement } from '../../api/index.js';
+import { parseLabelSelector } from '../selectors/label-selectors.js';
 import { ApiError, badRequest } from '../status.js';
 import type { Entry, ResourceTable } from '../storage/store.js';
 import { mergeSorted } from '../storage/sorted-keys.js';
@@ -27,7 +28,7 @@ export function filterFromQuery(q: URLSearchParams, namespace: string | undefine
 /** True when an entry passes the filter. */
 export function matches(f: Filter, e: Entry): boolean {
   if (f.namespace !== undefined && !e.inNamespace(f.namespace)) return false;
-  if (f.labels.length > 0 && !matchesLabels(f.labels, e.labels)) return false;
+  if (f.labels.length > 0 && !matchesRequirements(f.labels, e.labels)) return false;
   return f.fields.length === 0 || matchesFields(f.fields, e);
 }
 

@@ -7,8 +7,8 @@
  */
 import { Labels } from '../../api/index.js';
 import { amountsOf, podDemand, type Amounts } from '../rules/amounts.js';
-import { blockingTaint, NodeLabels, possiblyMatches } from '../rules/labels.js';
-import type { ExistingNode, InstanceType, NodePool, Pod, SchedulingInput } from '../model.js';
+import { blockingTaint, NodeLabels, possiblyMatches, selectorMatches } from '../rules/labels.js';
+import type { ExistingNode, InstanceType, LabelSelector, NodePool, Pod, SchedulingInput } from '../model.js';
 
 /** A group of identical pending pods. */
 export interface PodClass {
@@ -37,12 +37,9 @@ export interface Variant {
   taints: NonNullable<NodePool['template']['taints']>;
 }
 
-function selectsOwnLabels(
-  sel: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined,
-  labels: Record<string, string>,
-): boolean {
-  if (!sel || (sel.matchExpressions ?? []).length > 0) return false;
-  return Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+/** Whether a term's selector, by labels alone (no expressions), selects its own pod: a group of one's peers. */
+function selectsOwnLabels(sel: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  return !!sel && (sel.matchExpressions ?? []).length === 0 && selectorMatches(sel, labels);
 }
 
 function hostnameAntiGroup(pod: Pod): string | undefined {

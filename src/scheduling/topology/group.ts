@@ -3,7 +3,7 @@
  * by every pod that has the same one, with the count of matching pods per domain kept incrementally.
  */
 import type { Taint, Toleration } from '../../api/index.js';
-import type { LabelMatcher } from '../label-selector.js';
+import type { LabelMatcher } from '../../api/index.js';
 import { untoleratedDoNotSchedule } from '../taints.js';
 import type { NodeFilter } from './node-filter.js';
 

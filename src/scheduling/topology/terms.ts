@@ -1,7 +1,7 @@
 /**
  * Turns a pod's spread constraints and affinity terms into group definitions (hashable, de-duplicated).
  */
-import { compileSelector, selectorKey, type LabelMatcher } from '../label-selector.js';
+import { compileSelector, selectorKey, type LabelMatcher } from '../../api/index.js';
 import type { Toleration } from '../../api/index.js';
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model.js';
 import type { GroupSpec, GroupType } from './group.js';

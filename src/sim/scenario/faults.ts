@@ -4,22 +4,9 @@
  */
 import { parseDuration } from '../../settings/duration.js';
 import { Resources, type Node } from '../../kube/index.js';
-import { compileSelector } from '../../scheduling/index.js';
 import type { SimAction } from '../ec2/rate-limits.js';
 import type { Playground } from '../playground/playground.js';
 import type { Fault, FaultWindow } from './format.js';
-
-function parseSelector(text: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (text ?? '')
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const [k = '', v = ''] = part.split('=');
-    out[k.trim()] = v.trim();
-  }
-  return out;
-}
 
 /** Runs `heal` once the fault's window has passed; says so in the report text. */
 function windowed(pg: Playground, w: FaultWindow, text: string, heal: () => void): string {
@@ -33,9 +20,8 @@ async function stopKubelets(
   pg: Playground,
   f: { labelSelector?: string; count?: number } & FaultWindow,
 ): Promise<string> {
-  const matches = compileSelector({ matchLabels: parseSelector(f.labelSelector) });
-  const nodes = (await pg.observer.client.list<Node>(Resources.nodes)).items
-    .filter((n) => matches(n.metadata.labels ?? {}))
+  // The API server selects, as for a scenario's counts: one selector syntax everywhere.
+  const nodes = (await pg.observer.client.list<Node>(Resources.nodes, { labelSelector: f.labelSelector })).items
     .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
     .slice(0, f.count ?? Number.POSITIVE_INFINITY);
   const names = nodes.map((n) => n.metadata.name ?? '');

@@ -6,7 +6,7 @@
  * the fewest victims, the latest start of the highest-priority victims. The texts are kube-scheduler's.
  */
 import type { Pod } from '../../kube/index.js';
-import { compileSelector } from '../../scheduling/index.js';
+import { compileSelector } from '../../api/index.js';
 import type { PodDisruptionBudget } from '../world/resources.js';
 import { infeasibility, type FeasibilityContext, type NodeVerdict } from './feasibility.js';
 import { nodeInfo, type NodeInfo } from './node-info.js';

@@ -2,7 +2,7 @@
  * Karpenter's pdb.Limits: a pod can be evicted voluntarily only when exactly one PodDisruptionBudget selects it
  * (the eviction API refuses pods under several) and that budget allows at least one more disruption.
  */
-import { compileSelector, type LabelMatcher } from '../../../scheduling/index.js';
+import { compileSelector, type LabelMatcher } from '../../../api/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import type { DisruptionPdb } from '../types.js';
 

@@ -21,6 +21,8 @@ describe('shipped scenarios on the playground', () => {
       const report = await runScenario(scenario, { baseDir: dir });
       expect(report.passed, renderSummary(report)).toBe(true);
       expect(report.expectations.length).toBeGreaterThan(0);
+      // The report lists waits `tenon explain` cannot give a cause for: a shipped scenario has none.
+      expect(report.unexplainedWaits ?? [], renderSummary(report)).toEqual([]);
     },
     180_000,
   );

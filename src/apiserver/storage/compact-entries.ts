@@ -1,8 +1,7 @@
 /**
  * The objects of a table kept as packed text only, for resources that pile up and are seldom read: Events. A
- * stored Event is about 1 KB of JSON, which packs to a few hundred bytes, but a full Entry beside it (the object,
- * its key and uid strings, selectable fields, an index slot) had cost as much again: at 150,000 pods the 340,000
- * Events were the largest part of the heap. Here each object is its key and one flat string, and an Entry is
+ * stored Event packs small, but a full Entry beside it (the object, its key and uid strings, selectable fields, an
+ * index slot) costs more than the packed bytes, and a large playground holds a few Events per pod. Here each object is its key and one flat string, and an Entry is
  * rebuilt when it is read. Reads cost an inflate and a parse (microseconds); writes cost nothing extra. A rebuilt entry
  * shares the stored text rather than copying it.
  */

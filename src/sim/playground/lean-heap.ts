@@ -1,15 +1,10 @@
 /**
- * The playground's heap settings. Between full collections V8 lets the old generation grow to up to four times what
- * survived the last one; in the playground almost all of that growth is garbage (each write's request, response
- * and watch copies), so RSS ran at two to three times the live heap. Growing by 20% keeps RSS near live memory for
- * about a tenth more CPU (docs/adr/0015-scale-run-finishes.md); past 200 MB live the growth is held to 40 MB
- * (docs/adr/0019-bounded-headroom.md).
- *
- * V8's memory-saving mode (`--optimize-for-size`, set at run time) lowered the peak RSS by 14% at 20,000 pods for
- * about 15% more wall time (docs/adr/0017-the-peak-is-in-the-collector.md). Compacting on every full collection
- * was tried and dropped: it keeps fewer half-empty pages between collections, but each collection first copies
- * every survivor to new pages, so RSS at its peak, inside the collection, was about 1.4 times what it was in
- * between.
+ * The playground's heap settings (docs/adr/0012-playground-memory-budget.md; measurements in docs/perf). Between full
+ * collections V8 lets the old generation grow to several times what survived the last one; in the playground almost
+ * all of that growth is garbage (each write's request, response and watch copies), so RSS ran far above the live
+ * heap. A small, bounded growth keeps RSS near live memory for some more CPU. V8's memory-saving mode trades wall
+ * time for a lower peak. Compacting on every full collection was tried and dropped: each collection first copies
+ * every survivor to new pages, so RSS inside the collection, where the peak is, rose.
  */
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -18,9 +13,9 @@ import v8 from 'node:v8';
 export const playgroundHeapGrowingPercent = 20;
 
 /**
- * The garbage a large heap may gather between full collections, in bytes. Twenty percent of a 150,000-pod playground
- * (about 700 MB live) is 140 MB of RSS holding nothing. At 80 MB, full collections took 3.4% of the run's wall time
- * (scavenges took 28%), so collecting twice as often again costs little.
+ * The garbage a large heap may gather between full collections, in bytes. A percentage of a large playground's live
+ * heap is RSS holding nothing; full collections are a small share of the run's time next to scavenges, so collecting
+ * more often costs little.
  */
 export const playgroundHeapHeadroomBytes = 40 * 2 ** 20;
 
@@ -35,8 +30,8 @@ export function growingPercentFor(liveBytes: number): number {
 
 /**
  * The young generation does not grow past its first size. Each scavenge copies what survives, and in the
- * playground most of it survives (stored objects, informer copies): a young generation grown to 16 MB semi-spaces
- * held up to 48 MB more at the peak. `--max-semi-space-size` must be given on the command line; the growth factor
+ * playground most of it survives (stored objects, informer copies), so a grown young generation only raises the
+ * peak. `--max-semi-space-size` must be given on the command line; the growth factor
  * can be set at run time, and 1 keeps the young generation at its first size.
  */
 export const playgroundSemiSpaceGrowthFactor = 1;

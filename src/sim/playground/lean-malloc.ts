@@ -1,11 +1,10 @@
 /**
- * glibc's malloc settings for the playground. Packing each stored object deflates it with a dictionary, and every
- * call allocates and frees zlib's window and hash tables (a few hundred KB). glibc serves a freed block of that
- * size again from the main heap, which it rarely gives back, so the process kept 80 MB of malloc heap at 20,000 pods
- * and 87 MB at 150,000. With a fixed mmap threshold those blocks are mapped and unmapped instead: the malloc heap
- * held 46 MB and the peak RSS was 34 MB lower at 20,000 pods, at the same speed (docs/adr/0019-bounded-headroom.md).
- * malloc reads these variables once, when the process starts, so the playground's commands start again in a child
- * process that has them.
+ * glibc's malloc settings for the playground (docs/adr/0012-playground-memory-budget.md). Packing each stored object
+ * deflates it with a dictionary, and every call allocates and frees zlib's window and hash tables (a few hundred
+ * KB). glibc serves a freed block of that size again from the main heap, which it rarely gives back. With a fixed
+ * mmap threshold those blocks are mapped and unmapped instead, so the malloc heap stays small. malloc reads these
+ * variables once, when the process starts, so the playground's commands start again in a child process that has
+ * them.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * Pod specs as text, for the caches keyed by "pods of one template". Every pod of a Deployment has the same text,
- * so one string is kept per distinct spec rather than one per pod (150,000 pods would otherwise hold ~200 MB of
- * copies of a few strings).
+ * so one string is kept per distinct spec rather than one per pod (a large playground would otherwise hold a copy
+ * of a few strings per pod).
  */
 import type { Pod } from '../../kube/index.js';
 import { asSchedPod } from './sched-pod.js';

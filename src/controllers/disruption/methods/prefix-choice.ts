@@ -23,8 +23,8 @@ export const MaxReplacementOverpay = 1.1;
 export const MaxPrefixScan = 40;
 
 /**
- * At most this many full solves are spent looking past Karpenter's command (each costs 10-30 ms at 1,000 nodes,
- * where a resource-only simulation costs about 1 ms); when pods or NodePools send simulations to the solver, the
+ * At most this many full solves are spent looking past Karpenter's command (a full solve costs an order of magnitude more
+ * than a resource-only simulation); when pods or NodePools send simulations to the solver, the
  * search stops there with what it found.
  */
 export const MaxExtraSolves = 16;

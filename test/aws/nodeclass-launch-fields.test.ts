@@ -162,3 +162,24 @@ describe('the drift hash', () => {
       expect(nodeClassHash(nodeClass('default', spec)), JSON.stringify(spec)).not.toBe(base);
   });
 });
+
+describe('the windows2025 alias', () => {
+  it('resolves the Windows Server 2025 EKS AMI and launches x86 types with the Windows bootstrap', async () => {
+    const w = await withClass({ amiSelectorTerms: [{ alias: 'windows2025@latest' }] });
+    const amis = w.nodeClasses.get('default')?.status?.amis ?? [];
+    expect(amis.map((a) => a.name)).toEqual([
+      expect.stringMatching(/^Windows_Server-2025-English-Core-EKS_Optimized-1\.32-/),
+    ]);
+    const types = await w.provider.getInstanceTypes(nodePool());
+    expect(types.every((t) => t.labels['kubernetes.io/os'] === 'windows')).toBe(true);
+    expect(types.map((t) => t.name)).not.toContain('m6g.large');
+    await w.provider.create(nodeClaim([...onlyTypes('m5.large'), onDemand]));
+    const [instance] = w.sim.listInstances();
+    expect(instance?.imageId).toBe(amis[0]?.id);
+    expect(instance?.userData).toMatch(/^<powershell>\n/);
+    expect(instance?.userData).toContain("& $EKSBootstrapScriptFile -EKSClusterName 'demo'");
+    expect(instance?.blockDeviceMappings).toEqual([
+      expect.objectContaining({ deviceName: '/dev/sda1', volumeSizeGiB: 50 }),
+    ]);
+  });
+});

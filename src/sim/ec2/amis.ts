@@ -1,6 +1,6 @@
 /**
  * The simulated account's public AMIs and the SSM parameters Karpenter's aliases resolve through:
- * per family (AL2, AL2023, Bottlerocket, Windows2022), architecture, Kubernetes version and release.
+ * per family (AL2, AL2023, Bottlerocket, Windows2022, Windows2025), architecture, Kubernetes version and release.
  */
 import type { Ec2Architecture, ImageInfo } from '../../providers/aws/ports/index.js';
 import type { SeededRandom } from './random.js';
@@ -13,7 +13,7 @@ export interface SimImage extends ImageInfo {
   ownerAlias?: string;
 }
 
-type Family = 'al2' | 'al2023' | 'bottlerocket' | 'windows2022';
+type Family = 'al2' | 'al2023' | 'bottlerocket' | 'windows2022' | 'windows2025';
 const arches: readonly Ec2Architecture[] = ['x86_64', 'arm64'];
 
 function imageName(family: Family, arch: Ec2Architecture, k8s: string, release: string): string {
@@ -25,7 +25,8 @@ function imageName(family: Family, arch: Ec2Architecture, k8s: string, release: 
     case 'bottlerocket':
       return `bottlerocket-aws-k8s-${k8s}-${arch}-${bottlerocketVersion(release)}`;
     case 'windows2022':
-      return `Windows_Server-2022-English-Core-EKS_Optimized-${k8s}-${release}`;
+    case 'windows2025':
+      return `Windows_Server-${family.slice(7)}-English-Core-EKS_Optimized-${k8s}-${release}`;
   }
 }
 
@@ -60,8 +61,9 @@ export function ssmNames(
       const base = `/aws/service/bottlerocket/aws-k8s-${k8s}/${arch}`;
       return { pinned: `${base}/${bottlerocketVersion(release).slice(1)}/image_id`, latest: `${base}/latest/image_id` };
     }
-    case 'windows2022': {
-      const name = `/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-${k8s}/image_id`;
+    case 'windows2022':
+    case 'windows2025': {
+      const name = `/aws/service/ami-windows-latest/Windows_Server-${family.slice(7)}-English-Core-EKS_Optimized-${k8s}/image_id`;
       return { pinned: name, latest: name };
     }
   }
@@ -83,9 +85,9 @@ export function publishRelease(input: {
   const images: SimImage[] = [];
   const parameters: Record<string, string> = {};
   for (const k8s of input.versions) {
-    for (const family of ['al2', 'al2023', 'bottlerocket', 'windows2022'] as const) {
+    for (const family of ['al2', 'al2023', 'bottlerocket', 'windows2022', 'windows2025'] as const) {
       for (const arch of arches) {
-        if (family === 'windows2022' && arch === 'arm64') continue;
+        if (family.startsWith('windows') && arch === 'arm64') continue;
         const imageId = `ami-${input.random.hex(17)}`;
         images.push({
           imageId,

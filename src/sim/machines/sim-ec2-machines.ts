@@ -22,6 +22,7 @@ export function familyOfImage(name: string | undefined): AmiFamily {
   )
     return 'AL2';
   if (name.startsWith('bottlerocket-')) return 'Bottlerocket';
+  if (name.startsWith('Windows_Server-2025')) return 'Windows2025';
   if (name.startsWith('Windows_Server-2022')) return 'Windows2022';
   if (name.startsWith('Windows_Server-2019')) return 'Windows2019';
   return 'Custom';

@@ -30,6 +30,7 @@ export function kindOf(family: AmiFamily, userData: string): BootstrapKind {
       return 'bottlerocket';
     case 'Windows2019':
     case 'Windows2022':
+    case 'Windows2025':
       return 'windows';
     default:
       return detectKind(userData);

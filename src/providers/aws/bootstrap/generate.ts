@@ -22,6 +22,7 @@ export function generateUserData(input: UserDataInput): string {
       return generateBottlerocket(input);
     case 'Windows2019':
     case 'Windows2022':
+    case 'Windows2025':
       return generateWindows(input);
     case 'Custom':
       return input.userData ?? '';

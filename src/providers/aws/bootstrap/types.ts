@@ -1,7 +1,7 @@
 import type { Taint } from '../../../api/index.js';
 
 /** The AMI families Tenon generates userData for (EC2NodeClass `spec.amiFamily` or its alias). */
-export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Custom';
+export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Windows2025' | 'Custom';
 
 /** What the node needs to know to join the cluster. */
 export interface ClusterInfo {

@@ -44,6 +44,12 @@ export const familyFlags: { [F in AmiFamily]: FamilyFlags } = {
     evictionSoftEnabled: false,
     supportsEniLimitedPodDensity: false,
   },
+  Windows2025: {
+    usesEniLimitedMemoryOverhead: true,
+    podsPerCoreEnabled: false,
+    evictionSoftEnabled: false,
+    supportsEniLimitedPodDensity: false,
+  },
   Custom: {
     usesEniLimitedMemoryOverhead: true,
     podsPerCoreEnabled: true,
@@ -70,6 +76,7 @@ export function defaultBlockDevices(family: AmiFamily): BlockDeviceMapping[] {
       return [gp3('/dev/xvda', 4), gp3('/dev/xvdb', 20)];
     case 'Windows2019':
     case 'Windows2022':
+    case 'Windows2025':
       return [gp3('/dev/sda1', 50)];
     case 'Custom':
       return [];
@@ -83,6 +90,7 @@ export function ephemeralDevice(family: AmiFamily): string {
       return '/dev/xvdb';
     case 'Windows2019':
     case 'Windows2022':
+    case 'Windows2025':
       return '/dev/sda1';
     default:
       return '/dev/xvda';
@@ -91,5 +99,5 @@ export function ephemeralDevice(family: AmiFamily): string {
 
 /** The OS a node of the family runs. */
 export function familyOs(family: AmiFamily): 'linux' | 'windows' {
-  return family === 'Windows2019' || family === 'Windows2022' ? 'windows' : 'linux';
+  return family.startsWith('Windows') ? 'windows' : 'linux';
 }

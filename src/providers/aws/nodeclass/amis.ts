@@ -33,6 +33,7 @@ export function aliasParameter(alias: string, k8s: string, arch: Ec2Architecture
       return `/aws/service/bottlerocket/aws-k8s-${k8s}/${arch}/${latest ? 'latest' : version.replace(/^v/, '')}/image_id`;
     case 'windows2019':
     case 'windows2022':
+    case 'windows2025':
       return arch === 'arm64'
         ? undefined
         : `/aws/service/ami-windows-latest/Windows_Server-${family.slice(7)}-English-Core-EKS_Optimized-${k8s}/image_id`;

@@ -13,12 +13,24 @@ export interface Reconciler {
   reconcile(key: string): Promise<ReconcileResult | void>;
 }
 
+/** How a reconcile ended, as controller-runtime's `controller_runtime_reconcile_total{result}` says it. */
+export type ReconcileOutcome = 'success' | 'error' | 'requeue_after';
+
+/** What an instrumented reconcile loop reports (wall-clock ms). */
+export interface ReconcileObserver {
+  /** A worker took a key. */
+  started(): void;
+  /** A worker finished a key after `ms`. */
+  finished(outcome: ReconcileOutcome, ms: number): void;
+}
+
 /** Options of runReconciler. */
 export interface RunOptions {
   queue: WorkQueue;
   reconciler: Reconciler;
   workers?: number;
   onError?: (key: string, e: unknown) => void;
+  observer?: ReconcileObserver;
 }
 
 /** Runs `workers` loops that take keys from the queue and reconcile them until the queue shuts down. */
@@ -27,17 +39,25 @@ export async function runReconciler(opts: RunOptions): Promise<void> {
   await Promise.all(workers);
 }
 
-async function workerLoop({ queue, reconciler, onError }: RunOptions): Promise<void> {
+async function workerLoop({ queue, reconciler, onError, observer }: RunOptions): Promise<void> {
   for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
+    const start = performance.now();
+    let outcome: ReconcileOutcome = 'success';
+    observer?.started();
     try {
       const result = await reconciler.reconcile(key);
       queue.forget(key);
-      if (result?.requeueAfter !== undefined) queue.addAfter(key, result.requeueAfter);
+      if (result?.requeueAfter !== undefined) {
+        outcome = 'requeue_after';
+        queue.addAfter(key, result.requeueAfter);
+      }
     } catch (e) {
+      outcome = 'error';
       onError?.(key, e);
       queue.addRateLimited(key);
     } finally {
       queue.done(key);
+      observer?.finished(outcome, performance.now() - start);
     }
   }
 }

@@ -1,6 +1,16 @@
 import type { Clock } from '../clock/index.js';
 import { backoffDelay, type Backoff } from './backoff.js';
 
+/** What an instrumented queue reports, for client-go's workqueue metrics (times in wall-clock ms). */
+export interface QueueObserver {
+  /** A key was queued (not a duplicate). */
+  added(): void;
+  /** A key was re-queued with back-off after a failure. */
+  retried(): void;
+  /** A key was handed to a worker after waiting `ms` in the queue. */
+  waited(ms: number): void;
+}
+
 /**
  * A de-duplicating work queue with per-key exponential back-off, shaped like client-go's: a key is queued at
  * most once; a key added while it is being processed is re-queued when processing ends, so two workers never
@@ -17,6 +27,9 @@ export class WorkQueue {
   private readonly delayed = new Map<string, { at: number; cancel: () => void }>();
   private waiters: Array<(key: string | undefined) => void> = [];
   private shuttingDown = false;
+  private observer: QueueObserver | undefined;
+  /** When each queued key was queued, while observed (wall-clock ms). */
+  private readonly queuedAt = new Map<string, number>();
 
   /** Creates an empty queue. */
   constructor(
@@ -33,12 +46,22 @@ export class WorkQueue {
     }
     if (this.queued.has(key)) return;
     this.queued.add(key);
+    this.observer?.added();
     const waiter = this.waiters.shift();
     if (waiter) {
       this.queued.delete(key);
       this.processing.add(key);
+      this.observer?.waited(0);
       waiter(key);
-    } else this.queue.push(key);
+    } else {
+      this.queue.push(key);
+      if (this.observer) this.queuedAt.set(key, performance.now());
+    }
+  }
+
+  /** Reports adds, retries and waits to `observer` from now on. */
+  instrument(observer: QueueObserver): void {
+    this.observer = observer;
   }
 
   /** Queues a key after `ms`; an earlier pending delay for the same key wins. */
@@ -61,6 +84,7 @@ export class WorkQueue {
   addRateLimited(key: string): void {
     const n = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, n);
+    this.observer?.retried();
     this.addAfter(key, backoffDelay(this.backoff, n));
   }
 
@@ -84,6 +108,11 @@ export class WorkQueue {
     if (key !== undefined) {
       this.queued.delete(key);
       this.processing.add(key);
+      const at = this.queuedAt.get(key);
+      if (at !== undefined) {
+        this.queuedAt.delete(key);
+        this.observer?.waited(performance.now() - at);
+      }
       return Promise.resolve(key);
     }
     if (this.shuttingDown) return Promise.resolve(undefined);

@@ -1,18 +1,32 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ControllerMetrics } from './controller-metrics.js';
+
+/** One sample of a gauge that is filled when it is scraped. */
+export interface GaugeRow {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The gauges filled at scrape time from the cluster's state, by metric name. */
+export type ScrapedGauge =
+  'karpenter_pods_state' | 'karpenter_nodepools_usage' | 'karpenter_nodepools_limit' | 'karpenter_nodes_allocatable';
 
 /** Prometheus metrics, with Karpenter's names and labels so existing dashboards keep working. */
 export class Metrics {
   readonly registry = new Registry();
+  private readonly sources = new Map<ScrapedGauge, () => Iterable<GaugeRow>>();
+  /** controller-runtime's reconcile and client-go's workqueue metrics. */
+  readonly controllers = new ControllerMetrics(this.registry);
   readonly nodeClaimsCreated = new Counter({
     name: 'karpenter_nodeclaims_created_total',
-    help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.',
+    help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created, the owning nodepool, and if min values was relaxed for this nodeclaim.',
     labelNames: ['reason', 'nodepool', 'min_values_relaxed'],
     registers: [this.registry],
   });
   readonly nodeClaimsTerminated = new Counter({
     name: 'karpenter_nodeclaims_terminated_total',
-    help: 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool.',
-    labelNames: ['nodepool', 'capacity_type'],
+    help: 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool, capacity type, and zone.',
+    labelNames: ['nodepool', 'capacity_type', 'zone'],
     registers: [this.registry],
   });
   readonly nodeClaimsDisrupted = new Counter({
@@ -23,17 +37,17 @@ export class Metrics {
   });
   readonly nodesCreated = new Counter({
     name: 'karpenter_nodes_created_total',
-    help: 'Number of nodes created in total by Karpenter. Labeled by owning nodepool.',
-    labelNames: ['nodepool'],
+    help: 'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.',
+    labelNames: ['nodepool', 'zone'],
     registers: [this.registry],
   });
   readonly nodesTerminated = new Counter({
     name: 'karpenter_nodes_terminated_total',
-    help: 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool.',
-    labelNames: ['nodepool'],
+    help: 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.',
+    labelNames: ['nodepool', 'zone'],
     registers: [this.registry],
   });
-  readonly podsState = new Gauge({
+  readonly podsState: Gauge = new Gauge({
     name: 'karpenter_pods_state',
     help: 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
     labelNames: [
@@ -48,17 +62,25 @@ export class Metrics {
       'instance_type',
       'phase',
     ],
+    collect: (): void => this.refill('karpenter_pods_state', this.podsState),
+    registers: [this.registry],
+  });
+  readonly nodesAllocatable: Gauge = new Gauge({
+    name: 'karpenter_nodes_allocatable',
+    help: 'Node allocatable are the resources allocatable by nodes.',
+    labelNames: ['node_name', 'nodepool', 'resource_type', 'zone', 'arch', 'capacity_type', 'instance_type'],
+    collect: (): void => this.refill('karpenter_nodes_allocatable', this.nodesAllocatable),
     registers: [this.registry],
   });
   readonly schedulingDuration = new Histogram({
-    name: 'karpenter_provisioner_scheduling_duration_seconds',
+    name: 'karpenter_scheduler_scheduling_duration_seconds',
     help: 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.',
     labelNames: ['controller'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
   readonly schedulingQueueDepth = new Gauge({
-    name: 'karpenter_provisioner_scheduling_queue_depth',
+    name: 'karpenter_scheduler_queue_depth',
     help: 'The number of pods currently waiting to be scheduled.',
     labelNames: ['controller'],
     registers: [this.registry],
@@ -87,16 +109,18 @@ export class Metrics {
     labelNames: ['consolidation_type'],
     registers: [this.registry],
   });
-  readonly nodePoolUsage = new Gauge({
+  readonly nodePoolUsage: Gauge = new Gauge({
     name: 'karpenter_nodepools_usage',
     help: 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
     labelNames: ['nodepool', 'resource_type'],
+    collect: (): void => this.refill('karpenter_nodepools_usage', this.nodePoolUsage),
     registers: [this.registry],
   });
-  readonly nodePoolLimit = new Gauge({
+  readonly nodePoolLimit: Gauge = new Gauge({
     name: 'karpenter_nodepools_limit',
     help: 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
     labelNames: ['nodepool', 'resource_type'],
+    collect: (): void => this.refill('karpenter_nodepools_limit', this.nodePoolLimit),
     registers: [this.registry],
   });
   readonly cloudProviderDuration = new Histogram({
@@ -140,6 +164,21 @@ export class Metrics {
     labelNames: ['nodepool'],
     registers: [this.registry],
   });
+
+  /**
+   * Fills a gauge from `rows` each time it is scraped: a gauge per pod costs nothing between scrapes, and
+   * shows exactly the cluster of the moment (no series left behind by deleted pods).
+   */
+  fillOnScrape(name: ScrapedGauge, rows: () => Iterable<GaugeRow>): void {
+    this.sources.set(name, rows);
+  }
+
+  private refill(name: ScrapedGauge, gauge: Gauge): void {
+    const rows = this.sources.get(name);
+    if (!rows) return;
+    gauge.reset();
+    for (const r of rows()) gauge.set(r.labels, r.value);
+  }
 
   /** Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its runtime's. */
   collectProcessMetrics(): void {

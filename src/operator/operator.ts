@@ -2,6 +2,7 @@ import { OverlaidCloudProvider, type CloudProvider } from '../cloudprovider/inde
 import { overlayRules } from '../controllers/nodeoverlay/rules.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
+import { registerClusterGauges } from '../controllers/metrics/cluster-gauges.js';
 import {
   EventRecorder,
   runReconciler,
@@ -60,6 +61,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     onError: (e) => o.log.warn({ err: e }, 'event not recorded'),
   });
   const state = new ClusterState(informers, o.clock);
+  registerClusterGauges(metrics, informers);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
   // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.
   const cloudProvider = instrumentCloudProvider(
@@ -85,11 +87,13 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   o.onSynced?.();
   // A standby keeps its caches warm (controller-runtime starts caches before election) but runs no controller.
   const lead = o.waitToLead ? await o.waitToLead() : true;
+  const workers = 4;
   const runs = (lead ? controllers : []).map((c) =>
     runReconciler({
       queue: c.queue,
       reconciler: c,
-      workers: 4,
+      workers,
+      observer: metrics.controllers.instrument(c.name, c.queue, workers),
       onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed'),
     }),
   );

@@ -200,7 +200,7 @@ export class ProvisioningController implements Reconciler {
       const name = nc.metadata.name ?? '';
       this.ctx.state.expectNodeClaim(name);
       this.ctx.metrics.nodeClaimsCreated
-        .labels({ reason: 'provisioning', nodepool: planned.nodePool, min_values_relaxed: 'false' })
+        .labels({ reason: 'provisioned', nodepool: planned.nodePool, min_values_relaxed: 'false' })
         .inc();
       // One target string for all its pods: a nomination is kept per pending pod.
       const target = `nodeclaim/${name}`;

@@ -1,4 +1,4 @@
-import { Annotations, DisruptedTaint, Finalizers, type Taint } from '../../../api/index.js';
+import { Annotations, DisruptedTaint, Finalizers, Labels, type Taint } from '../../../api/index.js';
 import {
   ignoreNotFound,
   isTooManyRequests,
@@ -138,8 +138,7 @@ export class NodeTerminationController implements Reconciler {
         return fresh;
       },
     }).catch(ignoreNotFound);
-    this.ctx.metrics.nodesTerminated.inc({
-      nodepool: this.ctx.informers.nodes.cache.get(name)?.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
-    });
+    const labels = this.ctx.informers.nodes.cache.get(name)?.metadata.labels ?? {};
+    this.ctx.metrics.nodesTerminated.inc({ nodepool: labels[Labels.nodePool] ?? '', zone: labels[Labels.zone] ?? '' });
   }
 }

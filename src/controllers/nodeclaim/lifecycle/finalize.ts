@@ -36,9 +36,16 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
       return fresh;
     },
   }).catch(ignoreNotFound);
-  ctx.metrics.nodeClaimsTerminated.inc({
-    nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '',
-    capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
-  });
+  ctx.metrics.nodeClaimsTerminated.inc(terminatedLabels(nc));
   return { stop: true };
+}
+
+/** The labels of `karpenter_nodeclaims_terminated_total`. */
+function terminatedLabels(nc: StoredNodeClaim): Record<'nodepool' | 'capacity_type' | 'zone', string> {
+  const l = nc.metadata.labels ?? {};
+  return {
+    nodepool: l[Labels.nodePool] ?? '',
+    capacity_type: l[Labels.capacityType] ?? '',
+    zone: l[Labels.zone] ?? '',
+  };
 }

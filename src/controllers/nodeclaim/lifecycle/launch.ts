@@ -34,7 +34,6 @@ export class LaunchPhase implements Phase {
         { now },
       );
       const nodepool = nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '';
-      this.ctx.metrics.nodeClaimsCreated.inc({ reason: 'provisioning', nodepool, min_values_relaxed: 'false' });
       const labels = nc.metadata.labels ?? {};
       this.ctx.log.info(
         {

@@ -73,7 +73,10 @@ export class RegistrationPhase implements Phase {
       { type: ConditionTypes.registered, status: 'True', reason: 'Registered' },
       { now },
     );
-    this.ctx.metrics.nodesCreated.inc({ nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '' });
+    this.ctx.metrics.nodesCreated.inc({
+      nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '',
+      zone: nc.metadata.labels?.[Labels.zone] ?? '',
+    });
     this.ctx.log.info(
       {
         controller: 'nodeclaim.lifecycle',

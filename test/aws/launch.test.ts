@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CreateError,
   InsufficientCapacityError,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
@@ -163,6 +164,58 @@ describe('AwsCloudProvider.create on the simulated EC2', () => {
       { deviceName: '/dev/xvda', volumeSizeGiB: 20, volumeType: 'gp3', encrypted: true, deleteOnTermination: true },
     ]);
     expect(lt?.instanceProfileName).toMatch(new RegExp(`^${cluster}_\\d+$`));
+  });
+});
+
+describe("userData past EC2's limit", () => {
+  it('a NodeClaim whose labels take valid userData past 16 KiB fails to launch with InvalidUserData, launching nothing', async () => {
+    const w = world();
+    // The longest script validation accepts: the NodeClaim's labels and taints then take it over at launch.
+    const script = (lines: number): string => `#!/bin/bash\n${'echo configuring\n'.repeat(lines)}`;
+    let lo = 0;
+    let hi = 2000;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      const c = await w.apply(nodeClass(`probe-${mid}`, { userData: script(mid) }));
+      const valid = c.status?.conditions?.find((x) => x.type === 'ValidationSucceeded')?.status === 'True';
+      if (valid) lo = mid;
+      else hi = mid;
+    }
+    await w.apply(nodeClass('default', { userData: script(lo) }));
+    const e = await w.provider.create(nodeClaim([...onlyTypes('m5.large'), onDemand])).catch((x: unknown) => x);
+    expect(CreateError.is(e) && e.reason).toBe('InvalidUserData');
+    expect((e as Error).message).toMatch(
+      /^EC2NodeClass default: the userData to launch with is \d+ bytes, over EC2's limit of 16384 bytes/,
+    );
+    expect(w.sim.listInstances()).toEqual([]);
+  });
+
+  it('the simulated EC2 refuses a launch template with more than 16384 bytes of userData, as EC2 does', async () => {
+    const w = world();
+    const [image] = w.sim.account.images;
+    const metadataOptions = {
+      httpEndpoint: 'enabled',
+      httpTokens: 'required',
+      httpPutResponseHopLimit: 1,
+      httpProtocolIpv6: 'disabled',
+    } as const;
+    const template = (userData: string) =>
+      w.sim.createLaunchTemplate({
+        name: `lt-${userData.length}`,
+        imageId: image?.imageId ?? '',
+        userData,
+        securityGroupIds: [],
+        instanceProfileName: '',
+        blockDeviceMappings: [],
+        metadataOptions,
+        tags: {},
+        detailedMonitoring: false,
+      });
+    await expect(template('x'.repeat(16_385))).rejects.toMatchObject({
+      code: 'InvalidUserData.Malformed',
+      message: 'InvalidUserData.Malformed: User data is limited to 16384 bytes.',
+    });
+    await expect(template('x'.repeat(16_384))).resolves.toMatchObject({ name: 'lt-16384' });
   });
 });
 

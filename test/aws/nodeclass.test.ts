@@ -85,6 +85,19 @@ describe('NodeClassResolver', () => {
     });
   });
 
+  it("refuses userData past EC2's 16 KiB limit at validation, naming the size and the limit", async () => {
+    const w = world();
+    const script = `#!/bin/bash\n${'echo configuring the node with a long script\n'.repeat(400)}`;
+    const nc = await w.apply(nodeClass('big-userdata', { userData: script }));
+    expect(condition(nc, 'ValidationSucceeded')).toMatchObject({ status: 'False', reason: 'InvalidUserData' });
+    expect(condition(nc, 'ValidationSucceeded')?.message).toMatch(
+      /^spec\.userData cannot be used: the userData to launch with is \d+ bytes, over EC2's limit of 16384 bytes \(16 KiB before base64 encoding\)$/,
+    );
+    expect(condition(nc, 'Ready')?.status).toBe('False');
+    const fits = await w.apply(nodeClass('fits', { userData: script.slice(0, 12_000) }));
+    expect(condition(fits, 'ValidationSucceeded')?.status).toBe('True');
+  });
+
   it('keeps lastTransitionTime while a condition does not change', async () => {
     const w = world();
     const first = await w.apply(nodeClass());

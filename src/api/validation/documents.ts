@@ -28,29 +28,66 @@ function crdFor(
   );
 }
 
+/** The largest document Tenon parses: kube-apiserver refuses request bodies past 3 MiB, so no object is larger. */
+export const maxDocumentBytes = 3 * 1024 * 1024;
+
+// A line that starts a document (`---` alone or followed by content) at column 0.
+const documentStart = /^---(?=[ \t\r\n]|$)/gm;
+
+/** The first document of `text` over `maxBytes` (its line and size), if any; found by a scan, without parsing. */
+export function oversizedDocument(
+  text: string,
+  maxBytes = maxDocumentBytes,
+): { line: number; bytes: number } | undefined {
+  const starts = [0, ...[...text.matchAll(documentStart)].map((m) => m.index)];
+  for (let i = 0; i < starts.length; i++) {
+    const from = starts[i] ?? 0;
+    const to = starts[i + 1] ?? text.length;
+    // UTF-16 length is a lower bound of the UTF-8 size; both are far past the limit for a huge document.
+    if (to - from <= maxBytes) continue;
+    const bytes = Buffer.byteLength(text.slice(from, to), 'utf8');
+    if (bytes > maxBytes) return { line: text.slice(0, from).split('\n').length, bytes };
+  }
+  return undefined;
+}
+
 /**
  * Validates every document of a YAML (or JSON) stream against the CRD serving its apiVersion and kind, unknown
  * fields being errors as with kubectl's default strict field validation.
- * Documents of other kinds are reported as skipped; empty documents are ignored. Never throws.
+ * Documents of other kinds are reported as skipped; empty documents are ignored. Never throws. Documents are
+ * parsed one at a time (a long stream never holds every parsed document), and a stream with a document over
+ * `maxDocumentBytes` is refused whole, unparsed.
  */
-export function validateDocuments(opts: { text: string; crds: CustomResourceDefinition[] }): DocumentResult[] {
-  const results: DocumentResult[] = [];
-  let docs: YAML.Document.Parsed[];
-  try {
-    docs = YAML.parseAllDocuments(opts.text);
-  } catch (e: unknown) {
-    return [unparsable(0, e instanceof Error ? e.message : String(e))];
+export function* eachDocumentResult(opts: {
+  text: string;
+  crds: CustomResourceDefinition[];
+}): Generator<DocumentResult> {
+  const big = oversizedDocument(opts.text);
+  if (big) {
+    const mib = (big.bytes / 1024 / 1024).toFixed(1);
+    yield unparsable(0, `the document at line ${big.line} is ${mib} MiB, over the 3 MiB limit of a Kubernetes object`);
+    return;
   }
-  docs.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      results.push(unparsable(index, doc.errors.map((e) => e.message).join('; ')));
-      return;
+  let index = 0;
+  try {
+    for (const doc of new YAML.Composer().compose(new YAML.Parser().parse(opts.text))) {
+      const i = index++;
+      if (doc.errors.length > 0) {
+        yield unparsable(i, doc.errors.map((e) => e.message).join('; '));
+        continue;
+      }
+      const value: unknown = doc.toJS();
+      if (value === null || value === undefined) continue;
+      yield checkDocument(value, i, opts.crds);
     }
-    const value: unknown = doc.toJS();
-    if (value === null || value === undefined) return;
-    results.push(checkDocument(value, index, opts.crds));
-  });
-  return results;
+  } catch (e: unknown) {
+    yield unparsable(index, e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** eachDocumentResult, collected. */
+export function validateDocuments(opts: { text: string; crds: CustomResourceDefinition[] }): DocumentResult[] {
+  return [...eachDocumentResult(opts)];
 }
 
 function checkDocument(value: unknown, index: number, crds: CustomResourceDefinition[]): DocumentResult {

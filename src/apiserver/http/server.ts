@@ -64,11 +64,21 @@ function route(ctx: Ctx, version: string): void {
 /** The largest request body kube-apiserver accepts (3 MiB). */
 const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+function entityTooLarge(): ApiError {
+  return new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
+}
+
+/** The request's body, or undefined once it passes the limit (the rest is read and dropped, never held). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    let chunks: Buffer[] | undefined = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxRequestBodyBytes) chunks = undefined;
+      else chunks?.push(c);
+    });
+    req.on('end', () => resolve(chunks && Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -96,8 +106,7 @@ export async function dispatch(
   try {
     const url = new URL(req.url, 'https://127.0.0.1');
     // kube-apiserver refuses request bodies past 3 MiB before decoding them.
-    if (req.body.length > maxRequestBodyBytes)
-      throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
+    if (req.body.length > maxRequestBodyBytes) throw entityTooLarge();
     await delay((state.faults as FaultInjector).latencyMs);
     const ctx: Ctx = {
       method: req.method,
@@ -127,6 +136,7 @@ async function serve(state: ServerState, opts: HttpOptions, req: IncomingMessage
   const isVersion = /^\/version\/?(\?|$)/.test(url);
   if (!isVersion && !authorized(req, opts.token)) return sendError(res, unauthorized());
   const body = await readBody(req);
+  if (!body) return sendError(res, entityTooLarge());
   await dispatch(state, opts.kubernetesVersion, { method: req.method ?? 'GET', url, headers: req.headers, body }, res);
 }
 

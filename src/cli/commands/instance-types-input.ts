@@ -2,10 +2,10 @@
  * The manifests `tenon instance-types` reads: any number of multi-document files (Karpenter's examples put a
  * NodePool and its EC2NodeClass in one), with `${CLUSTER_NAME}` filled in as the examples ask the reader to.
  */
-import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { EC2NodeClass } from '../../api/index.js';
 import type { NodePool } from '../../cloudprovider/index.js';
+import { readInputFile } from '../input-file.js';
 
 /** The NodePool and EC2NodeClass to list for, or why they cannot be chosen (a usage error). */
 export type InstanceTypesInput =
@@ -18,7 +18,7 @@ interface Named {
 
 function documents(file: string, cluster: string): Named[] {
   const out: Named[] = [];
-  const text = readFileSync(file, 'utf8').replaceAll('${CLUSTER_NAME}', cluster);
+  const text = readInputFile(file, 'manifest').replaceAll('${CLUSTER_NAME}', cluster);
   parseAllDocuments(text).forEach((doc, i) => {
     if (doc.errors.length > 0)
       throw new Error(`${file}: document ${i + 1} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -12,6 +11,7 @@ import {
   type NodePoolLike,
   type UserDataInput,
 } from '../../providers/aws/bootstrap/index.js';
+import { readInputFile } from '../input-file.js';
 
 interface Manifest {
   kind?: string;
@@ -27,7 +27,7 @@ export function readNodeClasses(files: readonly string[]): {
   const nodeClasses: EC2NodeClassLike[] = [];
   const nodePools: NodePoolLike[] = [];
   for (const file of files) {
-    for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    for (const doc of parseAllDocuments(readInputFile(file, 'manifest'))) {
       if (doc.errors.length > 0) throw new Error(`${file}: not valid YAML: ${doc.errors[0]?.message ?? ''}`);
       const m = doc.toJS() as Manifest | null;
       if (m?.kind === 'EC2NodeClass' && m.spec) nodeClasses.push(m as EC2NodeClassLike);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { systemClock } from '../../clock/index.js';
@@ -11,18 +11,21 @@ import { clusterSkipReason, runScenario } from '../../sim/scenario/runner.js';
 import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
 import type { Scenario } from '../../sim/scenario/format.js';
+import { inputFileProblem, readInputFile } from '../input-file.js';
+import { UsageError } from '../usage-error.js';
 
-/** Reads and validates a scenario file; prints its errors and returns undefined when it has any. */
+/**
+ * Reads and validates a scenario file; prints its errors and returns undefined when it has any. A file that cannot
+ * be read (or a manifest file a step applies) is a usage error: one line, exit 2.
+ */
 export function loadScenario(file: string): Scenario | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    process.stderr.write(`${file}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return undefined;
-  }
-  const r = parseScenario(text);
+  const r = parseScenario(readInputFile(file, 'scenario'));
   for (const e of r.errors) process.stderr.write(`${formatScenarioError(file, e)}\n`);
+  r.scenario?.steps.forEach((step, i) => {
+    if (!('apply' in step) || typeof step.apply === 'string') return;
+    const bad = inputFileProblem(resolve(dirname(file), step.apply.file), 'manifest');
+    if (bad) throw new UsageError(`${file}: steps[${i}].apply.file: ${bad}`);
+  });
   return r.scenario;
 }
 
@@ -112,7 +115,7 @@ async function runRepeated(file: string, flags: RunFlags, repeat: number): Promi
 async function run(files: string[], flags: RunFlags): Promise<void> {
   const repeat = Number(flags.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
-    throw new Error(`--repeat: must be a positive integer, got "${flags.repeat}"`);
+    throw new UsageError(`--repeat: must be a positive integer, got "${flags.repeat}"`);
   let failed = 0;
   for (const file of files) failed += await runRepeated(file, flags, repeat);
   if (!flags.json) process.stdout.write(`${failed === 0 ? 'all scenarios passed' : `${failed} run(s) failed`}\n`);

@@ -79,6 +79,22 @@ describe('tenon validate', () => {
     expect(lines[0]).toMatch(/broken\.yaml\[0\]: error: <document>: Invalid value/);
   });
 
+  test('refuses a document past 3 MiB (no object can be larger) without parsing it, naming its line', () => {
+    const huge = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'huge' },
+      data: { x: 'y'.repeat(3_200_000) },
+    };
+    const dir = workspace({ 'huge.yaml': stream(fullNodePool(), huge) });
+    const { lines, failed } = validateFiles([dir]);
+    expect(failed).toBe(true);
+    const at = stream(fullNodePool()).split('\n').length;
+    expect(lines[0]).toMatch(
+      new RegExp(`the document at line ${at} is 3\\.1 MiB, over the 3 MiB limit of a Kubernetes object`),
+    );
+  });
+
   test('the command exits non-zero on an invalid manifest', () => {
     const dir = workspace({ 'bad.yaml': stream(badPool()) });
     const run = (): string =>

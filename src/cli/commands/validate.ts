@@ -1,21 +1,30 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { tenonCrds, validateDocuments, type DocumentResult } from '../../api/index.js';
+import { eachDocumentResult, tenonCrds, type DocumentResult } from '../../api/index.js';
+import { readInputFile } from '../input-file.js';
+import { UsageError } from '../usage-error.js';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    // A path that cannot be read is reported, naming it, when it is read as a file.
+    return false;
+  }
+}
 
 /** Every manifest file named by the arguments: files as given, directories walked for .yaml/.yml/.json. */
 export function manifestFiles(paths: string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
-    if (statSync(p).isDirectory()) {
+    if (isDirectory(p)) {
       const entries = readdirSync(p).sort();
       out.push(
         ...manifestFiles(
-          entries
-            .map((e) => join(p, e))
-            .filter((e) => statSync(e).isDirectory() || manifestExtensions.some((x) => e.endsWith(x))),
+          entries.map((e) => join(p, e)).filter((e) => isDirectory(e) || manifestExtensions.some((x) => e.endsWith(x))),
         ),
       );
     } else {
@@ -36,15 +45,8 @@ export function validateFiles(paths: string[]): { lines: string[]; failed: boole
   let failed = false;
   let checked = 0;
   for (const file of manifestFiles(paths)) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e: unknown) {
-      lines.push(`${file}: error: ${e instanceof Error ? e.message : String(e)}`);
-      failed = true;
-      continue;
-    }
-    for (const doc of validateDocuments({ text, crds: tenonCrds() })) {
+    const text = readInputFile(file, 'manifest');
+    for (const doc of eachDocumentResult({ text, crds: tenonCrds() })) {
       if (doc.status === 'skipped') {
         lines.push(`${label(file, doc)}: note: kind not served by Tenon, skipped`);
         continue;
@@ -78,7 +80,7 @@ export function registerValidate(program: Command): void {
         if (failed) process.exitCode = 1;
       } catch (e: unknown) {
         process.stderr.write(`tenon validate: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 1;
+        process.exitCode = UsageError.is(e) ? 2 : 1;
       }
     });
 }

@@ -166,6 +166,9 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     }
     if (!this.account.images.some((i) => i.imageId === input.imageId))
       throw new AwsApiError('InvalidAMIID.NotFound', `The image id '[${input.imageId}]' does not exist`);
+    // EC2 limits userData to 16 KiB before base64 encoding.
+    if (Buffer.byteLength(input.userData, 'utf8') > 16 * 1024)
+      throw new AwsApiError('InvalidUserData.Malformed', 'User data is limited to 16384 bytes.');
     const t: SimLaunchTemplate = {
       ...structuredClone(input),
       launchTemplateId: this.account.newId('lt'),

@@ -17,7 +17,7 @@ import {
   type OfferingRef,
 } from '../../../cloudprovider/index.js';
 import { Requirements } from '../../../scheduling/index.js';
-import type { ClusterInfo, UserDataInput } from '../bootstrap/index.js';
+import { InvalidUserDataError, type ClusterInfo, type UserDataInput } from '../bootstrap/index.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
 import { partitionOf } from '../nodeclass/placement-group.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, metadataOptionsOf, specOf } from '../nodeclass/settings.js';
@@ -177,6 +177,29 @@ export class Launcher {
     return { overrides, templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))], imageByType };
   }
 
+  /** The userData to launch with; a CreateError when it cannot be used (over EC2's size limit). */
+  private userData(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, maxPods: number): string {
+    const spec = specOf(nodeClass);
+    try {
+      return this.o.userDataGenerator({
+        amiFamily: amiFamilyOf(nodeClass),
+        userData: spec.userData,
+        cluster: this.o.cluster,
+        labels: nodeClaim.metadata.labels ?? {},
+        taints: nodeClaim.spec.taints ?? [],
+        startupTaints: nodeClaim.spec.startupTaints ?? [],
+        kubelet: kubeletOf(nodeClass),
+        maxPods,
+        ...(spec.instanceStorePolicy ? { instanceStorePolicy: spec.instanceStorePolicy } : {}),
+      });
+    } catch (e: unknown) {
+      // The NodeClaim's labels and taints can take userData past EC2's limit where validation's did not.
+      if (InvalidUserDataError.is(e))
+        throw new CreateError('InvalidUserData', `EC2NodeClass ${nodeClass.metadata?.name ?? ''}: ${e.message}`);
+      throw e;
+    }
+  }
+
   private template(
     context: TemplateContext,
     t: { imageId: string; maxPods: number; efaCount: number },
@@ -185,17 +208,7 @@ export class Launcher {
     const { imageId, maxPods } = t;
     const spec = specOf(nodeClass);
     const securityGroupIds = (nodeClass.status?.securityGroups ?? []).map((g) => g.id);
-    const userData = this.o.userDataGenerator({
-      amiFamily: amiFamilyOf(nodeClass),
-      userData: spec.userData,
-      cluster: this.o.cluster,
-      labels: nodeClaim.metadata.labels ?? {},
-      taints: nodeClaim.spec.taints ?? [],
-      startupTaints: nodeClaim.spec.startupTaints ?? [],
-      kubelet: kubeletOf(nodeClass),
-      maxPods,
-      ...(spec.instanceStorePolicy ? { instanceStorePolicy: spec.instanceStorePolicy } : {}),
-    });
+    const userData = this.userData(nodeClaim, nodeClass, maxPods);
     return this.o.templates.ensure({
       imageId,
       userData,

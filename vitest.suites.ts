@@ -10,8 +10,11 @@ import { configDefaults } from 'vitest/config';
 /** Every test file of the tree (the real-control-plane suites under test/cluster have their own script). */
 export const allTests = ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'];
 
-/** Excluded from both scripts: node_modules and the like, and the real-control-plane suites. */
-export const neverRun = [...configDefaults.exclude, 'test/cluster/**'];
+/**
+ * Excluded from both scripts: node_modules and the like, the real-control-plane suites and the fault suite (each
+ * has its own script: `npm run test:cluster`, `npm run test:faults`).
+ */
+export const neverRun = [...configDefaults.exclude, 'test/cluster/**', 'test/faults/**'];
 
 /** Slow by name. */
 export const slowPatterns = ['**/*.e2e.test.ts', '**/*.slow.test.ts'];

@@ -63,6 +63,18 @@ describe('SimClock', () => {
     expect(performance.now() - t0).toBeLessThan(1500);
   });
 
+  it('jump fires every overdue timer at the new time, in due order', async () => {
+    const clock = new SimClock({ start: 0 });
+    const seen: string[] = [];
+    clock.setTimer(30_000, () => seen.push(`late@${clock.now()}`));
+    clock.setTimer(10_000, () => seen.push(`early@${clock.now()}`));
+    clock.setTimer(20 * 60_000 + 1, () => seen.push('future'));
+    await clock.jump(20 * 60_000);
+    expect(seen).toEqual(['early@1200000', 'late@1200000']);
+    expect(clock.now()).toBe(20 * 60_000);
+    expect(clock.pending()).toBe(1);
+  });
+
   it('runUntil stops as soon as the condition holds', async () => {
     const clock = new SimClock({ start: 0 });
     let done = false;

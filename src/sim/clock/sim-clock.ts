@@ -117,6 +117,16 @@ export class SimClock implements Clock {
     await this.idle();
   }
 
+  /**
+   * Moves simulated time forward by `ms` at once, as a wall clock that jumps (a suspended VM, an NTP step): every
+   * timer that fell due in between fires at the new time, in due order, instead of at its own instant.
+   */
+  async jump(ms: number): Promise<void> {
+    await this.idle();
+    this.current += Math.max(0, ms);
+    await this.advance(0);
+  }
+
   /** Advances until `done()` holds (checked whenever idle) or `limitMs` of simulated time passed; true if done. */
   async runUntil(done: () => boolean, limitMs: number): Promise<boolean> {
     const target = this.current + limitMs;

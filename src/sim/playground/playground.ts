@@ -144,6 +144,12 @@ export interface Playground {
   provider: AwsCloudProvider;
   world: World;
   operator: RunningOperator;
+  /**
+   * Stops the controllers and starts new ones with fresh caches (a fault: the controller process was killed).
+   * Resolves once the new ones run; simulated time must move meanwhile (they list through the same, possibly
+   * faulty, API, and the old ones finish their in-flight work).
+   */
+  restartControllers(): Promise<void>;
   /** The informers the world and the operator share (their caches, for observers that must not list everything). */
   informers: SharedInformers;
   /** The `tenon` pod's log (with the controllerPod option). */
@@ -260,40 +266,43 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   });
   const log = operatorLog(o, clock, controllerLog);
   const metrics = new Metrics();
-  const wiring = wireAwsProvider({
-    client,
-    clock,
-    port: ec2,
-    cluster: {
-      name: cluster,
-      endpoint: endpoint.url,
-      caBundle: Buffer.from(endpoint.caPem).toString('base64'),
-      serviceCidr: '10.100.0.0/16',
-    },
-    kubernetesVersion: minor,
-    interruption: {
-      queue,
-      metrics,
-      log,
-      caches: {
-        nodeClaims: () => shared.get<NodeClaim & KubeObject>(Resources.nodeClaims).cache.list(),
-        nodes: () => shared.get<Node>(Resources.nodes).cache.list(),
+  const wire = (): ReturnType<typeof wireAwsProvider> =>
+    wireAwsProvider({
+      client,
+      clock,
+      port: ec2,
+      cluster: {
+        name: cluster,
+        endpoint: endpoint.url,
+        caBundle: Buffer.from(endpoint.caPem).toString('base64'),
+        serviceCidr: '10.100.0.0/16',
       },
-    },
-  });
-  const operator = await clock.busy(
+      kubernetesVersion: minor,
+      interruption: {
+        queue,
+        metrics,
+        log,
+        caches: {
+          nodeClaims: () => shared.get<NodeClaim & KubeObject>(Resources.nodeClaims).cache.list(),
+          nodes: () => shared.get<Node>(Resources.nodes).cache.list(),
+        },
+      },
+    });
+  const wiring = wire();
+  const launchOperator = (w: ReturnType<typeof wireAwsProvider>): Promise<RunningOperator> =>
     startOperator({
       client,
-      cloudProvider: wiring.cloudProvider,
+      cloudProvider: w.cloudProvider,
       clock,
       options,
       log,
       metrics,
-      providerControllers: wiring.controllers,
-      providerInformers: wiring.informers,
+      providerControllers: w.controllers,
+      providerInformers: w.informers,
       sharedInformers: shared,
-    }),
-  );
+    });
+  let operator = await clock.busy(launchOperator(wiring));
+  let stopped = false;
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
   const world = new World({
     client,
@@ -316,7 +325,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   if ((o.defaults ?? true) && !endpoint.restored)
     await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
   if (controllerLog) await clock.busy(ensureControllerPod(client, new Date(clock.now()).toISOString()));
-  return {
+  const pg: Playground = {
     clusterName: cluster,
     kubernetesVersion: minor,
     server,
@@ -335,7 +344,16 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     informers: shared,
     controllerLog,
     worldErrors,
+    restartControllers: async () => {
+      // Everything the controllers and the provider held in memory is lost, as when the process is killed.
+      const stopping = operator.stop();
+      const started = await launchOperator(wire());
+      if (stopped) await started.stop();
+      else operator = pg.operator = started;
+      await stopping;
+    },
     stop: async () => {
+      stopped = true;
       eventBridge.stop();
       world.stop();
       await operator.stop();
@@ -343,4 +361,5 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       await server?.close();
     },
   };
+  return pg;
 }

@@ -146,6 +146,25 @@ describe('kubelet faults', () => {
     expect(world.clock.now() - since).toBeLessThanOrEqual(10_000 + 7_000);
   });
 
+  it('a kubelet stopped while booting, or registered but not yet Ready, comes up Ready once restarted', async () => {
+    h = await startWorld({ machines: [] });
+    const world = h;
+    world.machines.add(machine('b'));
+    world.machines.add(machine('r'));
+    // b: stopped during boot (before it registers, 20-40 s after the machine runs).
+    await world.clock.advance(1_000);
+    world.world.kubelets.stopKubelet('i-b');
+    // r: stopped between registration and Ready (Ready follows registration by 5-15 s).
+    await until(world, async () => (await tryNode(world, 'ip-r.us-west-2.compute.internal')) !== undefined, 60_000);
+    world.world.kubelets.stopKubelet('i-r');
+    await world.clock.advance(60_000);
+    expect(await tryNode(world, 'ip-b.us-west-2.compute.internal')).toBeUndefined();
+    expect(readyStatus(await tryNode(world, 'ip-r.us-west-2.compute.internal'))).not.toBe('True');
+    world.world.kubelets.restartKubelet('i-b');
+    world.world.kubelets.restartKubelet('i-r');
+    await until(world, () => allReady(world, 2), 120_000);
+  });
+
   it('slow start delays registration; a never-ready kubelet leaves its node NotReady and tainted not-ready', async () => {
     h = await startWorld({ machines: [] });
     const world = h;

@@ -52,6 +52,8 @@ export class Kubelet {
   /** A status post failed: the next heartbeat posts again whatever the report interval says. */
   private statusUnsent = false;
   private csiNodeRegistered = false;
+  /** Its Node exists (registration went through, even if the kubelet was stopped right after). */
+  private registered = false;
   /** Extended resources the device plugins have registered (posted with every status). */
   private devices: Record<string, string> | undefined;
 
@@ -97,21 +99,30 @@ export class Kubelet {
     });
   }
 
-  /** Kills the kubelet: no heartbeats, no status, no pod work, until start(). */
+  /** Kills the kubelet, booted or not: no registration, heartbeats, status or pod work until restart(). */
   stop(): void {
-    if (this.phase === 'off') return;
-    this.phase = this.phase === 'registered' ? 'stopped' : this.phase;
+    if (this.phase === 'off' || this.phase === 'failed') return;
+    this.phase = 'stopped';
     this.cancelAll();
     this.pods.stop();
   }
 
-  /** Restarts a stopped kubelet: it renews its lease and posts status at once. */
+  /**
+   * Restarts a stopped kubelet: one that had not registered registers now; one that had renews its lease, posts
+   * status at once, and becomes Ready after its usual delay if it never was.
+   */
   restart(): void {
     if (this.phase !== 'stopped') return;
-    this.phase = 'registered';
     this.pods.resume();
+    if (!this.registered) {
+      this.phase = 'booting';
+      this.tryRegister(this.input.timings.registerRetry.min);
+      return;
+    }
+    this.phase = 'registered';
     this.heartbeatLoop();
     void this.postStatus(true);
+    if (!this.health.ready) this.becomeReadyLater();
   }
 
   /** The machine powered off: everything stops for good. */
@@ -145,7 +156,7 @@ export class Kubelet {
   }
 
   private async register(): Promise<void> {
-    const { ctx, machine, timings, faults } = this.input;
+    const { ctx, machine } = this.input;
     this.config = effectiveKubeletConfig(machine.userData, machine.amiFamily, {
       vcpus: machine.vcpus,
       eniMaxPods: machine.eniMaxPods,
@@ -169,16 +180,24 @@ export class Kubelet {
       { subresource: 'status' },
     );
     this.lastStatusPost = ctx.clock.now();
+    this.registered = true;
+    // Stopped while registering: restart() carries on from here.
+    if (this.phase !== 'booting') return;
     this.phase = 'registered';
     await this.ensureCsiNode();
     this.heartbeatLoop();
-    if (!faults.neverReady) {
-      this.after(ctx.rng.between(timings.ready), () => {
-        this.health.ready = true;
-        void this.postStatus(true);
-        this.startDevicePlugins();
-      });
-    }
+    this.becomeReadyLater();
+  }
+
+  /** Ready after the kubelet's start-up delay (never, with the neverReady fault). */
+  private becomeReadyLater(): void {
+    const { ctx, timings, faults } = this.input;
+    if (faults.neverReady) return;
+    this.after(ctx.rng.between(timings.ready), () => {
+      this.health.ready = true;
+      void this.postStatus(true);
+      this.startDevicePlugins();
+    });
   }
 
   /** The device plugins start once the node is Ready and register the machine's extended resources. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { Resources, type Pod } from '../../src/kube/index.js';
 import { defaultOptions } from '../../src/settings/options.js';
 import { startPlayground, type Playground } from '../../src/sim/playground/playground.js';
-import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
+import { applyObjects, parseManifests, scaleObject } from '../../src/sim/scenario/apply.js';
 import { injectFault } from '../../src/sim/scenario/faults.js';
 import type { Fault } from '../../src/sim/scenario/format.js';
 import type { StoredNodeClaim } from '../../src/state/informers.js';
@@ -27,6 +27,8 @@ export interface FaultCase {
   spot: boolean;
   /** The NodePool's disruption budget (nodes). */
   budget: number;
+  /** When (ms after the workload is applied) web scales down to `to` replicas: consolidation then has work. */
+  scaleDown: { at: number; to: number };
   faults: TimedFault[];
 }
 
@@ -83,6 +85,12 @@ const faultArb: fc.Arbitrary<Fault> = fc.oneof(
     ),
   }),
   fc.record({ kubeletStop: fc.record({ count: fc.integer({ min: 1, max: 2 }), for: fc.constantFrom('30s', '2m') }) }),
+  fc.record({
+    spotInterruption: fc.record(
+      { count: fc.integer({ min: 1, max: 2 }), warning: fc.constantFrom('30s', '2m') },
+      { requiredKeys: ['count'] },
+    ),
+  }),
 );
 const at = fc.integer({ min: 0, max: 4 * minute });
 const timedArb: fc.Arbitrary<TimedFault> = fc.oneof(
@@ -92,20 +100,31 @@ const timedArb: fc.Arbitrary<TimedFault> = fc.oneof(
 );
 
 /** Random cases. */
-export const faultCaseArb: fc.Arbitrary<FaultCase> = fc.record({
-  seed: fc.integer({ min: 1, max: 1_000_000 }),
-  replicas: fc.integer({ min: 3, max: 12 }),
-  cpuMillis: fc.constantFrom(250, 500, 1000, 1500),
-  spot: fc.boolean(),
-  budget: fc.integer({ min: 1, max: 2 }),
-  faults: fc.array(timedArb, { minLength: 1, maxLength: 4 }).map((fs) => [...fs].sort((a, b) => a.at - b.at)),
-});
+export const faultCaseArb: fc.Arbitrary<FaultCase> = fc
+  .record({
+    seed: fc.integer({ min: 1, max: 1_000_000 }),
+    replicas: fc.integer({ min: 4, max: 12 }),
+    cpuMillis: fc.constantFrom(250, 500, 1000, 1500),
+    spot: fc.boolean(),
+    budget: fc.integer({ min: 1, max: 2 }),
+    scaleDownAt: at,
+    faults: fc.array(timedArb, { minLength: 1, maxLength: 4 }).map((fs) => [...fs].sort((a, b) => a.at - b.at)),
+  })
+  .map(({ scaleDownAt, ...c }) => ({
+    ...c,
+    scaleDown: { at: scaleDownAt, to: Math.max(2, Math.floor(c.replicas / 2)) },
+  }));
+
+/** The replicas of web once it scaled down. */
+function finalReplicas(c: FaultCase): number {
+  return c.scaleDown.to;
+}
 
 function limitsOf(c: FaultCase): Limits {
   return {
     cpu: cpuLimit,
     budgetNodes: c.budget,
-    pdb: { app: 'web', minAvailable: c.replicas - 1 },
+    pdb: { app: 'web', minAvailable: finalReplicas(c) - 1 },
     doNotDisruptApp: 'pinned',
     registrationTimeoutMs: defaultOptions.registrationTimeout,
   };
@@ -146,7 +165,7 @@ apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata: {name: web, namespace: default}
 spec:
-  minAvailable: ${c.replicas - 1}
+  minAvailable: ${finalReplicas(c) - 1}
   selector: {matchLabels: {app: web}}
 ---
 apiVersion: apps/v1
@@ -170,6 +189,12 @@ function trace(pg: Playground, t0: number, what: string): void {
   const heap = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   const sim = ((pg.clock.now() - t0) / minute).toFixed(1);
   process.stderr.write(`[fault] ${new Date().toISOString()} sim ${sim} min, heap ${heap} MiB: ${what}\n`);
+}
+
+/** The workload's own change: web scales down (not a fault; it gives consolidation work). */
+interface ScaleDown {
+  at: number;
+  scaleTo: number;
 }
 
 /** Controller restarts in progress: they complete while simulated time moves on. */
@@ -196,8 +221,11 @@ class Restarts {
   }
 }
 
-async function apply(pg: Playground, tf: TimedFault, restarts: Restarts): Promise<void> {
-  if ('restartControllers' in tf) restarts.start(pg);
+async function apply(pg: Playground, tf: TimedFault | ScaleDown, restarts: Restarts): Promise<void> {
+  if ('scaleTo' in tf) {
+    const ref = { kind: 'Deployment', name: 'web', namespace: 'default', replicas: tf.scaleTo };
+    await scaleObject(pg.observer.client, pg.observer.discovery, ref);
+  } else if ('restartControllers' in tf) restarts.start(pg);
   else if ('clockJump' in tf) await pg.clock.jump(tf.clockJump);
   else await injectFault(pg, tf.fault);
 }
@@ -214,7 +242,26 @@ async function allRunning(pg: Playground, c: FaultCase): Promise<boolean> {
   const pods = (await pg.observer.client.list<Pod>(Resources.pods, { namespace: 'default' })).items.filter(
     (p) => !p.metadata.deletionTimestamp,
   );
-  return pods.length === c.replicas + 1 && pods.every((p) => p.status?.phase === 'Running');
+  return pods.length === finalReplicas(c) + 1 && pods.every((p) => p.status?.phase === 'Running');
+}
+
+/** The pods that are not Running and every NodeClaim, in a line each: what a failing case's report needs. */
+async function stateOf(pg: Playground): Promise<string> {
+  const pods = (await pg.observer.client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
+  const claims = (await pg.observer.client.list<StoredNodeClaim>(Resources.nodeClaims)).items;
+  const notRunning = pods
+    .filter((p) => p.status?.phase !== 'Running' || p.metadata.deletionTimestamp)
+    .map((p) => {
+      const scheduled = p.status?.conditions?.find((x) => x.type === 'PodScheduled');
+      const deleting = p.metadata.deletionTimestamp ? ' deleting' : '';
+      return `  pod ${p.metadata.name} ${p.status?.phase}${deleting} on ${p.spec?.nodeName ?? '-'}: ${scheduled?.reason ?? ''} ${scheduled?.message ?? ''}`;
+    });
+  const nodeClaims = claims.map((nc) => {
+    const conds = (nc.status?.conditions ?? []).map((x) => `${x.type}=${x.status}${x.reason ? `(${x.reason})` : ''}`);
+    const deleting = nc.metadata.deletionTimestamp ? ` deleting since ${nc.metadata.deletionTimestamp}` : '';
+    return `  nodeclaim ${nc.metadata.name} ${nc.status?.nodeName ?? '-'}${deleting}: ${conds.join(' ')}`;
+  });
+  return [...notRunning, ...nodeClaims].join('\n');
 }
 
 /** Running instances no NodeClaim knows, after the garbage-collection period. */
@@ -240,7 +287,8 @@ export async function runFaultCase(c: FaultCase): Promise<Violation[]> {
     await w.start();
     await pg.clock.busy(applyObjects(pg.observer.client, pg.observer.discovery, parseManifests(manifests(c))));
     trace(pg, t0, `case ${JSON.stringify(c)}`);
-    for (const tf of c.faults) {
+    const events = [...c.faults, { at: c.scaleDown.at, scaleTo: c.scaleDown.to }].sort((a, b) => a.at - b.at);
+    for (const tf of events) {
       await pass(pg, w, Math.max(0, t0 + tf.at - pg.clock.now()));
       trace(pg, t0, `fault ${JSON.stringify(tf)}`);
       await apply(pg, tf, restarts);
@@ -253,9 +301,12 @@ export async function runFaultCase(c: FaultCase): Promise<Violation[]> {
       await pass(pg, w, 30_000);
     }
     if (!(await pg.clock.busy(allRunning(pg, c))))
-      late(`pods not all Running ${convergeWithinMs / minute} min after the faults healed`);
-    // Past the garbage collector's period, no instance runs without a NodeClaim, and no deletion hangs.
-    await pass(pg, w, 3 * minute);
+      late(
+        `pods not all Running ${convergeWithinMs / minute} min after the faults healed:\n${await pg.clock.busy(stateOf(pg))}`,
+      );
+    // Consolidation acts on the scaled-down fleet; past the garbage collector's period, no instance runs without a
+    // NodeClaim, and no deletion hangs.
+    await pass(pg, w, 6 * minute);
     const leaked = await pg.clock.busy(leakedInstances(pg));
     if (leaked.length > 0) late(`leaked instances: ${leaked.join(', ')}`);
     const stuck = w.stuckDeleting(deletingWithinMs);

@@ -4,11 +4,17 @@
  * simulated time.
  */
 import { Annotations, DisruptedTaint } from '../../src/api/index.js';
-import { Resources, SharedInformers, type Node, type Pod } from '../../src/kube/index.js';
+import { Resources, SharedInformers, type KubeObject, type Node, type Pod } from '../../src/kube/index.js';
 import type { Playground } from '../../src/sim/playground/playground.js';
 import type { StoredNodeClaim } from '../../src/state/informers.js';
 
 const minute = 60_000;
+
+/** The fields of a core/v1 Event the watcher reads. */
+interface CoreEvent extends KubeObject {
+  reason?: string;
+  involvedObject?: { kind?: string; uid?: string };
+}
 
 /** What broke, with the simulated minute it was seen at. */
 export interface Violation {
@@ -62,6 +68,11 @@ export class InvariantWatcher {
   private readonly informers: SharedInformers;
   private readonly untainted = new Set<string>();
   private readonly flagged = new Set<string>();
+  /** Pods that started terminating on a node Tenon disrupts, by UID, until Tenon's Evicted event (or never). */
+  private readonly terminating = new Map<
+    string,
+    { name: string; node: string; doNotDisrupt: boolean; pdb: number | undefined }
+  >();
   /** Nodes Tenon marked for voluntary disruption (tainted before any deletion), by name. */
   private readonly voluntary = new Set<string>();
 
@@ -82,6 +93,7 @@ export class InvariantWatcher {
       delete: (n) => this.voluntary.delete(n.metadata.name ?? ''),
     });
     this.informers.get<StoredNodeClaim>(Resources.nodeClaims);
+    this.informers.get<CoreEvent>(Resources.events).on({ add: (e) => this.evicted(e) });
   }
 
   /** Starts the observer's informers and waits for their first lists. */
@@ -90,6 +102,7 @@ export class InvariantWatcher {
       this.informers.get<Pod>(Resources.pods),
       this.informers.get<Node>(Resources.nodes),
       this.informers.get<StoredNodeClaim>(Resources.nodeClaims),
+      this.informers.get<CoreEvent>(Resources.events),
     ];
     for (const inf of all) inf.start();
     await this.pg.clock.busy(Promise.all(all.map((inf) => inf.waitForSync())));
@@ -116,28 +129,44 @@ export class InvariantWatcher {
     return name ? this.informers.get<Node>(Resources.nodes).cache.get(name) : undefined;
   }
 
-  /** A pod Tenon evicts while draining a node it disrupts: PDB and do-not-disrupt must hold. */
+  /**
+   * A pod starts terminating on a live node carrying Tenon's disrupted taint: what PDB and do-not-disrupt would
+   * say if Tenon evicted it, kept until Tenon's Evicted event tells that it did (a ReplicaSet scaling down deletes
+   * pods too, and involuntary losses are no eviction at all).
+   */
   private podChanged(old: Pod, pod: Pod): void {
     if (old.metadata.deletionTimestamp || !pod.metadata.deletionTimestamp) return;
     const node = this.nodeOf(pod);
-    // Only Tenon's own (voluntary) evictions count: the node is alive and carries Tenon's disrupted taint.
     if (!node || !nodeReady(node) || !disrupted(node)) return;
     const app = pod.metadata.labels?.app;
-    const name = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const healthy = this.informers
+      .get<Pod>(Resources.pods)
+      .cache.list()
+      .filter((p) => p.metadata.labels?.app === app && podReady(p)).length;
+    this.terminating.set(pod.metadata.uid ?? '', {
+      name: `${pod.metadata.namespace}/${pod.metadata.name}`,
+      node: node.metadata.name ?? '',
+      doNotDisrupt:
+        app === this.limits.doNotDisruptApp || pod.metadata.annotations?.[Annotations.doNotDisrupt] === 'true',
+      pdb: app === this.limits.pdb.app && podReady(old) ? healthy : undefined,
+    });
+  }
+
+  /** Tenon says it evicted a pod: judge the moment the pod started terminating. */
+  private evicted(e: CoreEvent): void {
+    if (e.reason !== 'Evicted' || e.involvedObject?.kind !== 'Pod') return;
+    const uid = e.involvedObject.uid ?? '';
+    const t = this.terminating.get(uid);
+    if (!t) return;
+    this.terminating.delete(uid);
     this.seen.evictions++;
-    if (app === this.limits.doNotDisruptApp || pod.metadata.annotations?.[Annotations.doNotDisrupt] === 'true')
-      this.flag(`do-not-disrupt pod ${name} evicted from ${node.metadata.name}`);
-    if (app === this.limits.pdb.app && podReady(old)) {
-      this.seen.pdbEvictions++;
-      const healthy = this.informers
-        .get<Pod>(Resources.pods)
-        .cache.list()
-        .filter((p) => p.metadata.labels?.app === app && podReady(p)).length;
-      if (healthy < this.limits.pdb.minAvailable)
-        this.flag(
-          `PDB broken: ${name} evicted leaving ${healthy} healthy < minAvailable ${this.limits.pdb.minAvailable}`,
-        );
-    }
+    if (t.doNotDisrupt) this.flag(`do-not-disrupt pod ${t.name} evicted from ${t.node}`);
+    if (t.pdb === undefined) return;
+    this.seen.pdbEvictions++;
+    if (t.pdb < this.limits.pdb.minAvailable)
+      this.flag(
+        `PDB broken: ${t.name} evicted leaving ${t.pdb} healthy < minAvailable ${this.limits.pdb.minAvailable}`,
+      );
   }
 
   private nodeChanged(old: Node | undefined, node: Node): void {

@@ -195,18 +195,38 @@ function typeFinding(f: PoolFacts, pod: PodFacts, reqs: Requirements): Finding |
       },
     );
   }
-  if (compatible(f.types, reqs).length > 0) return undefined;
-  const offerings = all.reduce((n, t) => n + t.offerings.length, 0);
+  const open = compatible(f.types, reqs).filter((t) => t.offerings.some((o) => o.available && within(o, reqs)));
+  if (open.length > 0) return undefined;
+  const offerings = all.reduce((n, t) => n + t.offerings.filter((o) => within(o, reqs)).length, 0);
+  // A bound volume pins the pod to its zone: say so, since that zone is why no other offering will do (S4).
+  const vol = volumeOf(pod, undefined);
+  const where = vol
+    ? `volume ${vol.volume} is bound in ${vol.zones.join(', ')}, where every offering`
+    : 'every offering';
   return finding(
     'offerings',
     `NodePool/${f.name}`,
-    { instanceTypes: all.length, offerings, available: 0 },
     {
-      message: `every offering ${pool(f)} allows for the pod is out of capacity (insufficient capacity on all ${offerings} offerings of ${all.length} instance types)`,
-      fix: `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
+      instanceTypes: all.length,
+      offerings,
+      available: 0,
+      ...(vol ? { volume: vol.volume, zones: vol.zones.join(',') } : {}),
+    },
+    {
+      message: `${where} ${pool(f)} allows for the pod is out of capacity (insufficient capacity on all ${offerings} offerings of ${all.length} instance types)`,
+      fix: vol
+        ? `allow more instance types or capacity types in ${pool(f)} (the pod can only run in ${vol.zones.join(', ')}, with its volume); offerings that ran out are tried again after 3 minutes`
+        : `allow more instance types, zones or capacity types in ${pool(f)}; offerings that ran out are tried again after 3 minutes`,
       rank: 9,
     },
   );
+}
+
+/** Whether an offering lies within the zone and capacity-type requirements. */
+function within(o: { zone: string; capacityType: string }, reqs: Requirements): boolean {
+  const zone = reqs.get(zoneKey);
+  const capacity = reqs.get(Labels.capacityType);
+  return (zone?.has(o.zone) ?? true) && (capacity?.has(o.capacityType) ?? true);
 }
 
 function sizeFinding(f: PoolFacts, pod: PodFacts, types: readonly InstanceTypeInfo[]): Finding | undefined {

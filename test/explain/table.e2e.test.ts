@@ -556,3 +556,47 @@ table(
     },
   ],
 );
+
+table(
+  'S4: a volume bound in a zone where no offering fits',
+  async () => {
+    const s = await situation(
+      docs(
+        nodeClass(),
+        nodePool('general', {
+          requirements: `[${onDemand}, {key: node.kubernetes.io/instance-type, operator: In, values: [c6i.large, c6i.xlarge]}]`,
+        }),
+        `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: in-c}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: Immediate
+allowedTopologies: [{matchLabelExpressions: [{key: topology.kubernetes.io/zone, values: [us-east-1c]}]}]
+`,
+        `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default}
+spec: {accessModes: [ReadWriteOnce], storageClassName: in-c, resources: {requests: {storage: 1Gi}}}
+`,
+      ),
+      10_000,
+    );
+    await injectFault(s.pg, { insufficientCapacity: { zone: 'us-east-1c' } });
+    await s.apply(pod('db', { spec: 'volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]' }));
+    await s.advance(30_000);
+    return { s, snapshots: new Map([['ice', await s.context()]]) };
+  },
+  [
+    {
+      name: "S4: the volume's zone has no offering left, and the message says the volume pins it there",
+      at: 'ice',
+      explain: (ctx) => explainPod(ctx, 'default/db'),
+      state: 'Pending',
+      constraint: 'offerings',
+      object: 'NodePool/general',
+      summary:
+        /^volume pvc-[\w-]+ is bound in us-east-1c, where every offering NodePool `general` allows for the pod is out of capacity \(insufficient capacity on all 2 offerings of 2 instance types\)$/,
+      fix: /^allow more instance types or capacity types in NodePool `general` \(the pod can only run in us-east-1c, with its volume\); offerings that ran out are tried again after 3 minutes$/,
+    },
+  ],
+);

@@ -26,6 +26,15 @@ function report(): RunReport {
     nodesNotReady: i < 4 ? 1 : 0,
     nodeClaims: 3,
     costPerHour: 0.1 * Math.min(3, i >> 2),
+    fleet: { 'm5.large/spot/us-west-2a': Math.min(2, i >> 2), 'c6a.large/on-demand/us-west-2b': i >> 4 },
+  }));
+  const scheduled = [14, 15, 16, 17].map((t) => ({
+    t,
+    type: 'Normal',
+    reason: 'Scheduled',
+    object: `Pod/default/web-${t}`,
+    message: `Successfully assigned default/web-${t} to node-a`,
+    source: 'default-scheduler',
   }));
   return {
     scenario: 'scale-up',
@@ -37,7 +46,12 @@ function report(): RunReport {
       { step: 3, description: 'NodeClaims <= 2', passed: false, observed: '3 NodeClaims' },
     ],
     samples,
+    steps: [
+      { step: 1, t: 0, label: 'apply' },
+      { step: 2, t: 200, label: 'wait: all pods Running' },
+    ],
     events: [
+      ...scheduled,
       {
         t: 12,
         type: 'Warning',
@@ -67,28 +81,65 @@ describe('run report', () => {
     expect(text).toContain('FailedScheduling: Failed to schedule pod');
   });
 
+  it('groups the Events by reason, type and source, each group with its count and time span', () => {
+    const html = renderHtml(report());
+    const groups = html.match(/<tbody class="group"[^>]*>/g) ?? [];
+    expect(groups).toHaveLength(2);
+    expect(html).toMatch(
+      /<td>Scheduled<\/td><td>Normal<\/td><td>default-scheduler<\/td><td class="n">4<\/td><td class="n">14–17<\/td><td>4 objects<\/td>/,
+    );
+    expect(html.match(/<tr class="item" hidden>/g)).toHaveLength(4);
+    expect(html).toContain('5 Events in 2 groups');
+  });
+
+  /** The report as Chromium leaves it after its scripts ran, opened at `hash`. */
+  function renderedDom(hash = ''): string {
+    expect(
+      chromium,
+      'Debian chromium is needed for this test: apt-get install -y chromium (.ci/run installs it)',
+    ).toBeDefined();
+    const html = renderHtml(report());
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    const dir = mkdtempSync(join(tmpdir(), 'tenon-report-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, html);
+    return execFileSync(
+      chromium ?? '',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--virtual-time-budget=2000',
+        '--dump-dom',
+        `file://${file}${hash}`,
+      ],
+      { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+  }
+
   it.skipIf(browserMissingLocally)(
-    'the HTML report opens without network, renders its three charts in Chromium and raises no script error',
+    'the HTML report opens without network and draws pods, nodes, fleet and cost with the last values in the legends',
     () => {
-      expect(
-        chromium,
-        'Debian chromium is needed for this test: apt-get install -y chromium (.ci/run installs it)',
-      ).toBeDefined();
-      const html = renderHtml(report());
-      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
-      const dir = mkdtempSync(join(tmpdir(), 'tenon-report-'));
-      const file = join(dir, 'report.html');
-      writeFileSync(file, html);
-      const dom = execFileSync(
-        chromium ?? '',
-        ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=2000', '--dump-dom', `file://${file}`],
-        { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-      expect(dom).toContain('data-rendered="3"');
+      const dom = renderedDom();
+      expect(dom).toContain('data-rendered="4"');
       expect(dom).not.toContain('data-error');
-      expect(dom.match(/<canvas/g)?.length).toBe(3);
+      expect(dom.match(/<canvas/g)?.length).toBe(4);
+      // Legends show the last sample (20 running pods, 2 spot m5.large) rather than "--".
+      expect(dom).not.toMatch(/class="u-value"[^>]*>--</);
+      expect(dom).toMatch(/running<\/div><\/th><td class="u-value">20</);
+      expect(dom).toMatch(/m5\.large<\/div><\/th><td class="u-value">2</);
       // Event text is escaped, not executed.
       expect(dom).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
+    },
+    90_000,
+  );
+
+  it.skipIf(browserMissingLocally)(
+    'a link to the report can carry an Events filter: Warnings of one reason only',
+    () => {
+      const dom = renderedDom('#q=failedscheduling&warn=1');
+      expect(dom).toContain('1 Events in 1 groups');
+      expect(dom).toMatch(/<tbody class="group" data-type="Normal" data-source="default-scheduler" hidden="">/);
     },
     90_000,
   );

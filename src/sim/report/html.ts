@@ -1,9 +1,11 @@
 /**
- * The self-contained HTML report: charts of pods, nodes and cost over simulated time (uPlot, inlined), the
- * expectation table and the Event timeline. One file, no network needed to open it.
+ * The self-contained HTML report: charts of pods, nodes, the fleet and cost over simulated time with the steps
+ * marked (uPlot, inlined), the expectation table and the grouped, filterable Events. One file, no network needed.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { chartIds, chartsScript, fleetControls } from './html-charts.js';
+import { escapeHtml, eventsScript, eventsSection } from './html-events.js';
 import type { RunReport } from './run-report.js';
 import { unexplainedWaitsSection } from './unexplained-waits.js';
 
@@ -16,38 +18,10 @@ function uplotAssets(): { js: string; css: string } {
   return { js, css };
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** JSON safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
-
-// Runs in the browser: draws the three charts, then marks the body so a headless check can see they rendered.
-const chartScript = `
-window.addEventListener('error', function (e) { document.body.dataset.error = String(e.message); });
-(function () {
-  var r = JSON.parse(document.getElementById('report-data').textContent);
-  var t = r.samples.map(function (s) { return s.t; });
-  function col(k) { return r.samples.map(function (s) { return s[k]; }); }
-  var charts = [
-    ['pods', 'Pods', [['podsPending', 'pending', '#d9822b'], ['podsRunning', 'running', '#0f9960']]],
-    ['nodes', 'Nodes', [['nodesReady', 'ready', '#137cbd'], ['nodesNotReady', 'not ready', '#db3737'], ['nodeClaims', 'NodeClaims', '#8f398f']]],
-    ['cost', 'Cost per hour (USD)', [['costPerHour', '$/h', '#293742']]]
-  ];
-  var drawn = 0;
-  charts.forEach(function (c) {
-    var el = document.getElementById('chart-' + c[0]);
-    var series = [{ label: 'simulated s' }].concat(c[2].map(function (s) { return { label: s[1], stroke: s[2], width: 2 }; }));
-    var data = [t].concat(c[2].map(function (s) { return col(s[0]); }));
-    new uPlot({ title: c[1], width: 900, height: 260, scales: { x: { time: false } }, series: series }, data, el);
-    drawn++;
-  });
-  document.body.dataset.rendered = String(drawn);
-})();
-`;
 
 /** The line saying which Events the bounded timeline left out, if any. */
 function omittedEvents(r: RunReport): string {
@@ -59,6 +33,15 @@ function omittedEvents(r: RunReport): string {
   return `<p>${r.eventsOmitted.count.toLocaleString('en-US')} more Events are not shown (${reasons}). Tenon's own Events and Warnings are listed first.</p>`;
 }
 
+/** The scenario's steps as the charts mark them: number, when it began, what it did. */
+function stepList(r: RunReport): string {
+  if (!r.steps?.length) return '';
+  const items = r.steps
+    .map((s) => `<li value="${s.step}">${escapeHtml(s.label)} <span class="t">(${s.t.toFixed(0)} s)</span></li>`)
+    .join('');
+  return `<p>Steps (the numbered marks on the charts):</p><ol class="steps">${items}</ol>`;
+}
+
 /** Renders the report as one HTML document. */
 export function renderHtml(r: RunReport): string {
   const { js, css } = uplotAssets();
@@ -68,24 +51,22 @@ export function renderHtml(r: RunReport): string {
         `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.step}</td><td>${escapeHtml(e.description)}</td><td>${e.passed ? 'pass' : 'FAIL'}</td><td>${escapeHtml(e.observed)}</td></tr>`,
     )
     .join('\n');
-  const events = r.events
-    .map(
-      (e) =>
-        `<tr class="${e.type === 'Warning' ? 'warn' : ''}"><td>${e.t.toFixed(0)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.object)}</td><td>${escapeHtml(e.message)}</td></tr>`,
-    )
-    .join('\n');
+  const charts = chartIds.map((id) => `${id === 'fleet' ? fleetControls : ''}<div id="chart-${id}"></div>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Tenon — ${escapeHtml(r.scenario)}</title>
 <style>${css}
 body{font-family:system-ui,sans-serif;margin:2em;color:#182026}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;font-size:13px}
 tr.fail td{background:#fbe3e3}tr.pass td:nth-child(3){color:#0f9960}tr.warn td{background:#fff4e0}.verdict{font-size:1.3em;font-weight:bold}
+td.n{text-align:right;white-space:nowrap}tr.head td{font-weight:500}tr.item td{color:#394b59}button.open{width:1.8em}.filters{margin:1em 0;display:flex;gap:1em;align-items:center}
+ol.steps{columns:2;font-size:13px;color:#394b59}.fleet-by{font-size:13px}
 </style></head>
 <body>
 <h1>Scenario ${escapeHtml(r.scenario)}</h1>
 <p>${escapeHtml(r.description ?? '')}</p>
 <p class="verdict">${r.passed ? 'PASSED' : 'FAILED'} — seed ${r.seed}, ${r.simSeconds.toFixed(0)} s simulated in ${r.wallSeconds.toFixed(2)} s, $${r.costPerHour.toFixed(4)}/h at the end</p>
 ${r.error ? `<p class="fail">error: ${escapeHtml(r.error)}</p>` : ''}
-<div id="chart-pods"></div><div id="chart-nodes"></div><div id="chart-cost"></div>
+${charts}
+${stepList(r)}
 <h2>Expectations</h2>
 <table><tr><th>step</th><th>expectation</th><th>result</th><th>observed</th></tr>
 ${rows}
@@ -93,12 +74,11 @@ ${rows}
 ${unexplainedWaitsSection(r.unexplainedWaits)}
 <h2>Events</h2>
 ${omittedEvents(r)}
-<table><tr><th>t (s)</th><th>type</th><th>reason</th><th>object</th><th>message</th></tr>
-${events}
-</table>
-<script id="report-data" type="application/json">${scriptJson(r)}</script>
+${eventsSection(r.events)}
+<script id="report-data" type="application/json">${scriptJson({ samples: r.samples, steps: r.steps ?? [] })}</script>
 <script>${js}</script>
-<script>${chartScript}</script>
+<script>${chartsScript}</script>
+<script>${eventsScript}</script>
 </body></html>
 `;
 }

@@ -22,6 +22,14 @@ export interface Sample {
   fleet?: Record<string, number>;
 }
 
+/** When a scenario step began, for the marks on the report's charts. */
+export interface StepMark {
+  step: number;
+  /** Simulated seconds since the start. */
+  t: number;
+  label: string;
+}
+
 /** A Kubernetes Event as the timeline shows it. */
 export interface TimelineEvent {
   t: number;
@@ -68,6 +76,8 @@ export interface RunReport {
   passed: boolean;
   expectations: ExpectationResult[];
   samples: Sample[];
+  /** When each step began. */
+  steps?: StepMark[];
   events: TimelineEvent[];
   /** Events not in `events` (the timeline is bounded), by reason. */
   eventsOmitted?: { count: number; byReason: Record<string, number> };

@@ -4,11 +4,11 @@
  * that timed out) ends the run.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Logger } from '../../observability/logger.js';
 import { parseDuration } from '../../settings/duration.js';
 import { startPlayground, type Playground, type PlaygroundOptions } from '../playground/playground.js';
-import type { ExpectationResult, RunReport, Sample } from '../report/run-report.js';
+import type { ExpectationResult, RunReport, Sample, StepMark } from '../report/run-report.js';
 import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
 import { describeExpectation, evaluate, type Outcome } from './expectations.js';
 import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
@@ -53,6 +53,7 @@ const sampleEveryMs = 10_000;
 class Run {
   readonly samples: Sample[] = [];
   readonly expectations: ExpectationResult[] = [];
+  readonly steps: StepMark[] = [];
   allRunning: RunReport['allRunning'];
   private lastSample = Number.NEGATIVE_INFINITY;
   private step = 0;
@@ -68,9 +69,10 @@ class Run {
     this.t0 = pg.clock.now();
   }
 
-  at(step: number, text: string): void {
+  at(step: number, text: string, label: string): void {
     this.step = step;
     this.text = text;
+    this.steps.push({ step, t: (this.pg.clock.now() - this.t0) / 1000, label });
   }
 
   async look(force = false): Promise<void> {
@@ -112,6 +114,17 @@ function duration(text: string): number {
 function stepText(step: Step): string {
   const [kind] = Object.keys(step);
   return kind ?? 'step';
+}
+
+/** A step in a few words, for the marks on the report's charts. */
+function stepLabel(step: Step): string {
+  if ('apply' in step) return typeof step.apply === 'string' ? 'apply' : `apply ${basename(step.apply.file)}`;
+  if ('delete' in step) return `delete ${step.delete.kind}/${step.delete.name}`;
+  if ('scale' in step) return `scale ${step.scale.kind}/${step.scale.name} to ${step.scale.replicas}`;
+  if ('advance' in step) return `advance ${step.advance}`;
+  if ('wait' in step) return `wait: ${describeExpectation(step.wait.for)}`;
+  if ('fault' in step) return `fault: ${Object.keys(step.fault)[0] ?? ''}`;
+  return `expect: ${describeExpectation(step.expect)}`;
 }
 
 async function wait(run: Run, i: number, w: { for: Expectation; timeout: string }): Promise<boolean> {
@@ -168,7 +181,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
   try {
     await run.look(true);
     for (const [i, step] of s.steps.entries()) {
-      run.at(i + 1, stepText(step));
+      run.at(i + 1, stepText(step), stepLabel(step));
       if (!(await runStep(run, i + 1, step, o.baseDir ?? process.cwd()))) {
         passed = false;
         break;
@@ -188,6 +201,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     passed,
     expectations: run.expectations,
     samples: run.samples,
+    steps: run.steps,
     events: events.rows,
     ...(events.omitted > 0 ? { eventsOmitted: { count: events.omitted, byReason: events.omittedByReason } } : {}),
     ...(unexplainedWaits ? { unexplainedWaits } : {}),

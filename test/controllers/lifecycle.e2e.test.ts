@@ -242,4 +242,51 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
     });
     expect((await nodeClaims(h)).length).toBeGreaterThanOrEqual(9);
   });
+
+  it('holds a repair back while the Unhealthy budget is spent, and repairs once it allows one', async () => {
+    h = await startHarness();
+    const budgets = (nodes: string) => ({
+      disruption: {
+        consolidationPolicy: 'WhenEmpty' as const,
+        consolidateAfter: 'Never',
+        budgets: [{ nodes, reasons: ['Unhealthy' as const] }],
+      },
+    });
+    await createNodePool(h, 'default', budgets('0'));
+    for (let i = 0; i < 5; i++) await createUnschedulablePod(h, `big-${i}`, { cpu: '7', memory: '1Gi' });
+    const claims = await eventually(h, '5 launched NodeClaims', async () => {
+      const all = (await nodeClaims(h)).filter((x) => x.status?.providerID);
+      return all.length === 5 && all;
+    });
+    for (const nc of claims) await registerNodeFor(h, nc);
+    await eventually(h, 'all initialized', async () =>
+      (await nodeClaims(h)).every((x) => conditionOf(x, 'Initialized')?.status === 'True'),
+    );
+    const sick = `node-${claims[0]?.metadata.name}`;
+    await setNodeReady(h, sick, 'Unknown');
+    const [waits] = await eventually(
+      h,
+      'DisruptionBlocked for the Unhealthy budget',
+      async () => {
+        const evs = (await eventsOf(h, 'DisruptionBlocked')).filter((e) => e.message?.includes('reason Unhealthy'));
+        return evs.length ? evs : undefined;
+      },
+      { advanceMs: 60_000 },
+    );
+    expect(waits?.message).toBe(
+      'Node repair waits: the disruption budgets of NodePool default for reason Unhealthy allow 0 node(s) at a time and 0 are being replaced',
+    );
+    expect(await eventsOf(h, 'NodeRepair')).toHaveLength(0);
+    expect((await nodeClaims(h)).filter((x) => x.metadata.deletionTimestamp)).toHaveLength(0);
+
+    // A budget for other reasons does not hold repair back.
+    await h.client.patch(
+      Resources.nodePools,
+      { name: 'default' },
+      { spec: { disruption: { budgets: [{ nodes: '0', reasons: ['Drifted'] }] } } },
+    );
+    await eventually(h, 'the unhealthy NodeClaim gone', () => gone(h, claims[0]?.metadata.name ?? ''), {
+      advanceMs: 30_000,
+    });
+  });
 });

@@ -5,8 +5,8 @@
 import type { Budget, ConsolidationPolicy } from '../../api/index.js';
 import type * as sched from '../../scheduling/index.js';
 
-/** Budget reasons (Karpenter's DisruptionReason values). */
-export type DisruptionReason = 'Drifted' | 'Empty' | 'Underutilized';
+/** Budget reasons (Karpenter's DisruptionReason values); `Unhealthy` is node repair's. */
+export type DisruptionReason = 'Drifted' | 'Empty' | 'Underutilized' | 'Unhealthy';
 
 /** A node as the disruption methods see it: its scheduling shape plus what makes it a candidate. */
 export interface DisruptionNode extends sched.ExistingNode {

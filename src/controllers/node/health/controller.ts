@@ -1,4 +1,4 @@
-import { Annotations, Labels } from '../../../api/index.js';
+import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
 import { rfc3339 } from '../../../clock/index.js';
 import {
   ignoreNotFound,
@@ -12,10 +12,16 @@ import { formatDuration } from '../../../settings/duration.js';
 import type { RepairPolicy } from '../../../cloudprovider/index.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
+import { allowedByBudgets } from '../../disruption/budgets/budgets.js';
 import { EventReasons } from '../../event-reasons.js';
 import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
 
 const blockedRetry = 5 * 60_000;
+/** How soon a repair held back by a budget is retried (a replacement in flight may finish soon). */
+const budgetRetry = 30_000;
+
+const isInitialized = (nc: StoredNodeClaim): boolean =>
+  nc.status?.conditions?.some((c) => c.type === ConditionTypes.initialized && c.status === 'True') ?? false;
 
 /**
  * node.health (SCENARIOS.md S5): a Node whose condition matches a repair policy (Ready=False or Ready=Unknown
@@ -50,8 +56,48 @@ export class NodeHealthController implements Reconciler {
       ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0]
       : undefined;
     if (!nodeClaim || nodeClaim.metadata.deletionTimestamp) return;
-    if (await this.blocked(node, nodePool, policies)) return { requeueAfter: blockedRetry };
-    await this.repair({ node, nodeClaim, unhealthy, now });
+    return this.repairWithinLimits({ node, nodeClaim, nodePool, policies, unhealthy, now });
+  }
+
+  private async repairWithinLimits(r: {
+    node: Node;
+    nodeClaim: StoredNodeClaim;
+    nodePool: string;
+    policies: RepairPolicy[];
+    unhealthy: Unhealthy;
+    now: number;
+  }): Promise<ReconcileResult | void> {
+    if (await this.blocked(r.node, r.nodePool, r.policies)) return { requeueAfter: blockedRetry };
+    if (await this.outOfBudget(r)) return { requeueAfter: budgetRetry };
+    await this.repair(r);
+  }
+
+  /**
+   * Whether the NodePool's budgets for reason `Unhealthy` leave no room. As in Karpenter, only repairs already in
+   * flight (NodeClaims being deleted) count against that budget, not the unhealthy nodes themselves, which would
+   * otherwise starve the budget meant to repair them; a node that never initialized is repaired regardless.
+   */
+  private async outOfBudget(r: {
+    node: Node;
+    nodeClaim: StoredNodeClaim;
+    nodePool: string;
+    now: number;
+  }): Promise<boolean> {
+    if (!isInitialized(r.nodeClaim)) return false;
+    const pool = this.ctx.informers.nodePools.cache.get(r.nodePool);
+    const budgets = pool?.spec.disruption?.budgets ?? [];
+    const claims = this.ctx.informers.nodeClaims.cache
+      .list()
+      .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === r.nodePool);
+    const allowed = allowedByBudgets(
+      { name: r.nodePool, budgets, consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfterMs: undefined },
+      { reason: 'Unhealthy', numNodes: claims.filter(isInitialized).length, now: r.now },
+    );
+    const inFlight = claims.filter((nc) => nc.metadata.deletionTimestamp !== undefined).length;
+    if (allowed - inFlight > 0) return false;
+    const message = `Node repair waits: the disruption budgets of NodePool ${r.nodePool} for reason Unhealthy allow ${allowed} node(s) at a time and ${inFlight} are being replaced`;
+    await this.ctx.recorder.publish(r.node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
+    return true;
   }
 
   private async blocked(node: Node, nodePool: string, policies: RepairPolicy[]): Promise<boolean> {

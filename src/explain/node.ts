@@ -86,7 +86,8 @@ function budgetBlockers(ctx: ExplainContext, pool: string): Blocker[] {
   const nodes = ctx.snapshot.nodeClaims.filter((nc) => nc.metadata.labels?.[Labels.nodePool] === pool).length;
   const out: Blocker[] = [];
   for (const b of np?.spec.disruption?.budgets ?? []) {
-    if (!budgetActive(b, ctx.now) || budgetNodes(b, nodes) > 0) continue;
+    // A NodePool without nodes has nothing a budget could hold back.
+    if (nodes === 0 || !budgetActive(b, ctx.now) || budgetNodes(b, nodes) > 0) continue;
     out.push(
       blocker(
         'budget',

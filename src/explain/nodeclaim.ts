@@ -157,14 +157,13 @@ export function explainNodeClaim(
   const step = stepOf(nc);
   const node = ctx.index.nodeOf(nc);
   const summary = stepSummary(step, ctx.now);
-  const t = timeout(step, nc, timeouts, ctx.now);
   const taint = taintLine(ctx, nc, node?.metadata.name);
   const advice = waitAdvice(ctx, nc);
+  const t = timeout(step, nc, timeouts, ctx.now);
   const details = [
-    ...(taint ? [taint] : []),
-    ...(advice.detail ? [advice.detail] : []),
-    `next: ${next[step.name]}`,
-    ...(t ? [t] : []),
+    // Without a wait the taint line is the summary's; with one, it is a detail.
+    ...(taint && step.waitingOn ? [taint] : []),
+    ...[advice.detail, `next: ${next[step.name]}`, t].filter((x): x is string => x !== undefined),
     whereLine(nc, node?.metadata.name),
   ];
   const cause = causeOf(nc, step, { summary, taint, now: ctx.now });

@@ -144,6 +144,7 @@ spec:
         - {key: karpenter.sh/capacity-type, operator: In, values: ${capacity}}
         - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}
         - {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["4"]}
+        - {key: karpenter.k8s.aws/instance-cpu, operator: In, values: ["2", "4"]}
   limits: {cpu: "${cpuLimit}"}
   disruption:
     consolidationPolicy: WhenEmptyOrUnderutilized

@@ -157,6 +157,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const state = newState(opts);
   const restored = opts.stateFile ? loadState(state, opts.stateFile) : false;
   install(state, opts.crds ?? tenonCrds());
+  // As kube-apiserver's watch cache, which starts from a list at startup: a watch from an earlier
+  // resourceVersion is 410 Expired, not a replay of everything since the first write.
+  state.store.setRv(state.store.currentRv());
   const snapshot = stateSaver(state, opts.stateFile);
   const onSnapshotError =
     opts.onSnapshotError ??

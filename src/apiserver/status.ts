@@ -41,6 +41,8 @@ export class ApiError extends Error {
       reason: this.reason,
       code: this.code,
     };
+    // kube-apiserver leaves the reason out of a failure it has no reason for (an internal error's Status).
+    if (!this.reason) delete s.reason;
     if (this.details) s.details = this.details;
     return s;
   }
@@ -113,8 +115,13 @@ export function methodNotAllowed(
 }
 
 /** 410 Gone for a watch or list from a compacted resourceVersion. */
-export function gone(rv: string): ApiError {
-  return new ApiError(410, 'Expired', `too old resource version: ${rv}`);
+export function gone(rv: string, oldest?: number): ApiError {
+  return new ApiError(410, 'Expired', `too old resource version: ${rv}${oldest === undefined ? '' : ` (${oldest})`}`);
+}
+
+/** The parse failure kube-apiserver reports for a resourceVersion that is not a number. */
+export function malformedRvText(rv: string): string {
+  return `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`;
 }
 
 /** 403 Forbidden. */

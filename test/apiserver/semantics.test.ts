@@ -346,33 +346,7 @@ describe('custom resources', () => {
   });
 });
 
-describe('budget status, dry-run, tables, discovery and faults', () => {
-  it('keeps PodDisruptionBudget status current from the pods it selects', async () => {
-    await h.core.createNamespace({ body: { metadata: { name: 'pdbs' } } });
-    const policy = h.kc.makeApiClient(k8s.PolicyV1Api);
-    await policy.createNamespacedPodDisruptionBudget({
-      namespace: 'pdbs',
-      body: { metadata: { name: 'b' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } },
-    });
-    for (const name of ['d1', 'd2', 'd3']) {
-      await h.core.createNamespacedPod({
-        namespace: 'pdbs',
-        body: pod(name, { labels: { app: 'db' }, nodeName: 'n1' }),
-      });
-      await h.core.patchNamespacedPodStatus(
-        { name, namespace: 'pdbs', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
-        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
-      );
-    }
-    await eventually(
-      async () =>
-        (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status
-          ?.disruptionsAllowed === 1,
-    );
-    const s = (await policy.readNamespacedPodDisruptionBudget({ name: 'b', namespace: 'pdbs' })).status;
-    expect(s).toMatchObject({ expectedPods: 3, currentHealthy: 3, desiredHealthy: 2 });
-  });
-
+describe('dry-run, tables, discovery and faults', () => {
   it('stores nothing on dryRun=All', async () => {
     const p = await h.core.createNamespacedPod({ namespace: 'default', body: pod('dry'), dryRun: 'All' });
     expect(p.metadata?.name).toBe('dry');

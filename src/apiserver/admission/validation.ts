@@ -1,6 +1,8 @@
 /** Admission checks: object names, built-in required fields, and CRD schemas with CEL rules. */
 import { invalidMessage, validateAndDefault, type FieldError } from '../../api/index.js';
 import { unknownBuiltinFields } from '../builtin/schemas.js';
+import { objectMetaErrors } from './object-meta.js';
+import { podResourceErrors } from './pod-resources.js';
 import type { ResourceInfo } from '../resources/resource-types.js';
 import { ApiError, invalidError, type StatusCause } from '../status.js';
 import { isJson, type KObject } from '../types.js';
@@ -45,8 +47,9 @@ function jobErrors(o: KObject): FieldError[] {
 }
 
 function builtinErrors(o: KObject): FieldError[] {
-  if (o.kind === 'Job') return jobErrors(o);
-  if (o.kind !== 'Pod') return [];
+  const resources = podResourceErrors(o);
+  if (o.kind === 'Job') return [...jobErrors(o), ...resources];
+  if (o.kind !== 'Pod') return resources;
   const spec = isJson(o.spec) ? o.spec : {};
   const containers = Array.isArray(spec.containers) ? spec.containers : [];
   if (containers.length === 0) return [fieldError('spec.containers', undefined, '', 'FieldValueRequired')];
@@ -56,7 +59,7 @@ function builtinErrors(o: KObject): FieldError[] {
     if (!isJson(c) || !c.image)
       errs.push(fieldError(`spec.containers[${i}].image`, undefined, '', 'FieldValueRequired'));
   });
-  return errs;
+  return [...errs, ...resources];
 }
 
 /** Throws 422 Invalid with the kube-apiserver message and one cause per error. */
@@ -87,10 +90,13 @@ export function prunedPaths(before: unknown, after: unknown, path = ''): string[
   return out;
 }
 
-// fieldValidation=Strict: fields the kind does not have are a 400, as kube-apiserver's strict decoding.
-function rejectUnknown(info: ResourceInfo, unknown: string[]): void {
-  if (unknown.length === 0) return;
-  const list = unknown.map((p) => `unknown field "${p}"`).join(', ');
+// fieldValidation=Strict: repeated keys and fields the kind does not have are a 400, as kube-apiserver's strict
+// decoding (repeated keys first).
+function rejectUnknown(info: ResourceInfo, unknown: string[], duplicates: string[] = []): void {
+  if (unknown.length === 0 && duplicates.length === 0) return;
+  const list = [...duplicates.map((p) => `duplicate field "${p}"`), ...unknown.map((p) => `unknown field "${p}"`)].join(
+    ', ',
+  );
   throw new ApiError(
     400,
     'BadRequest',
@@ -99,17 +105,22 @@ function rejectUnknown(info: ResourceInfo, unknown: string[]): void {
 }
 
 /** Validates (and for custom resources prunes and defaults) an object; returns the object to store. */
-export function admit(info: ResourceInfo, o: KObject, opts: { old?: KObject; strict?: boolean }): KObject {
+export function admit(
+  info: ResourceInfo,
+  o: KObject,
+  opts: { old?: KObject; strict?: boolean; duplicates?: string[] },
+): KObject {
   const name = o.metadata.name ?? '';
   const errs = opts.old ? [] : nameErrors(info, name);
+  errs.push(...objectMetaErrors(o));
   if (!info.custom || !info.schema) {
-    if (opts.strict) rejectUnknown(info, unknownBuiltinFields(info, o));
+    if (opts.strict) rejectUnknown(info, unknownBuiltinFields(info, o), opts.duplicates);
     errs.push(...builtinErrors(o));
     if (errs.length > 0) throwInvalid(info, name, errs);
     return o;
   }
   const result = validateAndDefault({ schema: info.schema, object: o, oldObject: opts.old });
-  if (opts.strict) rejectUnknown(info, prunedPaths(o, result.object));
+  if (opts.strict) rejectUnknown(info, prunedPaths(o, result.object), opts.duplicates);
   errs.push(...result.errors);
   if (errs.length > 0) throwInvalid(info, name, errs);
   return result.object as KObject;

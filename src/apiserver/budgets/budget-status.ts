@@ -9,29 +9,50 @@ import type { ServerState } from '../state.js';
 import { parseEntry } from '../storage/store.js';
 import { deepEqual, isJson, timestamp, type KObject } from '../types.js';
 
-function desiredStatus(state: ServerState, pods: ResourceInfo, pdb: KObject): Record<string, unknown> {
-  const s = budgetStatus(pdb, selectedPods(state, pods, pdb));
-  const old = isJson(pdb.status) ? pdb.status : {};
-  const allowed = s.disruptionsAllowed > 0;
+const scaledKinds: ReadonlySet<string> = new Set(['ReplicationController', 'ReplicaSet', 'StatefulSet', 'Deployment']);
+
+// The DisruptionAllowed condition: its transition time moves only when its status changes.
+function allowedCondition(
+  state: ServerState,
+  old: Record<string, unknown>,
+  want: { status: 'True' | 'False'; reason: string; message: string; observedGeneration: unknown },
+): Record<string, unknown> {
   const oldCond = Array.isArray(old.conditions)
     ? old.conditions.find((c) => isJson(c) && c.type === 'DisruptionAllowed')
     : undefined;
-  const status = allowed ? 'True' : 'False';
-  const sameCond = isJson(oldCond) && oldCond.status === status;
-  const condition = sameCond
-    ? oldCond
-    : {
-        type: 'DisruptionAllowed',
-        status,
-        reason: allowed ? 'SufficientPods' : 'InsufficientPods',
-        message: '',
-        observedGeneration: pdb.metadata.generation,
-        lastTransitionTime: timestamp(state.clock.now()),
-      };
-  return {
+  const since =
+    isJson(oldCond) && oldCond.status === want.status && typeof oldCond.lastTransitionTime === 'string'
+      ? oldCond.lastTransitionTime
+      : timestamp(state.clock.now());
+  return { type: 'DisruptionAllowed', ...want, lastTransitionTime: since };
+}
+
+/** The status the disruption controller would write for a budget now. */
+export function desiredStatus(state: ServerState, pods: ResourceInfo, pdb: KObject): Record<string, unknown> {
+  const old = isJson(pdb.status) ? pdb.status : {};
+  const s = budgetStatus(state, pdb, selectedPods(state, pods, pdb), state.clock.now());
+  if ('error' in s) {
+    // The controller's fail-safe: nothing allowed, the old figures and observedGeneration kept.
+    const condition = allowedCondition(state, old, {
+      status: 'False',
+      reason: 'SyncFailed',
+      message: s.error,
+      observedGeneration: old.observedGeneration,
+    });
+    return { ...old, disruptionsAllowed: 0, conditions: [condition] };
+  }
+  const { disruptedPods, ...figures } = s;
+  const allowed = figures.disruptionsAllowed > 0;
+  const condition = allowedCondition(state, old, {
+    status: allowed ? 'True' : 'False',
+    reason: allowed ? 'SufficientPods' : 'InsufficientPods',
+    message: '',
     observedGeneration: pdb.metadata.generation,
-    ...s,
-    disruptedPods: old.disruptedPods ?? {},
+  });
+  return {
+    ...(Object.keys(disruptedPods).length > 0 ? { disruptedPods } : {}),
+    ...figures,
+    observedGeneration: pdb.metadata.generation,
     conditions: [condition],
   };
 }
@@ -56,11 +77,13 @@ export function maintainBudgetStatus(state: ServerState): void {
   state.onCommit.push((info, _type, entry) => {
     const isPod = info.kind === 'Pod' && info.group === '';
     const isPdb = info.kind === 'PodDisruptionBudget';
-    if (!isPod && !isPdb) return;
+    // A controller's scale changes what a percentage or maxUnavailable budget expects.
+    const isScaled = info.custom ? info.scale !== undefined : scaledKinds.has(info.kind);
+    if (!isPod && !isPdb && !isScaled) return;
     const ns = entry.namespace;
     if (pending.has(ns)) return;
     const pdbs = state.registry.find('policy', 'v1', 'poddisruptionbudgets');
-    if (isPod && pdbs && !hasBudgetIn(state, pdbs, ns)) return;
+    if (!isPdb && pdbs && !hasBudgetIn(state, pdbs, ns)) return;
     pending.add(ns);
     state.defer(() => {
       pending.delete(ns);

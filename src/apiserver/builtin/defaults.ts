@@ -9,17 +9,35 @@ function obj(parent: Json, key: string): Json {
   return fresh;
 }
 
-function podDefaults(o: KObject): void {
+// Defaults of a pod spec, in a Pod or in a workload's pod template.
+function podSpecDefaults(o: KObject): void {
   const spec = obj(o, 'spec');
   spec.restartPolicy ??= 'Always';
   spec.schedulerName ??= 'default-scheduler';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.securityContext ??= {};
+  for (const c of Array.isArray(spec.containers) ? spec.containers : []) if (isJson(c)) containerDefaults(c);
+}
+
+// Defaults only a Pod gets (not a template): priority (admission), service links, requests from limits.
+function podDefaults(o: KObject): void {
+  podSpecDefaults(o);
+  const spec = obj(o, 'spec');
   spec.priority ??= 0;
   spec.enableServiceLinks ??= true;
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  for (const c of Array.isArray(spec.containers) ? spec.containers : []) if (isJson(c)) containerDefaults(c);
+  for (const list of ['initContainers', 'containers'])
+    for (const c of Array.isArray(spec[list]) ? spec[list] : []) if (isJson(c)) requestsFromLimits(c);
+}
+
+// A limit without a request makes the request equal to it.
+function requestsFromLimits(c: Json): void {
+  const res = isJson(c.resources) ? c.resources : undefined;
+  if (!res || !isJson(res.limits)) return;
+  const requests = isJson(res.requests) ? res.requests : {};
+  for (const [k, v] of Object.entries(res.limits)) requests[k] ??= v;
+  res.requests = requests;
 }
 
 function containerDefaults(c: Json): void {
@@ -33,7 +51,7 @@ function containerDefaults(c: Json): void {
 function workloadDefaults(o: KObject): void {
   const spec = obj(o, 'spec');
   if (o.kind !== 'DaemonSet') spec.replicas ??= 1;
-  spec.revisionHistoryLimit ??= 10;
+  if (o.kind !== 'ReplicaSet') spec.revisionHistoryLimit ??= 10;
   if (o.kind === 'Deployment') {
     spec.progressDeadlineSeconds ??= 600;
     // kubectl create sends `strategy: {}`: an empty type defaults as a missing strategy does.
@@ -46,7 +64,7 @@ function workloadDefaults(o: KObject): void {
     spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
   const template = obj(spec, 'template');
   const tspec = template.spec;
-  if (isJson(tspec)) podDefaults({ metadata: {}, spec: tspec });
+  if (isJson(tspec)) podSpecDefaults({ metadata: {}, spec: tspec });
 }
 
 /** Job defaults; without manualSelector the selector and template labels name the Job's uid, as upstream. */
@@ -72,7 +90,7 @@ function jobDefaults(o: KObject): void {
       'job-name': name,
     };
   }
-  if (isJson(template.spec)) podDefaults({ metadata: {}, spec: template.spec });
+  if (isJson(template.spec)) podSpecDefaults({ metadata: {}, spec: template.spec });
 }
 
 /** Applies create-time defaults and resets (Pod and workload status start empty; a Pod starts Pending). */
@@ -80,7 +98,7 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
   switch (o.kind) {
     case 'Pod':
       podDefaults(o);
-      o.status = { phase: 'Pending', qosClass: 'BestEffort' };
+      o.status = { phase: 'Pending' };
       return;
     case 'Namespace':
       o.spec = { finalizers: ['kubernetes'] };
@@ -91,7 +109,10 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
     case 'StatefulSet':
     case 'DaemonSet':
       workloadDefaults(o);
-      o.status = {};
+      o.status = o.kind === 'ReplicaSet' ? { replicas: 0 } : {};
+      return;
+    case 'PodDisruptionBudget':
+      o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
       return;
     case 'Job':
       jobDefaults(o);

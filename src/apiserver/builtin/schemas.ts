@@ -9,7 +9,8 @@ import { describeField } from './descriptions.js';
 import type { ResourceInfo } from '../resources/resource-types.js';
 import { isJson, type Json } from '../types.js';
 
-interface Attribute {
+/** One field of a client-node model: its JSON name, TypeScript type text and OpenAPI format. */
+export interface Attribute {
   baseName: string;
   type: string;
   format: string;
@@ -93,6 +94,11 @@ export function builtinSchemas(info: ResourceInfo): { root: Json; refs: Map<stri
   const root = refs.get(schemaKey(name)) ?? {};
   refs.delete(schemaKey(name));
   return { root, refs };
+}
+
+/** The fields of a client-node model class (`V1PodSpec`), or undefined when there is no such model. */
+export function modelAttributes(type: string): readonly Attribute[] | undefined {
+  return modelNamed(type)?.getAttributeTypeMap();
 }
 
 function attributesOf(type: string): Map<string, Attribute> | undefined {

@@ -10,10 +10,12 @@ import { servePodLog } from '../subresources/pod-log.js';
 import { apiVersionOf } from '../resources/resource-types.js';
 import type { ResourcePath } from './resource-path.js';
 import { handleScale } from '../subresources/scale.js';
-import { badRequest, methodNotAllowed } from '../status.js';
+import { ApiError, badRequest, malformedRvText, methodNotAllowed } from '../status.js';
 import { parseEntry } from '../storage/store.js';
 import { renderTable } from '../printing/table.js';
-import type { KObject } from '../types.js';
+import { isJson, type KObject } from '../types.js';
+import { checkQuantities, checkTypeMatches, checkValueTypes } from '../admission/decoding.js';
+import { containersOf, podSpecOf } from '../admission/pod-resources.js';
 import { serveWatch } from './watch.js';
 import { createObject, updateObject } from '../writes/writes.js';
 
@@ -90,13 +92,29 @@ function handleGet(ctx: Ctx, rp: ResourcePath): void {
   else sendJson(ctx.res, 200, e.json);
 }
 
+// What kube-apiserver's decoder refuses in a create or update body of a built-in kind (400 BadRequest).
+function decodedBody(ctx: Ctx, rp: ResourcePath): KObject {
+  const body = bodyJson(ctx);
+  if (rp.info.custom || !isJson(body)) return body as KObject;
+  checkTypeMatches(rp.info, body);
+  checkValueTypes(rp.info, body);
+  const o = body as KObject;
+  const pod = podSpecOf({ ...o, kind: rp.info.kind });
+  if (pod)
+    checkQuantities(
+      rp.info,
+      containersOf(pod.spec, pod.at).map((c) => c.container),
+    );
+  return o;
+}
+
 function handlePost(ctx: Ctx, rp: ResourcePath): void {
   if (rp.name && rp.subresource === 'binding' && rp.info.kind === 'Pod')
     return sendJson(ctx.res, 201, handleBinding(ctx, rp));
   if (rp.name && rp.subresource === 'eviction' && rp.info.kind === 'Pod')
     return sendJson(ctx.res, 201, handleEviction(ctx, rp));
   if (rp.name) throw methodNotAllowed();
-  const body = bodyJson(ctx) as KObject;
+  const body = decodedBody(ctx, rp);
   sendObject(ctx, rp, 201, createObject(ctx.state, rp.info, body, { ...writeOptions(ctx), namespace: rp.namespace }));
 }
 
@@ -105,7 +123,7 @@ function handlePut(ctx: Ctx, rp: ResourcePath): void {
   if (rp.subresource === 'scale') return sendJson(ctx.res, 200, handleScale(ctx, rp));
   if (rp.subresource && rp.subresource !== 'status' && rp.subresource !== 'finalize') throw methodNotAllowed();
   const sub = rp.subresource === 'status' ? 'status' : undefined;
-  const o = updateObject(ctx.state, rp.info, bodyJson(ctx) as KObject, {
+  const o = updateObject(ctx.state, rp.info, decodedBody(ctx, rp), {
     ...writeOptions(ctx),
     namespace: rp.namespace,
     name: rp.name,
@@ -153,11 +171,20 @@ function handleDelete(ctx: Ctx, rp: ResourcePath): void {
   });
 }
 
+// A resourceVersion that is not a number: a list or get is a 400; a watch, as kube-apiserver answers it, a 500.
+function checkResourceVersion(ctx: Ctx, rp: ResourcePath): void {
+  const rv = ctx.query.get('resourceVersion');
+  if (!rv || /^\d+$/.test(rv)) return;
+  if (verbOf(ctx, rp) === 'watch') throw new ApiError(500, '', malformedRvText(rv));
+  throw badRequest(`invalid resource version: ${malformedRvText(rv)}`);
+}
+
 /** Serves one request on a resource path. */
 export function handleResource(ctx: Ctx, rp: ResourcePath): void {
   if (rp.namespace !== undefined && !rp.info.namespaced) throw badRequest('the resource is not namespaced');
   switch (ctx.method) {
     case 'GET':
+      checkResourceVersion(ctx, rp);
       if (rp.name) return handleGet(ctx, rp);
       if (verbOf(ctx, rp) === 'watch') return serveWatch(ctx, rp.info, rp.namespace);
       return handleList(ctx, rp);

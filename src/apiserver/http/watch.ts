@@ -115,7 +115,7 @@ export function serveWatch(ctx: Ctx, info: ResourceInfo, namespace: string | und
   const initial = initialEvents(table, filter, rvText);
   const stream = openStream(ctx, info);
   if (!initial) {
-    ctx.res.write(`{"type":"ERROR","object":${JSON.stringify(gone(rvText ?? '').toStatus())}}\n`);
+    ctx.res.write(`{"type":"ERROR","object":${JSON.stringify(gone(rvText ?? '', table.compactedRv).toStatus())}}\n`);
     stream.end();
     return;
   }

@@ -86,6 +86,25 @@ function entryOf(w: Writer, fields: Set<string>): Json {
   return e;
 }
 
+function text(e: unknown, key: string): string {
+  return isJson(e) && typeof e[key] === 'string' ? e[key] : '';
+}
+
+/**
+ * managedFields in kube-apiserver's order: Apply entries before Update ones, then by time (to the second),
+ * manager, apiVersion and subresource.
+ */
+export function sortedEntries(list: unknown[]): unknown[] {
+  const keys = ['operation', 'time', 'manager', 'apiVersion', 'subresource'];
+  return [...list].sort((a, b) => {
+    for (const k of keys) {
+      const [x, y] = [text(a, k), text(b, k)];
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+}
+
 function encode(list: Owner[]): Json[] {
   return list
     .filter((o) => !o.changed || o.fields.size > 0)
@@ -163,7 +182,7 @@ export function applyOwnership(args: {
   for (const p of outermost)
     if (!others.some((o) => [...o.fields].some((q) => isUnder(q, p) || isUnder(p, q)))) removeAt(merged, p);
   refreshLastApplied(live, merged, config, writer.manager);
-  merged.metadata.managedFields = [...encode(others), entryOf(writer, applied)];
+  merged.metadata.managedFields = sortedEntries([...encode(others), entryOf(writer, applied)]);
   return merged;
 }
 
@@ -205,7 +224,7 @@ export function updateOwnership(args: { old: KObject | undefined; next: KObject;
   if (!old || !hasApplyManager(next)) {
     const coarse = coarseFields(next, { custom: writer.custom, withStatus });
     const kept = (next.metadata.managedFields ?? []).filter((e) => !(isJson(e) && sameManager(e, writer)));
-    return [...kept, entryOf(writer, coarse)];
+    return sortedEntries([...kept, entryOf(writer, coarse)]);
   }
   const rules = { custom: writer.custom, schema: writer.schema, withStatus };
   const { changed, removed } = changedFields(old, next, rules);
@@ -215,7 +234,7 @@ export function updateOwnership(args: { old: KObject | undefined; next: KObject;
   // The writer's entry keeps its own shape: a coarse `f:spec` stays coarse and covers changes under it.
   const own = new Set([...(mine ? fromFieldsV1(mine.entry.fieldsV1) : [])].filter((p) => !removed.has(p)));
   for (const p of changed) if (![...own].some((q) => isUnder(p, q))) own.add(p);
-  return [...encode(all.filter((o) => o !== mine)), entryOf(writer, own)];
+  return sortedEntries([...encode(all.filter((o) => o !== mine)), entryOf(writer, own)]);
 }
 
 /** managedFields of an object created by an apply: the applier owns what it applied. */

@@ -9,17 +9,41 @@ import { mergePatch } from './merge-patch.js';
 import { managerFromAgent } from '../writes/metadata.js';
 import type { ResourcePath } from '../http/resource-path.js';
 import { ApiError, badRequest, unsupportedMediaType } from '../status.js';
+import { duplicateKeys } from '../admission/decoding.js';
 import { strategicMerge } from './strategic-merge.js';
 import { isJson, type KObject } from '../types.js';
 import { createObject, updateObject, writerOf, type WriteOptions } from '../writes/writes.js';
 
-/** The write options a request carries in its query. */
+const fieldValidations: readonly string[] = ['', 'Ignore', 'Strict', 'Warn'];
+const optionsKind: Readonly<Record<string, string>> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+};
+
+// 422 for a fieldValidation value kube-apiserver does not know, worded as its options validation words it.
+function checkFieldValidation(ctx: Ctx, fv: string): void {
+  if (fieldValidations.includes(fv)) return;
+  const kind = optionsKind[ctx.method] ?? 'CreateOptions';
+  const supported = fieldValidations.map((v) => JSON.stringify(v)).join(', ');
+  const detail = `Unsupported value: ${JSON.stringify(fv)}: supported values: ${supported}`;
+  throw new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: fieldValidation: ${detail}`, {
+    group: 'meta.k8s.io',
+    kind,
+    causes: [{ reason: 'FieldValueNotSupported', message: detail, field: 'fieldValidation' }],
+  });
+}
+
+/** The write options a request carries in its query (422 for an unknown fieldValidation value). */
 export function writeOptions(ctx: Ctx, defaultManager?: string): WriteOptions {
-  const fv = ctx.query.get('fieldValidation');
+  const fv = ctx.query.get('fieldValidation') ?? '';
+  checkFieldValidation(ctx, fv);
+  const strict = fv === 'Strict';
   return {
     dryRun: isDryRun(ctx),
     fieldManager: ctx.query.get('fieldManager') ?? defaultManager ?? managerFromAgent(ctx.headers['user-agent']),
-    strict: fv === 'Strict',
+    strict,
+    duplicates: strict && contentType(ctx).endsWith('json') ? duplicateKeys(ctx.body.toString('utf8')) : undefined,
   };
 }
 

@@ -1,10 +1,10 @@
 /** The `binding` and `eviction` subresources of Pods. */
-import { budgetStatus, budgetsFor, podHealthy, selectedPods } from '../budgets/disruption-budget.js';
+import { budgetsFor, podReady } from '../budgets/disruption-budget.js';
 import { commitWrite, mustGet, subjectOf } from '../storage/commit.js';
 import { deleteObject, type DeleteOptions } from '../writes/deletion.js';
-import { optionalBody, type Ctx } from '../http/http-io.js';
+import { isDryRun, optionalBody, type Ctx } from '../http/http-io.js';
 import type { ResourcePath } from '../http/resource-path.js';
-import { ApiError, conflict } from '../status.js';
+import { ApiError, conflict, forbiddenError } from '../status.js';
 import { parseEntry } from '../storage/store.js';
 import { isJson, timestamp, type Json, type KObject } from '../types.js';
 
@@ -42,9 +42,30 @@ export function handleBinding(ctx: Ctx, rp: ResourcePath): Json {
   return success(201);
 }
 
-function checkBudgets(ctx: Ctx, rp: ResourcePath, pod: KObject): void {
+function tooManyRequests(cause: string): ApiError {
+  return new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
+    causes: [{ reason: 'DisruptionBudget', message: cause }],
+  });
+}
+
+// Pods the eviction deletes without asking a budget: not running yet, finished, or already terminating.
+function ignoresBudgets(pod: KObject): boolean {
+  const phase = isJson(pod.status) ? pod.status.phase : undefined;
+  return phase === 'Pending' || phase === 'Succeeded' || phase === 'Failed' || !!pod.metadata.deletionTimestamp;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+
+/**
+ * Checks the pod's budget as kube-apiserver's eviction does: from the budget's status (the disruption
+ * controller's figures), taking one disruption and recording the pod in disruptedPods, so a second eviction
+ * right after the first is refused while the budget is spent.
+ */
+function takeDisruption(ctx: Ctx, pod: KObject, dryRun: boolean): void {
   const pdbs = ctx.state.registry.find('policy', 'v1', 'poddisruptionbudgets');
-  if (!pdbs || !podHealthy(pod)) return;
+  if (!pdbs || ignoresBudgets(pod)) return;
   const budgets = budgetsFor(ctx.state, pdbs, pod);
   if (budgets.length > 1) {
     throw new ApiError(
@@ -55,26 +76,52 @@ function checkBudgets(ctx: Ctx, rp: ResourcePath, pod: KObject): void {
   }
   const pdb = budgets[0];
   if (!pdb) return;
-  const s = budgetStatus(pdb, selectedPods(ctx.state, rp.info, pdb));
-  if (s.disruptionsAllowed > 0) return;
+  const status = isJson(pdb.status) ? pdb.status : {};
+  const spec = isJson(pdb.spec) ? pdb.spec : {};
+  if (!podReady(pod)) {
+    // An unhealthy pod does not count towards the budget: it may go when the budget is met anyway.
+    if (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow') return;
+    if (num(status.currentHealthy) >= num(status.desiredHealthy) && num(status.desiredHealthy) > 0) return;
+  }
   const name = pdb.metadata.name ?? '';
-  throw new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
-    causes: [
-      {
-        reason: 'DisruptionBudget',
-        message: `The disruption budget ${name} needs ${s.desiredHealthy} healthy pods and has ${s.currentHealthy} currently`,
-      },
-    ],
-  });
+  if (num(status.observedGeneration) < (pdb.metadata.generation ?? 0))
+    throw tooManyRequests(`The disruption budget ${name} is still being processed by the server.`);
+  const allowed = num(status.disruptionsAllowed);
+  if (allowed < 0)
+    throw forbiddenError(
+      { kind: 'PodDisruptionBudget', group: 'policy', name, resource: 'poddisruptionbudgets' },
+      'pdb disruptions allowed is negative',
+    );
+  if (allowed === 0)
+    throw tooManyRequests(
+      `The disruption budget ${name} needs ${num(status.desiredHealthy)} healthy pods and has ${num(status.currentHealthy)} currently`,
+    );
+  if (dryRun) return;
+  const now = ctx.state.clock.now();
+  const disrupted = isJson(status.disruptedPods) ? status.disruptedPods : {};
+  const next: Record<string, unknown> = {
+    ...status,
+    disruptionsAllowed: allowed - 1,
+    disruptedPods: { ...disrupted, [pod.metadata.name ?? '']: timestamp(now) },
+  };
+  if (allowed === 1 && Array.isArray(status.conditions))
+    next.conditions = status.conditions.map((c) =>
+      isJson(c) && c.type === 'DisruptionAllowed' && c.status !== 'False'
+        ? { ...c, status: 'False', reason: 'InsufficientPods', lastTransitionTime: timestamp(now) }
+        : c,
+    );
+  commitWrite(ctx.state, pdbs, { ...pdb, status: next });
 }
 
-/** POST pods/NAME/eviction: deletes the pod unless a PodDisruptionBudget forbids it (429). */
+/** POST pods/NAME/eviction: deletes the pod unless its PodDisruptionBudget forbids it (429). */
 export function handleEviction(ctx: Ctx, rp: ResourcePath): Json {
   const body = optionalBody(ctx);
   const pod = parseEntry(mustGet(ctx.state, rp.info, rp.namespace, rp.name ?? ''));
   if (pod.metadata.deletionTimestamp) return success(201);
-  checkBudgets(ctx, rp, pod);
-  const opts = (isJson(body.deleteOptions) ? body.deleteOptions : {}) as DeleteOptions;
+  const raw = isJson(body.deleteOptions) ? body.deleteOptions : {};
+  const dryRun = (Array.isArray(raw.dryRun) && raw.dryRun.includes('All')) || isDryRun(ctx);
+  takeDisruption(ctx, pod, dryRun);
+  const opts = { ...(raw as DeleteOptions), dryRun };
   deleteObject(ctx.state, rp.info, { namespace: rp.namespace, name: rp.name ?? '' }, opts);
   return success(201);
 }

@@ -6,6 +6,7 @@ import { generatedName, newUid, specChanged, stampType } from './metadata.js';
 import { apiVersionOf, type ResourceInfo } from '../resources/resource-types.js';
 import type { ServerState } from '../state.js';
 import { admitPodPriority } from '../admission/priority.js';
+import { admitPod } from '../admission/pod-admission.js';
 import { parseEntry } from '../storage/store.js';
 import { alreadyExists, badRequest, conflict, notFound, staleObjectText } from '../status.js';
 import { admit, throwInvalid } from '../admission/validation.js';
@@ -17,6 +18,8 @@ export interface WriteOptions {
   fieldManager?: string;
   /** fieldValidation=Strict: unknown fields are an error, not silently dropped. */
   strict?: boolean;
+  /** Keys the request body repeated (reported under fieldValidation=Strict). */
+  duplicates?: string[];
   subresource?: string;
   operation?: 'Apply' | 'Update';
   /** managedFields already worked out (server-side apply); otherwise derived from the change. */
@@ -83,8 +86,11 @@ export function createObject(
   const name = o.metadata.name ?? '';
   const now = state.clock.now();
   initMetadata(info, o, state.timestamps.format(now));
-  if (!info.custom && info.kind === 'Pod') admitPodPriority(state, o);
-  o = admit(info, o, { strict: opts.strict });
+  if (!info.custom && info.kind === 'Pod') {
+    admitPodPriority(state, o);
+    admitPod(o);
+  }
+  o = admit(info, o, { strict: opts.strict, duplicates: opts.duplicates });
   if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name))
     throw alreadyExists(subjectOf(info, name));
   o.metadata.managedFields =
@@ -192,7 +198,7 @@ export function updateObject(
   preserveServerMeta(old, next);
   checkPodImmutables(info, old, next);
   if (!info.custom) applyUpdateDefaults(next);
-  next = admit(info, next, { old, strict: opts.strict });
+  next = admit(info, next, { old, strict: opts.strict, duplicates: opts.duplicates });
   if ((info.hasStatus || info.custom) && specChanged(old, next))
     next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   next.metadata.resourceVersion = old.metadata.resourceVersion;

@@ -5,8 +5,20 @@
  */
 import type { Req } from './endpoint.js';
 
-/** A request of a case; `setup` ones prepare state and are not compared. */
-export type Step = Req & { setup?: boolean; label?: string };
+/**
+ * A request of a case; `setup` ones prepare state and are not compared. `capture` keeps values of the answer
+ * (name -> dotted path) for later steps' `{name}`, per server; `until` repeats the request until the answer
+ * satisfies it (a controller catching up); `only` compares one top-level field of the answer; `events` compares
+ * the watch events of the answer (type and object name, or the error code and reason).
+ */
+export type Step = Req & {
+  setup?: boolean;
+  label?: string;
+  capture?: Record<string, string>;
+  until?: (body: unknown) => boolean;
+  only?: string;
+  events?: boolean;
+};
 
 /** One differential case. */
 export interface Case {

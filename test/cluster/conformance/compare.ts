@@ -58,11 +58,36 @@ export function differingPaths(a: unknown, b: unknown, at = ''): string[] {
   return [`${at || '.'}: embedded ${JSON.stringify(a) ?? 'absent'} / real ${JSON.stringify(b) ?? 'absent'}`];
 }
 
+/** The value at a dotted path (`metadata.uid`, `items.0.metadata.name`) of a JSON body. */
+export function pathValue(body: unknown, path: string): unknown {
+  let cur: unknown = body;
+  for (const part of path.split('.')) cur = Array.isArray(cur) ? cur[Number(part)] : obj(cur)?.[part];
+  return cur;
+}
+
+/** The events of a watch answer: `TYPE name` for objects, `ERROR code reason` for a failure. */
+export function watchEvents(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const ev = obj(JSON.parse(l) as unknown);
+      const o = obj(ev?.object);
+      if (ev?.type === 'ERROR') return `ERROR ${String(o?.code)} ${String(o?.reason)}`;
+      return `${String(ev?.type)} ${String(obj(o?.metadata)?.name)}`;
+    });
+}
+
 /** The aspects of two answers to the same request that can be compared, each agreed or not. */
-export function compare(embedded: Res, real: Res): Check[] {
+export function compare(embedded: Res, real: Res, opts: { events?: boolean } = {}): Check[] {
   const checks: Check[] = [
     { aspect: 'status', agree: embedded.status === real.status, embedded: embedded.status, real: real.status },
   ];
+  if (opts.events && embedded.status === 200 && real.status === 200) {
+    const [e, r] = [watchEvents(embedded.text), watchEvents(real.text)];
+    checks.push({ aspect: 'events', agree: isDeepStrictEqual(e, r), embedded: e, real: r });
+    return checks;
+  }
   if (real.status >= 400 && embedded.status >= 400) {
     const [e, r] = [obj(embedded.body)?.reason, obj(real.body)?.reason];
     checks.push({ aspect: 'reason', agree: e === r, embedded: e, real: r });

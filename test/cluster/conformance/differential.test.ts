@@ -9,13 +9,19 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
 import { clusterKubeconfig, eventually } from '../cluster.js';
-import { cases, type Step } from './cases.js';
-import { compare, type Check } from './compare.js';
-import { endpointFromKubeconfig, send, type Endpoint } from './endpoint.js';
+import { cases as basicCases, type Step } from './cases.js';
+import { disruptionCases } from './cases-disruption.js';
+import { watchAndApplyCases } from './cases-watch-apply.js';
+import { compare, pathValue, type Check } from './compare.js';
+import { endpointFromKubeconfig, send, type Endpoint, type Res } from './endpoint.js';
 import { knownDifferences } from './known-differences.js';
 
-function fill(step: Step, ns: string, id: string): Step {
-  const sub = (t: string): string => t.replaceAll('{ns}', ns).replaceAll('{id}', id);
+function fill(step: Step, ns: string, id: string, vars: Record<string, string>): Step {
+  const sub = (t: string): string =>
+    Object.entries(vars).reduce(
+      (acc, [k, v]) => acc.replaceAll(`{${k}}`, v),
+      t.replaceAll('{ns}', ns).replaceAll('{id}', id),
+    );
   const body =
     step.body === undefined
       ? undefined
@@ -23,6 +29,28 @@ function fill(step: Step, ns: string, id: string): Step {
         ? sub(step.body)
         : (JSON.parse(sub(JSON.stringify(step.body))) as unknown);
   return { ...step, path: sub(step.path), body };
+}
+
+const cases = [...basicCases, ...disruptionCases, ...watchAndApplyCases];
+
+// One step on one server: repeated (a controller catching up) until its `until` holds, at most 30 s.
+async function perform(ep: Endpoint, step: Step, vars: Record<string, string>): Promise<Res> {
+  let res = await send(ep, step);
+  if (step.until)
+    await eventually(
+      `${step.method} ${step.path} on ${ep.name}`,
+      async () => {
+        res = await send(ep, step);
+        return step.until?.(res.body) ? true : undefined;
+      },
+      30_000,
+    );
+  for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pathValue(res.body, path));
+  if (step.only) {
+    const body = res.body as Record<string, unknown>;
+    res = { ...res, body: { metadata: {}, [step.only]: body?.[step.only] } };
+  }
+  return res;
 }
 
 // Names of this run: a namespace of an earlier run may still be terminating on the real server.
@@ -90,11 +118,12 @@ describe('differential conformance: embedded API server vs kube-apiserver v1.33.
         30_000,
       );
       const differing: string[] = [];
+      const vars = { embedded: {} as Record<string, string>, real: {} as Record<string, string> };
       for (const [n, raw] of c.steps.entries()) {
-        const step = fill(raw, ns, id);
-        const [e, r] = [await send(embedded, step), await send(real, step)];
-        if (step.setup) continue;
-        const checks: Check[] = compare(e, r);
+        const e = await perform(embedded, fill(raw, ns, id, vars.embedded), vars.embedded);
+        const r = await perform(real, fill(raw, ns, id, vars.real), vars.real);
+        if (raw.setup) continue;
+        const checks: Check[] = compare(e, r, { events: raw.events });
         for (const ch of checks) {
           tally.total++;
           if (ch.agree) tally.agree++;

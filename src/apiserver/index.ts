@@ -42,6 +42,12 @@ export interface ApiServerOptions {
   clock?: ServerClock;
   /** `kubelet` (default): deleting a bound pod waits for the kubelet's grace-0 delete; `immediate`: removes it. */
   podGrace?: PodGrace;
+  /**
+   * Whether ServiceAccount admission mounts the projected token volume (`kube-api-access-xxxxx`) in new Pods, as
+   * kube-apiserver does. Off by default: its random name makes every pod's spec unique, which the simulated
+   * world's per-template sharing cannot afford (ADR 0027); the ServiceAccount name is set either way.
+   */
+  serviceAccountTokenVolumes?: boolean;
   /** Watch events kept per resource for resuming watches; older resourceVersions get 410 Gone. Default 10,000. */
   watchHistory?: number;
   /** Random source of fault injection (0..1). */
@@ -100,6 +106,7 @@ function newState(opts: ApiServerOptions): ServerState {
     store,
     clock: opts.clock ?? { now: () => Date.now() },
     podGrace: opts.podGrace ?? 'kubelet',
+    serviceAccountTokenVolumes: opts.serviceAccountTokenVolumes ?? false,
     faults: new FaultInjector(opts.random),
     uids: store.uids,
     dependents: new Map(),

@@ -14,6 +14,8 @@ export interface ServerState {
   store: Store;
   clock: ServerClock;
   podGrace: PodGrace;
+  /** ServiceAccount admission mounts the projected token volume in new Pods (ApiServerOptions). */
+  serviceAccountTokenVolumes: boolean;
   faults: Faults;
   /** uid → the object's latest entry, which names its table (owner lookups for garbage collection). */
   uids: Map<string, Entry>;

@@ -9,7 +9,7 @@ import { startHarness, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ serviceAccountTokenVolumes: true });
   await h.core.createNamespace({ body: { metadata: { name: 'adm' } } });
 });
 afterAll(async () => {
@@ -51,6 +51,21 @@ describe('pod admission', () => {
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ]);
     expect(p.status?.qosClass).toBe('Burstable');
+  });
+
+  it('sets the ServiceAccount but mounts no token volume on a server not asked to (the playground)', async () => {
+    const plain = await startHarness();
+    try {
+      const p = await plain.core.createNamespacedPod({
+        namespace: 'default',
+        body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      });
+      expect(p.spec?.serviceAccountName).toBe('default');
+      expect(p.spec?.volumes).toBeUndefined();
+      expect(p.spec?.tolerations).toHaveLength(2);
+    } finally {
+      await plain.server.close();
+    }
   });
 
   it('mounts no token when automount is off and keeps a toleration the pod already has', async () => {

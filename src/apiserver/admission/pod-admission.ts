@@ -1,6 +1,6 @@
 /**
- * What kube-apiserver's admission adds to a Pod at create: the ServiceAccount (and its token volume, mounted in
- * every container), the DefaultTolerationSeconds tolerations for not-ready and unreachable nodes, and the QoS
+ * What kube-apiserver's admission adds to a Pod at create: the ServiceAccount (and, when the server is asked to,
+ * its token volume mounted in every container), the DefaultTolerationSeconds tolerations for not-ready and unreachable nodes, and the QoS
  * class computed from the containers' resources.
  */
 import { generatedName } from '../writes/metadata.js';
@@ -21,7 +21,7 @@ function containers(spec: Json): Json[] {
   return out;
 }
 
-function tokenVolume(name: string): Json {
+function tokenVolumeNamed(name: string): Json {
   return {
     name,
     projected: {
@@ -39,17 +39,17 @@ function tokenVolume(name: string): Json {
   };
 }
 
-function admitServiceAccount(o: KObject, spec: Json): void {
+function admitServiceAccount(o: KObject, spec: Json, tokenVolume: boolean): void {
   if (o.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
   if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
-  if (spec.automountServiceAccountToken === false) return;
+  if (!tokenVolume || spec.automountServiceAccountToken === false) return;
   const all = containers(spec);
   const mounted = (c: Json): boolean =>
     Array.isArray(c.volumeMounts) && c.volumeMounts.some((m) => isJson(m) && m.mountPath === serviceAccountMountPath);
   if (all.every(mounted)) return;
   const name = generatedName('kube-api-access-');
-  spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), tokenVolume(name)];
+  spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), tokenVolumeNamed(name)];
   for (const c of all)
     if (!mounted(c))
       c.volumeMounts = [
@@ -96,11 +96,11 @@ export function qosClass(spec: Json): 'BestEffort' | 'Burstable' | 'Guaranteed' 
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-/** Admits a Pod being created: ServiceAccount, default tolerations and QoS class. */
-export function admitPod(o: KObject): void {
+/** Admits a Pod being created: ServiceAccount (and its token volume when asked), default tolerations, QoS class. */
+export function admitPod(o: KObject, opts: { tokenVolume: boolean }): void {
   const spec = isJson(o.spec) ? o.spec : undefined;
   if (!spec) return;
-  admitServiceAccount(o, spec);
+  admitServiceAccount(o, spec, opts.tokenVolume);
   admitDefaultTolerations(spec);
   o.status = { ...(isJson(o.status) ? o.status : {}), qosClass: qosClass(spec) };
 }

@@ -88,7 +88,7 @@ export function createObject(
   initMetadata(info, o, state.timestamps.format(now));
   if (!info.custom && info.kind === 'Pod') {
     admitPodPriority(state, o);
-    admitPod(o);
+    admitPod(o, { tokenVolume: state.serviceAccountTokenVolumes });
   }
   o = admit(info, o, { strict: opts.strict, duplicates: opts.duplicates });
   if (state.store.table(info).objects.has(o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name))

@@ -68,7 +68,7 @@ describe('differential conformance: embedded API server vs kube-apiserver v1.33.
   let real: Endpoint;
 
   beforeAll(async () => {
-    server = await startApiServer({});
+    server = await startApiServer({ serviceAccountTokenVolumes: true });
     embedded = { name: 'embedded', url: server.url, caPem: server.caPem, token: server.token };
     real = endpointFromKubeconfig('real', clusterKubeconfig());
   });

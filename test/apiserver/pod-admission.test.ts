@@ -127,4 +127,27 @@ describe('stored defaults of workloads and budgets', () => {
     });
     expect(pdb.status).toEqual({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
   });
+
+  it('serves PodTemplates, whose container list a strategic merge patch merges by name', async () => {
+    const t = await h.core.createNamespacedPodTemplate({
+      namespace: 'adm',
+      body: {
+        metadata: { name: 'tpl' },
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', image: 'a:1' },
+              { name: 'b', image: 'b:1' },
+            ],
+          },
+        },
+      },
+    });
+    expect(t.template?.spec?.containers.map((c) => c.imagePullPolicy)).toEqual(['IfNotPresent', 'IfNotPresent']);
+    const patched = await h.core.patchNamespacedPodTemplate(
+      { name: 'tpl', namespace: 'adm', body: { template: { spec: { containers: [{ name: 'b', image: 'b:2' }] } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    expect(patched.template?.spec?.containers.map((c) => `${c.name}=${c.image}`)).toEqual(['a=a:1', 'b=b:2']);
+  });
 });

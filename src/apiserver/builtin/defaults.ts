@@ -111,6 +111,9 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
       workloadDefaults(o);
       o.status = o.kind === 'ReplicaSet' ? { replicas: 0 } : {};
       return;
+    case 'PodTemplate':
+      templateDefaults(o);
+      return;
     case 'PodDisruptionBudget':
       o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
       return;
@@ -144,6 +147,13 @@ export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
 export function applyUpdateDefaults(o: KObject): void {
   if (o.kind === 'Deployment' || o.kind === 'ReplicaSet' || o.kind === 'StatefulSet' || o.kind === 'DaemonSet')
     workloadDefaults(o);
+  if (o.kind === 'PodTemplate') templateDefaults(o);
+}
+
+// A PodTemplate's pod spec gets the pod-spec defaults, as a workload's template does.
+function templateDefaults(o: KObject): void {
+  const template = isJson(o.template) ? o.template : undefined;
+  if (template && isJson(template.spec)) podSpecDefaults({ metadata: {}, spec: template.spec });
 }
 
 /** Fields of a kind that may not change after create: `path` and the upstream message. */

@@ -45,6 +45,7 @@ const specs: BuiltinSpec[] = [
   { gv: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'], status: false },
   { gv: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true, status: false },
   { gv: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, shortNames: ['sa'], status: false },
+  { gv: 'v1', kind: 'PodTemplate', plural: 'podtemplates', namespaced: true, status: false },
   {
     gv: 'v1',
     kind: 'Service',

@@ -89,47 +89,69 @@ interface Where {
   path: string;
 }
 
-// The first value of the wrong JSON type under `value`, as Go's decoder words it; undefined when all fit.
-function mistyped(value: unknown, type: string, format: string, at: Where, quantity = false): string | undefined {
-  if (value === null || type === 'any' || type === 'object' || type === 'IntOrString') return undefined;
-  const wrong = (): string =>
-    `json: cannot unmarshal ${jsonType(value)} into Go struct field ${at.struct}.${at.path} of type ${goType(type, format)}`;
-  const map = mapType.exec(type);
-  if (map?.[1]) {
-    if (!isJson(value)) return wrong();
-    for (const v of Object.values(value)) {
-      const e = mistyped(v, map[1], '', at, quantity);
-      if (e) return e;
-    }
-    return undefined;
-  }
-  const array = arrayType.exec(type);
-  if (array?.[1]) {
-    if (!Array.isArray(value)) return wrong();
-    for (const v of value) {
-      const e = mistyped(v, array[1], format, at);
-      if (e) return e;
-    }
-    return undefined;
-  }
-  if (type === 'string' || type === 'Date') {
-    if (typeof value === 'string' || (quantity && typeof value === 'number')) return undefined;
-    return wrong();
-  }
-  if (type === 'boolean') return typeof value === 'boolean' ? undefined : wrong();
-  if (type === 'number') {
-    if (typeof value !== 'number') return wrong();
-    if (format !== 'double' && format !== 'float' && !Number.isInteger(value))
-      return `json: cannot unmarshal number ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(type, format)}`;
-    return undefined;
-  }
-  const attrs = modelAttributes(type);
+/** A field's declared type: the model's type text, its format, and whether a number is a legal quantity there. */
+interface Declared {
+  type: string;
+  format: string;
+  quantity?: boolean;
+}
+
+function wrongType(value: unknown, d: Declared, at: Where): string {
+  return `json: cannot unmarshal ${jsonType(value)} into Go struct field ${at.struct}.${at.path} of type ${goType(d.type, d.format)}`;
+}
+
+function mistypedScalar(value: unknown, d: Declared, at: Where): string | undefined {
+  if (d.type === 'string' || d.type === 'Date')
+    return typeof value === 'string' || (d.quantity && typeof value === 'number') ? undefined : wrongType(value, d, at);
+  if (d.type === 'boolean') return typeof value === 'boolean' ? undefined : wrongType(value, d, at);
+  if (typeof value !== 'number') return wrongType(value, d, at);
+  if (d.format !== 'double' && d.format !== 'float' && !Number.isInteger(value))
+    return `json: cannot unmarshal number ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(d.type, d.format)}`;
+  return undefined;
+}
+
+function mistypedModel(value: unknown, d: Declared, at: Where): string | undefined {
+  const attrs = modelAttributes(d.type);
   if (!attrs) return undefined;
-  if (!isJson(value)) return wrong();
+  if (!isJson(value)) return wrongType(value, d, at);
   for (const [k, v] of Object.entries(value)) {
     const a = attrs.find((x) => x.baseName === k);
-    if (!a) continue;
-    const e = mistyped(v, a.type, a.format, { struct: structName(type), path: `${at.path}.${k}` }, quantityMaps.has(k));
+    const e =
+      a &&
+      mistyped(
+        v,
+        { type: a.type, format: a.format, quantity: quantityMaps.has(k) },
+        { struct: structName(d.type), path: `${at.path}.${k}` },
+      );
+    if (e) return e;
+  }
+  return undefined;
+}
+
+// The items of a map or array value with their declared type; undefined when the type is neither.
+function collection(value: unknown, d: Declared): { items: unknown[] | undefined; item: Declared } | undefined {
+  const map = mapType.exec(d.type)?.[1];
+  if (map)
+    return {
+      items: isJson(value) ? Object.values(value) : undefined,
+      item: { type: map, format: '', quantity: d.quantity },
+    };
+  const array = arrayType.exec(d.type)?.[1];
+  if (array) return { items: Array.isArray(value) ? value : undefined, item: { type: array, format: d.format } };
+  return undefined;
+}
+
+const scalarTypes: ReadonlySet<string> = new Set(['string', 'Date', 'boolean', 'number']);
+const anyTypes: ReadonlySet<string> = new Set(['any', 'object', 'IntOrString']);
+
+// The first value of the wrong JSON type under `value`, as Go's decoder words it; undefined when all fit.
+function mistyped(value: unknown, d: Declared, at: Where): string | undefined {
+  if (value === null || anyTypes.has(d.type)) return undefined;
+  const c = collection(value, d);
+  if (!c) return scalarTypes.has(d.type) ? mistypedScalar(value, d, at) : mistypedModel(value, d, at);
+  if (!c.items) return wrongType(value, d, at);
+  for (const v of c.items) {
+    const e = mistyped(v, c.item, at);
     if (e) return e;
   }
   return undefined;
@@ -143,7 +165,7 @@ export function checkValueTypes(info: ResourceInfo, body: Record<string, unknown
   for (const [k, v] of Object.entries(body)) {
     const a = attrs.find((x) => x.baseName === k);
     if (!a) continue;
-    const e = mistyped(v, a.type, a.format, { struct: structName(model), path: k }, false);
+    const e = mistyped(v, { type: a.type, format: a.format }, { struct: structName(model), path: k });
     if (e) throw cannotHandle(info, info.kind, info.version, e);
   }
 }
@@ -166,71 +188,79 @@ export function checkQuantities(info: ResourceInfo, containers: Iterable<unknown
   }
 }
 
+// A minimal JSON reader that notes keys repeated within one object; values are skipped, not built.
+class DuplicateScanner {
+  private i = 0;
+  readonly found: string[] = [];
+
+  constructor(private readonly text: string) {}
+
+  private ws(): void {
+    while (this.i < this.text.length && ' \t\r\n'.includes(this.text[this.i] ?? '')) this.i++;
+  }
+
+  private str(): string {
+    const start = this.i++;
+    while (this.i < this.text.length && this.text[this.i] !== '"') this.i += this.text[this.i] === '\\' ? 2 : 1;
+    this.i++;
+    return JSON.parse(this.text.slice(start, this.i)) as string;
+  }
+
+  private object(path: string, depth: number): void {
+    this.i++;
+    const seen = new Set<string>();
+    this.ws();
+    if (this.text[this.i] === '}') {
+      this.i++;
+      return;
+    }
+    do {
+      this.ws();
+      const key = this.str();
+      const p = path ? `${path}.${key}` : key;
+      if (seen.has(key)) this.found.push(p);
+      seen.add(key);
+      this.ws();
+      this.i++; // ':'
+      this.value(p, depth + 1);
+      this.ws();
+    } while (this.text[this.i++] === ',');
+  }
+
+  private array(path: string, depth: number): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return;
+    }
+    do {
+      this.value(path, depth + 1);
+      this.ws();
+    } while (this.text[this.i++] === ',');
+  }
+
+  value(path: string, depth: number): void {
+    if (depth > 10_000) throw new Error('too deep');
+    this.ws();
+    const ch = this.text[this.i];
+    if (ch === '{') this.object(path, depth);
+    else if (ch === '[') this.array(path, depth);
+    else if (ch === '"') this.str();
+    else while (this.i < this.text.length && !',}] \t\r\n'.includes(this.text[this.i] ?? '')) this.i++;
+  }
+}
+
 /**
  * The keys a JSON text repeats within one object, as dotted paths (`metadata.labels.a`), in the order they
  * appear. Only called under fieldValidation=Strict; JSON.parse keeps the last value silently.
  */
 export function duplicateKeys(text: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\r\n'.includes(text[i] ?? '')) i++;
-  };
-  const str = (): string => {
-    const start = i;
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
-  };
-  const value = (path: string, depth: number): void => {
-    ws();
-    const ch = text[i];
-    if (depth > 10_000) throw new Error('too deep');
-    if (ch === '{') {
-      i++;
-      const seen = new Set<string>();
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        const key = str();
-        const p = path ? `${path}.${key}` : key;
-        if (seen.has(key)) out.push(p);
-        seen.add(key);
-        ws();
-        i++; // ':'
-        value(p, depth + 1);
-        ws();
-        if (text[i++] !== ',') return;
-      }
-    }
-    if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(path, depth + 1);
-        ws();
-        if (text[i++] !== ',') return;
-      }
-    }
-    if (ch === '"') {
-      str();
-      return;
-    }
-    while (i < text.length && !',}] \t\r\n'.includes(text[i] ?? '')) i++;
-  };
+  const scanner = new DuplicateScanner(text);
   try {
-    value('', 0);
+    scanner.value('', 0);
   } catch {
     // Malformed or too deep: the JSON parser reports it.
   }
-  return out;
+  return scanner.found;
 }

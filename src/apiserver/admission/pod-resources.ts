@@ -20,21 +20,23 @@ const decimalExponent: Readonly<Record<string, number>> = {
 };
 const quantityParts = /^([+-]?)(\d+\.?\d*|\.\d+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?\d+))?$/;
 
+function quantityText(q: unknown): string {
+  if (typeof q === 'number') return String(q);
+  return typeof q === 'string' ? q.trim() : '';
+}
+
 /** A quantity as an exact fraction num / 10^scale, or undefined when the text is not a quantity. */
 function exactQuantity(q: unknown): { num: bigint; scale: number } | undefined {
-  const m = quantityParts.exec(typeof q === 'number' ? String(q) : typeof q === 'string' ? q.trim() : '');
+  const m = quantityParts.exec(quantityText(q));
   if (!m) return undefined;
-  const [, sign = '', digits = '0', suffix, exponent] = m;
-  const [whole = '', frac = ''] = digits.split('.');
-  let num = BigInt((whole || '0') + frac) * (sign === '-' ? -1n : 1n);
+  const [, sign, digits = '0', suffix, exponent] = m;
+  const [whole, frac = ''] = digits.split('.');
+  let num = BigInt(`${whole || '0'}${frac}`) * (sign === '-' ? -1n : 1n);
   let scale = frac.length;
-  if (suffix !== undefined && suffix in binaryPower) num *= 1n << BigInt(10 * (binaryPower[suffix] ?? 0));
+  const power = suffix === undefined ? undefined : binaryPower[suffix];
+  if (power !== undefined) num *= 1n << BigInt(10 * power);
   else scale -= exponent !== undefined ? Number(exponent) : (decimalExponent[suffix ?? ''] ?? 0);
-  if (scale < 0) {
-    num *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { num, scale };
+  return scale < 0 ? { num: num * 10n ** BigInt(-scale), scale: 0 } : { num, scale };
 }
 
 /** a - b as a sign: -1, 0 or 1. */
@@ -89,34 +91,26 @@ function containerErrors(c: unknown, at: string): FieldError[] {
   return out;
 }
 
+// Where each kind holds its pod spec.
+const podSpecPaths: Readonly<Record<string, string>> = {
+  Pod: 'spec',
+  PodTemplate: 'template.spec',
+  Deployment: 'spec.template.spec',
+  ReplicaSet: 'spec.template.spec',
+  StatefulSet: 'spec.template.spec',
+  DaemonSet: 'spec.template.spec',
+  Job: 'spec.template.spec',
+  ReplicationController: 'spec.template.spec',
+  CronJob: 'spec.jobTemplate.spec.template.spec',
+};
+
 /** The pod spec of a Pod or of a workload's pod template, with its field path; undefined for other kinds. */
 export function podSpecOf(o: KObject): { spec: Json; at: string } | undefined {
-  const spec = isJson(o.spec) ? o.spec : undefined;
-  const templateSpec = (t: unknown): Json | undefined => (isJson(t) && isJson(t.spec) ? t.spec : undefined);
-  switch (o.kind) {
-    case 'Pod':
-      return spec && { spec, at: 'spec' };
-    case 'PodTemplate': {
-      const s = templateSpec(o.template);
-      return s && { spec: s, at: 'template.spec' };
-    }
-    case 'Deployment':
-    case 'ReplicaSet':
-    case 'StatefulSet':
-    case 'DaemonSet':
-    case 'Job':
-    case 'ReplicationController': {
-      const s = templateSpec(spec?.template);
-      return s && { spec: s, at: 'spec.template.spec' };
-    }
-    case 'CronJob': {
-      const job = isJson(spec?.jobTemplate) ? spec.jobTemplate : undefined;
-      const s = templateSpec(isJson(job?.spec) ? job.spec.template : undefined);
-      return s && { spec: s, at: 'spec.jobTemplate.spec.template.spec' };
-    }
-    default:
-      return undefined;
-  }
+  const at = podSpecPaths[o.kind ?? ''];
+  if (!at) return undefined;
+  let cur: unknown = o;
+  for (const part of at.split('.')) cur = isJson(cur) ? cur[part] : undefined;
+  return isJson(cur) ? { spec: cur, at } : undefined;
 }
 
 /** Every container of a pod spec (init, regular, ephemeral) with its field path. */

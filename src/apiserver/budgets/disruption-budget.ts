@@ -74,18 +74,26 @@ function at(o: unknown, path: string): unknown {
 
 const scaledKinds: ReadonlySet<string> = new Set(['ReplicationController', 'ReplicaSet', 'StatefulSet', 'Deployment']);
 
-// The controller whose scale a pod's owner stands for: a ReplicaSet a Deployment controls counts as the
-// Deployment; a kind with a scale subresource counts with its replicas. Undefined when none is found.
-function scaleOwner(state: ServerState, ref: Json, namespace: string): { uid: string; replicas: number } | undefined {
+// The stored object a controller reference names (same uid, kind, name and namespace), with its resource.
+function referenced(
+  state: ServerState,
+  ref: Json,
+  namespace: string,
+): { owner: KObject; info: ResourceInfo } | undefined {
   const entry = state.uids.get(String(ref.uid ?? ''));
   if (!entry || entry.namespace !== namespace) return undefined;
   const owner = parseEntry(entry);
-  if (owner.kind !== ref.kind || owner.metadata.name !== ref.name) return undefined;
-  const info = entry.table.info;
-  if (owner.kind === 'ReplicaSet' && info.group === 'apps') {
-    const parent = controllerRef(owner);
-    if (parent?.kind === 'Deployment') return scaleOwner(state, parent, namespace);
-  }
+  return owner.kind === ref.kind && owner.metadata.name === ref.name ? { owner, info: entry.table.info } : undefined;
+}
+
+// The controller whose scale a pod's owner stands for: a ReplicaSet a Deployment controls counts as the
+// Deployment; a kind with a scale subresource counts with its replicas. Undefined when none is found.
+function scaleOwner(state: ServerState, ref: Json, namespace: string): { uid: string; replicas: number } | undefined {
+  const found = referenced(state, ref, namespace);
+  if (!found) return undefined;
+  const { owner, info } = found;
+  const parent = owner.kind === 'ReplicaSet' && info.group === 'apps' ? controllerRef(owner) : undefined;
+  if (parent?.kind === 'Deployment') return scaleOwner(state, parent, namespace);
   const path = !info.custom && scaledKinds.has(owner.kind ?? '') ? '.spec.replicas' : info.scale?.specReplicasPath;
   if (!path) return undefined;
   const replicas = at(owner, path);

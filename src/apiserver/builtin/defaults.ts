@@ -93,51 +93,52 @@ function jobDefaults(o: KObject): void {
   if (isJson(template.spec)) podSpecDefaults({ metadata: {}, spec: template.spec });
 }
 
+// Create-time defaults and status resets per kind. Node keeps the status it registers with (kubelet
+// self-registration); kinds not listed have none.
+const createDefaults: Readonly<Record<string, (o: KObject) => void>> = {
+  Pod: (o) => {
+    podDefaults(o);
+    o.status = { phase: 'Pending' };
+  },
+  Namespace: (o) => {
+    o.spec = { finalizers: ['kubernetes'] };
+    o.status = { phase: 'Active' };
+  },
+  Deployment: workloadCreateDefaults,
+  ReplicaSet: workloadCreateDefaults,
+  StatefulSet: workloadCreateDefaults,
+  DaemonSet: workloadCreateDefaults,
+  Job: (o) => {
+    jobDefaults(o);
+    o.status = {};
+  },
+  Service: (o) => {
+    obj(o, 'spec').type ??= 'ClusterIP';
+  },
+  // An empty type (kubectl create secret generic sends "") defaults like a missing one.
+  Secret: (o) => {
+    if (!o.type) o.type = 'Opaque';
+  },
+  PersistentVolumeClaim: (o) => {
+    o.status = { phase: 'Pending' };
+  },
+  PersistentVolume: (o) => {
+    o.status = { phase: 'Pending' };
+  },
+  PodTemplate: templateDefaults,
+  PodDisruptionBudget: (o) => {
+    o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
+  },
+};
+
+function workloadCreateDefaults(o: KObject): void {
+  workloadDefaults(o);
+  o.status = o.kind === 'ReplicaSet' ? { replicas: 0 } : {};
+}
+
 /** Applies create-time defaults and resets (Pod and workload status start empty; a Pod starts Pending). */
-export function applyCreateDefaults(o: KObject, hasStatus: boolean): void {
-  switch (o.kind) {
-    case 'Pod':
-      podDefaults(o);
-      o.status = { phase: 'Pending' };
-      return;
-    case 'Namespace':
-      o.spec = { finalizers: ['kubernetes'] };
-      o.status = { phase: 'Active' };
-      return;
-    case 'Deployment':
-    case 'ReplicaSet':
-    case 'StatefulSet':
-    case 'DaemonSet':
-      workloadDefaults(o);
-      o.status = o.kind === 'ReplicaSet' ? { replicas: 0 } : {};
-      return;
-    case 'PodTemplate':
-      templateDefaults(o);
-      return;
-    case 'PodDisruptionBudget':
-      o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
-      return;
-    case 'Job':
-      jobDefaults(o);
-      o.status = {};
-      return;
-    case 'Service':
-      obj(o, 'spec').type ??= 'ClusterIP';
-      return;
-    case 'Secret':
-      // An empty type (kubectl create secret generic sends "") defaults like a missing one.
-      if (!o.type) o.type = 'Opaque';
-      return;
-    case 'PersistentVolumeClaim':
-      o.status = { phase: 'Pending' };
-      return;
-    case 'PersistentVolume':
-      o.status = { phase: 'Pending' };
-      return;
-    default:
-      // Node keeps the status it registers with (kubelet self-registration); other kinds have none.
-      void hasStatus;
-  }
+export function applyCreateDefaults(o: KObject, _hasStatus: boolean): void {
+  createDefaults[o.kind ?? '']?.(o);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ResourcePath } from '../http/resource-path.js';
 import { ApiError, conflict, forbiddenError } from '../status.js';
 import { parseEntry } from '../storage/store.js';
 import { isJson, timestamp, type Json, type KObject } from '../types.js';
+import type { ResourceInfo } from '../resources/resource-types.js';
 
 function success(code: number): Json {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
@@ -58,6 +59,58 @@ function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
+// The one budget that guards a pod, or undefined; 500 when several do (the eviction subresource refuses).
+function guardingBudget(ctx: Ctx, pdbs: ResourceInfo, pod: KObject): KObject | undefined {
+  const budgets = budgetsFor(ctx.state, pdbs, pod);
+  if (budgets.length > 1)
+    throw new ApiError(
+      500,
+      'InternalError',
+      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    );
+  return budgets[0];
+}
+
+// An unhealthy pod does not count towards its budget: it may go when the budget is met anyway.
+function unhealthyMayGo(pod: KObject, spec: Json, status: Json): boolean {
+  if (podReady(pod)) return false;
+  if (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
+  return num(status.currentHealthy) >= num(status.desiredHealthy) && num(status.desiredHealthy) > 0;
+}
+
+// The budget's answer from its status: nothing when a disruption may be taken, else the refusal.
+function refusal(pdb: KObject, status: Json): ApiError | undefined {
+  const name = pdb.metadata.name ?? '';
+  if (num(status.observedGeneration) < (pdb.metadata.generation ?? 0))
+    return tooManyRequests(`The disruption budget ${name} is still being processed by the server.`);
+  const allowed = num(status.disruptionsAllowed);
+  if (allowed < 0)
+    return forbiddenError(
+      { kind: 'PodDisruptionBudget', group: 'policy', name, resource: 'poddisruptionbudgets' },
+      'pdb disruptions allowed is negative',
+    );
+  if (allowed === 0)
+    return tooManyRequests(
+      `The disruption budget ${name} needs ${num(status.desiredHealthy)} healthy pods and has ${num(status.currentHealthy)} currently`,
+    );
+  return undefined;
+}
+
+// The budget's status after an eviction takes one disruption: the pod is in disruptedPods until the disruption
+// controller sees it terminating.
+function spent(status: Json, podName: string, now: string): Json {
+  const allowed = num(status.disruptionsAllowed) - 1;
+  const disrupted = isJson(status.disruptedPods) ? status.disruptedPods : {};
+  const next: Json = { ...status, disruptionsAllowed: allowed, disruptedPods: { ...disrupted, [podName]: now } };
+  if (allowed === 0 && Array.isArray(status.conditions))
+    next.conditions = status.conditions.map((c) =>
+      isJson(c) && c.type === 'DisruptionAllowed' && c.status !== 'False'
+        ? { ...c, status: 'False', reason: 'InsufficientPods', lastTransitionTime: now }
+        : c,
+    );
+  return next;
+}
+
 /**
  * Checks the pod's budget as kube-apiserver's eviction does: from the budget's status (the disruption
  * controller's figures), taking one disruption and recording the pod in disruptedPods, so a second eviction
@@ -66,51 +119,15 @@ function num(v: unknown): number {
 function takeDisruption(ctx: Ctx, pod: KObject, dryRun: boolean): void {
   const pdbs = ctx.state.registry.find('policy', 'v1', 'poddisruptionbudgets');
   if (!pdbs || ignoresBudgets(pod)) return;
-  const budgets = budgetsFor(ctx.state, pdbs, pod);
-  if (budgets.length > 1) {
-    throw new ApiError(
-      500,
-      'InternalError',
-      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
-    );
-  }
-  const pdb = budgets[0];
+  const pdb = guardingBudget(ctx, pdbs, pod);
   if (!pdb) return;
   const status = isJson(pdb.status) ? pdb.status : {};
-  const spec = isJson(pdb.spec) ? pdb.spec : {};
-  if (!podReady(pod)) {
-    // An unhealthy pod does not count towards the budget: it may go when the budget is met anyway.
-    if (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow') return;
-    if (num(status.currentHealthy) >= num(status.desiredHealthy) && num(status.desiredHealthy) > 0) return;
-  }
-  const name = pdb.metadata.name ?? '';
-  if (num(status.observedGeneration) < (pdb.metadata.generation ?? 0))
-    throw tooManyRequests(`The disruption budget ${name} is still being processed by the server.`);
-  const allowed = num(status.disruptionsAllowed);
-  if (allowed < 0)
-    throw forbiddenError(
-      { kind: 'PodDisruptionBudget', group: 'policy', name, resource: 'poddisruptionbudgets' },
-      'pdb disruptions allowed is negative',
-    );
-  if (allowed === 0)
-    throw tooManyRequests(
-      `The disruption budget ${name} needs ${num(status.desiredHealthy)} healthy pods and has ${num(status.currentHealthy)} currently`,
-    );
+  if (unhealthyMayGo(pod, isJson(pdb.spec) ? pdb.spec : {}, status)) return;
+  const refused = refusal(pdb, status);
+  if (refused) throw refused;
   if (dryRun) return;
-  const now = ctx.state.clock.now();
-  const disrupted = isJson(status.disruptedPods) ? status.disruptedPods : {};
-  const next: Record<string, unknown> = {
-    ...status,
-    disruptionsAllowed: allowed - 1,
-    disruptedPods: { ...disrupted, [pod.metadata.name ?? '']: timestamp(now) },
-  };
-  if (allowed === 1 && Array.isArray(status.conditions))
-    next.conditions = status.conditions.map((c) =>
-      isJson(c) && c.type === 'DisruptionAllowed' && c.status !== 'False'
-        ? { ...c, status: 'False', reason: 'InsufficientPods', lastTransitionTime: timestamp(now) }
-        : c,
-    );
-  commitWrite(ctx.state, pdbs, { ...pdb, status: next });
+  const now = timestamp(ctx.state.clock.now());
+  commitWrite(ctx.state, pdbs, { ...pdb, status: spent(status, pod.metadata.name ?? '', now) });
 }
 
 /** POST pods/NAME/eviction: deletes the pod unless its PodDisruptionBudget forbids it (429). */

@@ -45,7 +45,7 @@ export interface ApiServerOptions {
   /**
    * Whether ServiceAccount admission mounts the projected token volume (`kube-api-access-xxxxx`) in new Pods, as
    * kube-apiserver does. Off by default: its random name makes every pod's spec unique, which the simulated
-   * world's per-template sharing cannot afford (ADR 0027); the ServiceAccount name is set either way.
+   * world's per-template sharing cannot afford (ADR 0028); the ServiceAccount name is set either way.
    */
   serviceAccountTokenVolumes?: boolean;
   /** Watch events kept per resource for resuming watches; older resourceVersions get 410 Gone. Default 10,000. */

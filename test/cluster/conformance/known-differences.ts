@@ -5,20 +5,20 @@
  * you do).
  */
 export const knownDifferences: Record<string, string[]> = {
-  // deliberate (ADR 0027): a non-apply write records coarse managedFields (top-level fields), not every field
+  // deliberate (ADR 0028): a non-apply write records coarse managedFields (top-level fields), not every field
   'Deployment as kubectl create sends it: stored defaults': ['step 1 object'],
-  // deliberate (ADR 0027): the same coarse managedFields
+  // deliberate (ADR 0028): the same coarse managedFields
   'plain ReplicaSet create': ['step 1 object'],
-  // deliberate (ADR 0027): the same coarse managedFields
+  // deliberate (ADR 0028): the same coarse managedFields
   'bare Pod: defaults, ServiceAccount admission, default tolerations, qosClass': ['step 1 object'],
-  // deliberate (ADR 0027): the same coarse managedFields
+  // deliberate (ADR 0028): the same coarse managedFields
   'PodDisruptionBudget: stored defaults': ['step 1 object'],
-  // deliberate (ADR 0027): the same coarse managedFields
+  // deliberate (ADR 0028): the same coarse managedFields
   'Karpenter getting-started NodePool: stored defaults': ['step 1 object'],
-  // deliberate (ADR 0027): the same coarse managedFields
+  // deliberate (ADR 0028): the same coarse managedFields
   'Karpenter EC2NodeClass example: stored defaults': ['step 1 object'],
   // wrong: the real server adds a second cause without a field (the enum message) besides the field's
   'NodePool with an unknown consolidationPolicy is rejected': ['step 1 causes'],
-  // deliberate (ADR 0027): the same coarse managedFields, after the patch
+  // deliberate (ADR 0028): the same coarse managedFields, after the patch
   'strategic merge patch of a container list (merge key name)': ['step 2 object'],
 };

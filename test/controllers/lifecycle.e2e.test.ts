@@ -164,6 +164,12 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
         (e: unknown) => (isNotFound(e) ? 'not found' : String(e)),
       ),
     ).toBe('not found');
+    // The lines users search for, in order, as Karpenter prints them.
+    const lines = h.logs.map((l) => JSON.parse(l) as { message?: string; Node?: { name?: string } });
+    const steps = ['tainted node', 'drained node', 'deleted node', 'deleted nodeclaim'];
+    const seen = lines.filter((l) => steps.includes(l.message ?? ''));
+    expect(seen.map((l) => l.message)).toEqual(steps);
+    expect(seen.every((l) => l.Node?.name === nodeName)).toBe(true);
   });
 
   it('a do-not-disrupt pod holds the drain until the terminationGracePeriod, then is deleted', async () => {

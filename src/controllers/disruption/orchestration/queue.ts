@@ -60,6 +60,24 @@ export class OrchestrationQueue implements Reconciler {
     const id = `command-${++this.seq}`;
     const cmd: InFlightCommand = { id, command, replacements: [], seen: new Set(), startedAt: this.ctx.clock.now() };
     this.commands.set(id, cmd);
+    this.ctx.log.info(
+      {
+        controller: this.name,
+        'command-id': id,
+        reason: command.reason.toLowerCase(),
+        decision: decisionOf(command),
+        'disrupted-node-count': command.candidates.length,
+        'replacement-node-count': command.replacements.length,
+        'pod-count': command.candidates.reduce((n, c) => n + c.reschedulable.length, 0),
+        'disrupted-nodes': command.candidates.map((c) => ({
+          Node: { name: c.node.name },
+          NodeClaim: { name: c.node.nodeClaim ?? '' },
+          'capacity-type': c.node.labels[Labels.capacityType] ?? '',
+          'instance-type': c.node.labels[Labels.instanceType] ?? '',
+        })),
+      },
+      'disrupting node(s)',
+    );
     for (const c of command.candidates)
       if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, command.reason);
     try {

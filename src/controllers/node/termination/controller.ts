@@ -44,7 +44,17 @@ export class NodeTerminationController implements Reconciler {
       : undefined;
     if (nodeClaim && !nodeClaim.metadata.deletionTimestamp)
       await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
-    await this.taint(name);
+    if (await this.taint(name))
+      this.ctx.log.info(
+        {
+          controller: this.name,
+          Node: { name },
+          'taint.Key': DisruptedTaint.key,
+          'taint.Value': '',
+          'taint.Effect': DisruptedTaint.effect,
+        },
+        'tainted node',
+      );
     const deadline = this.deadline(node, nodeClaim);
     const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
     const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name), this.ctx.clock.now());
@@ -70,18 +80,23 @@ export class NodeTerminationController implements Reconciler {
     return ms === undefined ? undefined : Date.parse(node.metadata.deletionTimestamp ?? '') + ms;
   }
 
-  private async taint(name: string): Promise<void> {
+  /** Adds the disrupted taint; true when this call added it. */
+  private async taint(name: string): Promise<boolean> {
+    let added = false;
     await updateWithRetry<Node>({
       client: this.ctx.client,
       resource: Resources.nodes,
       ref: { name },
       mutate: (fresh) => {
+        added = false;
         const taints = fresh.spec?.taints ?? [];
         if (taints.some((t) => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect)) return undefined;
         fresh.spec = { ...fresh.spec, taints: [...taints, { ...DisruptedTaint } as Taint] };
+        added = true;
         return fresh;
       },
     }).catch(ignoreNotFound);
+    return added;
   }
 
   private async drain(node: Node, pods: Pod[], expired: boolean): Promise<ReconcileResult> {
@@ -128,16 +143,22 @@ export class NodeTerminationController implements Reconciler {
   }
 
   private async release(name: string): Promise<void> {
+    let released = false;
     await updateWithRetry<Node>({
       client: this.ctx.client,
       resource: Resources.nodes,
       ref: { name },
       mutate: (fresh) => {
+        released = false;
         if (!fresh.metadata.finalizers?.includes(Finalizers.termination)) return undefined;
         fresh.metadata.finalizers = fresh.metadata.finalizers.filter((f) => f !== Finalizers.termination);
+        released = true;
         return fresh;
       },
     }).catch(ignoreNotFound);
+    if (!released) return;
+    this.ctx.log.info({ controller: this.name, Node: { name } }, 'drained node');
+    this.ctx.log.info({ controller: this.name, Node: { name } }, 'deleted node');
     const labels = this.ctx.informers.nodes.cache.get(name)?.metadata.labels ?? {};
     this.ctx.metrics.nodesTerminated.inc({ nodepool: labels[Labels.nodePool] ?? '', zone: labels[Labels.zone] ?? '' });
   }

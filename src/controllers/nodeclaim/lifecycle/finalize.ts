@@ -37,6 +37,15 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
     },
   }).catch(ignoreNotFound);
   ctx.metrics.nodeClaimsTerminated.inc(terminatedLabels(nc));
+  ctx.log.info(
+    {
+      controller: 'nodeclaim.lifecycle',
+      NodeClaim: { name: nc.metadata.name },
+      Node: { name: nc.status?.nodeName ?? '' },
+      'provider-id': nc.status?.providerID ?? '',
+    },
+    'deleted nodeclaim',
+  );
   return { stop: true };
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,5 +15,14 @@ describe('the kubeconfig tenon serve writes by default', () => {
     expect(
       execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' }),
     ).toBe('');
+  });
+
+  it('narrows a kubeconfig that already exists with a wider mode to 0600 when it rewrites it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenon-kc-'));
+    const file = join(dir, 'kubeconfig');
+    writeFileSync(file, 'old\n', { mode: 0o644 });
+    writePrivateFile(file, 'new\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
   });
 });

@@ -2,7 +2,7 @@
  * Where the long-running commands keep what they write (kubeconfig, logs): `.tenon/` under the current
  * directory, a folder git ignores (it holds its own `.gitignore`), so a credential never lands in a commit.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** The folder the playground writes its kubeconfig and logs into unless told otherwise. */
@@ -22,9 +22,14 @@ export function ensureDirOf(file: string): string {
   return path;
 }
 
-/** Writes a private file (mode 0600), creating its folder as ensureDirOf does; returns its absolute path. */
+/**
+ * Writes a private file (mode 0600, also when it already existed with a wider mode), creating its folder as
+ * ensureDirOf does; returns its absolute path.
+ */
 export function writePrivateFile(file: string, text: string): string {
   const path = ensureDirOf(file);
+  // The mode option only applies to a new file: an existing one is narrowed before the credential goes in.
+  if (existsSync(path)) chmodSync(path, 0o600);
   writeFileSync(path, text, { mode: 0o600 });
   return path;
 }

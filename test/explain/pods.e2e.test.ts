@@ -96,6 +96,7 @@ describe('explain pod: constraint families against two NodePools', () => {
       object: 'NodePool/general',
       message:
         /none of the \d+ instance types NodePool `general` allows satisfies node.kubernetes.io\/instance-type In \[p5.48xlarge\]/,
+      fix: /^change the pod's requirement node.kubernetes.io\/instance-type In \[p5.48xlarge\], or widen NodePool `general`'s instance type requirements$/,
     },
     {
       pod: 'needs-db',

@@ -117,6 +117,7 @@ describe('cluster-wide causes', () => {
       const e = must(explainPod(await s.context(), 'default/web'));
       expect(e.cause).toMatchObject({ constraint: 'nodeclass', object: 'EC2NodeClass/missing' });
       expect(e.summary).toBe('NodePool `default` cannot launch: EC2NodeClass `missing` is not found on the cluster');
+      expect(e.fix).toBe('fix EC2NodeClass `missing` (kubectl describe ec2nodeclass/missing)');
     } finally {
       await s.pg.stop();
     }

@@ -1,16 +1,13 @@
 import type { Clock } from './clock.js';
+import { TimerHeap } from './timer-heap.js';
 
-interface Timer {
-  at: number;
-  seq: number;
-  fn: () => void;
-}
-
-/** A clock that moves only when told to; timers fire in time order as it advances. */
+/**
+ * A clock that moves only when told to; timers fire in time order as it advances (those due at one instant in the
+ * order they were set, as on the playground's SimClock, which keeps its timers the same way).
+ */
 export class FakeClock implements Clock {
   private current: number;
-  private seq = 0;
-  private timers: Timer[] = [];
+  private readonly timers = new TimerHeap();
 
   /** Starts at `start` milliseconds since the epoch. */
   constructor(start = Date.UTC(2026, 0, 1)) {
@@ -24,18 +21,15 @@ export class FakeClock implements Clock {
 
   /** Schedules `fn` at now + ms. */
   setTimer(ms: number, fn: () => void): () => void {
-    const timer: Timer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
-    this.timers.push(timer);
-    return () => {
-      this.timers = this.timers.filter((t) => t !== timer);
-    };
+    const timer = this.timers.push(this.current + Math.max(0, ms), fn);
+    return () => this.timers.cancel(timer);
   }
 
   /** Moves time forward by `ms`, firing due timers in order (timers they set that fall due also fire). */
   advance(ms: number): void {
     const target = this.current + ms;
-    for (let next = this.nextDue(target); next; next = this.nextDue(target)) {
-      this.timers = this.timers.filter((t) => t !== next);
+    for (let next = this.timers.peek(); next && next.at <= target; next = this.timers.peek()) {
+      this.timers.remove(next);
       this.current = Math.max(this.current, next.at);
       next.fn();
     }
@@ -44,7 +38,7 @@ export class FakeClock implements Clock {
 
   /** Jumps to the earliest pending timer and fires it; false when none is pending. */
   jumpToNext(): boolean {
-    const first = this.nextDue(Number.POSITIVE_INFINITY);
+    const first = this.timers.peek();
     if (!first) return false;
     this.advance(first.at - this.current);
     return true;
@@ -52,15 +46,6 @@ export class FakeClock implements Clock {
 
   /** How many timers are pending. */
   pending(): number {
-    return this.timers.length;
-  }
-
-  private nextDue(limit: number): Timer | undefined {
-    let best: Timer | undefined;
-    for (const t of this.timers) {
-      if (t.at > limit) continue;
-      if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
-    }
-    return best;
+    return this.timers.size;
   }
 }

@@ -6,7 +6,7 @@
  * is reproducible for a seed.
  */
 import type { Clock } from '../../clock/index.js';
-import { TimerHeap } from './timer-heap.js';
+import { TimerHeap } from '../../clock/timer-heap.js';
 
 /** Construction options of a SimClock. */
 export interface SimClockOptions {

@@ -1,20 +1,20 @@
 /** A binary min-heap of timers ordered by due time, then by the order they were set (lazy cancellation). */
 
 /** One pending timer. */
-export interface SimTimer {
+export interface PendingTimer {
   at: number;
   seq: number;
   fn: () => void;
   cancelled: boolean;
 }
 
-function before(a: SimTimer, b: SimTimer): boolean {
+function before(a: PendingTimer, b: PendingTimer): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
 /** Timers by (due time, sequence); cancelled ones are dropped when they reach the top. */
 export class TimerHeap {
-  private readonly heap: SimTimer[] = [];
+  private readonly heap: PendingTimer[] = [];
   private seq = 0;
   private live = 0;
 
@@ -29,8 +29,8 @@ export class TimerHeap {
   }
 
   /** Adds a timer due at `at`. */
-  push(at: number, fn: () => void): SimTimer {
-    const timer: SimTimer = { at, seq: this.seq++, fn, cancelled: false };
+  push(at: number, fn: () => void): PendingTimer {
+    const timer: PendingTimer = { at, seq: this.seq++, fn, cancelled: false };
     this.heap.push(timer);
     this.up(this.heap.length - 1);
     this.live++;
@@ -38,20 +38,20 @@ export class TimerHeap {
   }
 
   /** Cancels a timer (no-op when it already fired or was cancelled). */
-  cancel(timer: SimTimer): void {
+  cancel(timer: PendingTimer): void {
     if (timer.cancelled) return;
     timer.cancelled = true;
     this.live--;
   }
 
   /** The earliest live timer. */
-  peek(): SimTimer | undefined {
+  peek(): PendingTimer | undefined {
     while (this.heap[0]?.cancelled) this.pop();
     return this.heap[0];
   }
 
   /** Removes `timer`, which must be the one peek() returned. */
-  remove(timer: SimTimer): void {
+  remove(timer: PendingTimer): void {
     if (this.peek() !== timer) throw new Error('TimerHeap.remove: not the earliest timer');
     this.cancel(timer);
     this.pop();

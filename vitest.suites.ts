@@ -19,9 +19,20 @@ export const neverRun = [...configDefaults.exclude, 'test/cluster/**', 'test/fau
 /** Slow by name. */
 export const slowPatterns = ['**/*.e2e.test.ts', '**/*.slow.test.ts'];
 
-/** Slow files that are not end-to-end by name: the real kubectl, spawned servers, long property tests, benchmarks. */
+/**
+ * Slow files that are not end-to-end by name: the real kubectl, the CLI or a server run as a child process, long
+ * property tests, benchmarks.
+ */
 export const slowFiles = [
   'test/apiserver/kubectl.test.ts',
+  'test/apiserver/protobuf.test.ts',
+  'src/cli/signals.test.ts',
+  'src/cli/exit-codes.test.ts',
+  'test/cli/positional-files.test.ts',
+  'test/cli/scenario-repeat.test.ts',
+  'test/sim/lean-malloc.test.ts',
+  'test/image/layout.test.ts',
+  'test/aws/burst.test.ts',
   'test/apiserver/builtin-schemas.test.ts',
   'test/apiserver/state.test.ts',
   'test/apiserver/compact-events.test.ts',

@@ -9,14 +9,14 @@
  * cheaper family once the memory-heavy pods gather elsewhere). The pass is bounded and deterministic, and never
  * raises the price: its NodeClaims replace the packing's only when cheaper in total.
  */
-import type { PodInfo } from '../pod-info.js';
 import type { Requirements } from '../requirements/requirements.js';
 import { WellKnownLabels } from '../requirements/well-known.js';
 import { addInto, type Resources } from '../resources/resources.js';
-import type { TopologyGroup } from '../topology/group.js';
+import { allowed, bucketsOf, domainsOf, slotsOf, type Ctx, type Mover, type Slot } from './merge-slots.js';
 import { NewBin } from './new-bin.js';
 import type { Packing } from './packing.js';
 import { binPrice } from './result.js';
+import { ruinAndRecreate } from './ruin.js';
 import { Prices } from './slot-prices.js';
 
 /**
@@ -29,78 +29,18 @@ const BudgetPerPod = { small: 200, large: 10 };
 /** Batches up to this many movable pods count as small (solve.ts's PortfolioMaxPods). */
 const SmallBatch = 600;
 const BudgetCap = 200_000;
+/**
+ * Ruin and recreate (ruin.ts), small batches only: ruins per pod moved, and price look-ups per pod (a ruin of a few
+ * NodeClaims refills a few tens of pods, each priced on the NodeClaims its domains allow). Most of the gain comes in
+ * the first few hundred ruins; this is about as much again as the rest of a small solve.
+ */
+const RuinsPerPod = 5;
+const RuinBudgetPerPod = 3000;
+const RuinBudgetCap = 1_500_000;
 /** Rounds of emptyings then exchanges. */
 const Rounds = 3;
 /** Failed emptyings in a row after which a bucket's remaining NodeClaims are not tried. */
 const MaxFailures = 32;
-
-interface Mover {
-  pod: PodInfo;
-  /** Keys (other than hostname) whose domain the pod must keep. */
-  keys: readonly string[];
-  /** The domains of `keys` it must keep, joined (its node's when the pass starts). */
-  home: string;
-  own: readonly TopologyGroup[];
-  /** The hostname groups of the pass that select it. */
-  hits: Set<TopologyGroup>;
-}
-
-interface Slot {
-  bin: NewBin;
-  pods: Mover[];
-  requests: Resources;
-  reqs: Requirements;
-  price: number;
-  changed: boolean;
-  alive: boolean;
-  memo: { reqs: Requirements; values: Map<string, string> };
-}
-
-function settled(reqs: Requirements, key: string): string | undefined {
-  const r = reqs.get(key);
-  return r && !r.complement && r.values.size === 1 ? r.any() : undefined;
-}
-
-function selects(g: TopologyGroup, m: Mover): boolean {
-  return m.hits.has(g);
-}
-
-/** The domains `slot` has settled for `keys`, joined as Mover.home (memoised while its requirements stay). */
-function domainsOf(slot: Slot, keys: readonly string[]): string {
-  if (slot.memo.reqs !== slot.reqs) slot.memo = { reqs: slot.reqs, values: new Map() };
-  const sig = keys.join('\n');
-  let v = slot.memo.values.get(sig);
-  if (v === undefined) slot.memo.values.set(sig, (v = keys.map((k) => settled(slot.reqs, k) ?? '\u0000').join('\n')));
-  return v;
-}
-
-/** Pods of `pods` (but `except`) that `g` selects, plus `extra`. */
-function countSelected(
-  g: TopologyGroup,
-  pods: readonly Mover[],
-  opts: { except: Mover | undefined; extra: number },
-): number {
-  let n = opts.extra;
-  for (const q of pods) if (q !== opts.except && selects(g, q)) n++;
-  return n;
-}
-
-/** Whether `m` and `pods` (the pods already on a node, but `except`) allow each other there (hostname minimum zero). */
-function allowed(pods: readonly Mover[], m: Mover, except?: Mover): boolean {
-  for (const g of m.own) {
-    const spread = g.spec.type === 'spread';
-    const n = countSelected(g, pods, { except, extra: spread && selects(g, m) ? 1 : 0 });
-    if (n > (spread ? g.spec.maxSkew : 0)) return false;
-  }
-  for (const q of pods) {
-    if (q === except) continue;
-    for (const g of q.own) {
-      if (!selects(g, m)) continue;
-      if (g.spec.type !== 'spread' || countSelected(g, pods, { except, extra: 1 }) > g.spec.maxSkew) return false;
-    }
-  }
-  return true;
-}
 
 interface Move {
   to: Slot;
@@ -193,6 +133,11 @@ function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget
       });
     apply(m, move);
   }
+  // Emptied: the ruin-and-recreate pass (ruin.ts) may start it afresh.
+  for (const m of order)
+    for (const k in m.pod.requests) from.requests[k] = (from.requests[k] ?? 0) - (m.pod.requests[k] ?? 0);
+  from.pods = [];
+  from.price = 0;
   return true;
 }
 
@@ -200,12 +145,6 @@ function empty(from: Slot, ctx: { slots: readonly Slot[]; prices: Prices; budget
 const ExchangeRounds = 4;
 /** Partners tried for each NodeClaim in a round (the next ones in its bucket). */
 const Window = 32;
-
-interface Ctx {
-  slots: readonly Slot[];
-  prices: Prices;
-  budget: { left: number };
-}
 
 /** Whether `add` (now on `from`) may join `slot` in place of `out`; the requirements it would have, or undefined. */
 function admits(slot: Slot, add: Mover, ctx: { from: Slot; out: Mover | undefined }): Requirements | undefined {
@@ -329,63 +268,6 @@ function exchanges(buckets: readonly Slot[][], ctx: Ctx): boolean {
   return any;
 }
 
-/**
- * NodeClaims by NodePool and the domains they settled for every key the movers' constraints involve: pods move
- * only within one (a pod free of some key could cross, but on the mixes this pass is for every pod has the zone).
- */
-function bucketsOf(slots: readonly Slot[]): Slot[][] {
-  const keys = [...new Set(slots.flatMap((s) => s.pods.flatMap((m) => m.keys)))].sort();
-  const out = new Map<string, Slot[]>();
-  for (const s of slots) {
-    const sig = `${s.bin.template.name}\n${domainsOf(s, keys)}`;
-    const list = out.get(sig);
-    if (list) list.push(s);
-    else out.set(sig, [s]);
-  }
-  return [...out.values()];
-}
-
-function moverOf(pod: PodInfo, bin: NewBin, packing: Packing): Mover | undefined {
-  if (pod.hostPorts.length > 0 || pod.volumes.attachments.length > 0) return undefined;
-  const rules = packing.ctx.topology.localRules(pod);
-  if (!rules) return undefined;
-  const keys = [...rules.keys].sort();
-  // An unsettled key stands for no domain: such a pod matches no NodeClaim (as repack.ts leaves it alone).
-  const home = keys.map((k) => settled(bin.requirements, k) ?? '\u0001').join('\n');
-  return { pod, keys, home, own: rules.own, hits: new Set() };
-}
-
-function slotsOf(packing: Packing, prices: Prices): Slot[] {
-  const slots: Slot[] = [];
-  for (const bin of packing.newBins) {
-    // A NodePool with limits keeps its packing (as in repack.ts), and so does a NodeClaim under minValues.
-    if (bin.template.remaining || [...bin.requirements.values()].some((r) => r.minValues !== undefined)) continue;
-    const pods: Mover[] = [];
-    for (const pod of bin.pods) {
-      const m = moverOf(pod, bin, packing);
-      if (m) pods.push(m);
-    }
-    // A NodeClaim holding a pod that may not move neither gives nor takes pods (that pod's rules are not modelled).
-    if (pods.length !== bin.pods.length) continue;
-    const price = prices.price(bin.template, bin.requirements, bin.requests);
-    slots.push({
-      bin,
-      pods,
-      requests: { ...bin.requests },
-      reqs: bin.requirements,
-      price,
-      changed: false,
-      alive: true,
-      memo: { reqs: bin.requirements, values: new Map() },
-    });
-  }
-  // Which pods each hostname group of the pass selects, once: the checks below ask it for every candidate node.
-  const movers = slots.flatMap((s) => s.pods);
-  const groups = [...new Set(movers.flatMap((m) => m.own))];
-  for (const m of movers) m.hits = new Set(groups.filter((g) => g.selects(m.pod.namespace, m.pod.labels)));
-  return slots;
-}
-
 /** Empties the NodeClaims of one bucket it can, cheapest first; how many it emptied. */
 function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
   const order = bucket
@@ -405,7 +287,7 @@ function emptyBucket(bucket: readonly Slot[], ctx: Ctx): number {
 }
 
 /** Empties planned NodeClaims into others where the hostname constraints allow and the price does not rise. */
-export function merge(packing: Packing): void {
+export function merge(packing: Packing, opts: { ruin: boolean } = { ruin: true }): void {
   const prices = new Prices(packing.ctx.cache);
   const slots = slotsOf(packing, prices);
   // Without a hostname constraint among them the NodeClaims are repack.ts's (which packs such groups exactly).
@@ -420,6 +302,10 @@ export function merge(packing: Packing): void {
     const emptied = buckets.reduce((n, bucket) => n + emptyBucket(bucket, { slots: bucket, prices, budget }), 0);
     // Moves and swaps leave room elsewhere: another round of emptyings may use it.
     if (!exchanges(buckets, { slots, prices, budget }) && emptied === 0) break;
+  }
+  if (opts.ruin && movers <= SmallBatch) {
+    budget.left = Math.min(RuinBudgetCap, movers * RuinBudgetPerPod);
+    ruinAndRecreate(buckets, { slots, prices, budget }, movers * RuinsPerPod);
   }
   // Price-neutral changes alone are not worth rebuilding NodeClaims for.
   if (slots.reduce((t, s) => t + (s.alive ? s.price : 0), 0) >= before - 1e-9) return;

@@ -80,15 +80,28 @@ export class Prices {
     return out;
   }
 
-  /** The cheapest price holding `requests` (overhead included) changed by `change`, or infinity. */
+  /**
+   * The cheapest price holding `requests` (overhead included) changed by `change`, or infinity. `atLeast`: a price
+   * the answer cannot be below (a NodeClaim's own when a pod only joins it), so cheaper types are not looked at.
+   */
   price(
     template: Template,
     reqs: Requirements,
     requests: Resources,
     change: { add: Resources | undefined; sub: Resources | undefined } = { add: undefined, sub: undefined },
+    atLeast = 0,
   ): number {
-    for (const x of this.lists(template, reqs).byPrice)
-      if (fitsChanged(requests, change, x.it.allocatable)) return x.price;
+    const byPrice = this.lists(template, reqs).byPrice;
+    let lo = 0;
+    for (let hi = byPrice.length; lo < hi;) {
+      const mid = (lo + hi) >> 1;
+      if ((byPrice[mid]?.price ?? 0) < atLeast - 1e-12) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < byPrice.length; i++) {
+      const x = byPrice[i];
+      if (x && fitsChanged(requests, change, x.it.allocatable)) return x.price;
+    }
     return Number.POSITIVE_INFINITY;
   }
 

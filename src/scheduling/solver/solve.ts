@@ -28,6 +28,8 @@ export type Variant = {
   repack?: boolean;
   /** Tenon: then move pods tied to their node by hostname constraints (merge.ts); on unless false or no repack. */
   merge?: boolean;
+  /** Tenon: end the hostname step with ruin and recreate (ruin.ts); on unless false. */
+  ruin?: boolean;
 };
 
 /**
@@ -96,9 +98,18 @@ export function solve(
     }
     return best;
   }
-  let best = pack(input, targets, usage, cache);
-  for (const v of [marginal, { strategy: 'karpenter-ffd' as const, targets: false }]) {
+  // Ruin and recreate (ruin.ts) is the costly part of the hostname step: it runs once, on the best rule's packing.
+  let best = pack(input, { ...targets, ruin: false }, usage, cache);
+  let bestVariant: Variant = targets;
+  for (const v of [
+    { ...marginal, ruin: false },
+    { strategy: 'karpenter-ffd' as const, targets: false },
+  ]) {
     const r = pack(input, v, usage, cache);
+    if (better(r, best)) [best, bestVariant] = [r, v];
+  }
+  if (bestVariant.strategy === 'tenon' && best.newNodeClaims.length > 0) {
+    const r = pack(input, { ...bestVariant, ruin: true }, usage, cache);
     if (better(r, best)) best = r;
   }
   // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
@@ -177,7 +188,7 @@ export function pack(
   }
   if (strategy === 'tenon' && variant.repack !== false) {
     repack(packing);
-    if (variant.merge !== false) merge(packing);
+    if (variant.merge !== false) merge(packing, { ruin: variant.ruin !== false });
   }
   return buildResult(packing, failures);
 }

@@ -82,7 +82,11 @@ function cheapestPlace(m: Mover, bucket: readonly Slot[], ctx: Ctx): { to: Slot;
     const reqs = m.pod.requirements.size === 0 ? to.reqs : to.reqs.copy().addAll(m.pod.requirements);
     // A pod joining a NodeClaim never makes it cheaper: types below its price need not be looked at.
     const floor = to.pods.length === 0 ? 0 : to.price;
-    const price = ctx.prices.price(to.bin.template, reqs, to.requests, { add: m.pod.requests, sub: undefined }, floor);
+    const price = ctx.prices.price(to.bin.template, reqs, to.requests, {
+      add: m.pod.requests,
+      sub: undefined,
+      atLeast: floor,
+    });
     if (!Number.isFinite(price)) continue;
     const added = price - (to.pods.length === 0 ? 0 : to.price);
     // Ties go to the fuller NodeClaim, which leaves the roomier ones for the pods still to come.

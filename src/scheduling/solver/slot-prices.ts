@@ -81,16 +81,19 @@ export class Prices {
   }
 
   /**
-   * The cheapest price holding `requests` (overhead included) changed by `change`, or infinity. `atLeast`: a price
-   * the answer cannot be below (a NodeClaim's own when a pod only joins it), so cheaper types are not looked at.
+   * The cheapest price holding `requests` (overhead included) changed by `change`, or infinity. `change.atLeast`: a
+   * price the answer cannot be below (a NodeClaim's own when a pod only joins it), so cheaper types are skipped.
    */
   price(
     template: Template,
     reqs: Requirements,
     requests: Resources,
-    change: { add: Resources | undefined; sub: Resources | undefined } = { add: undefined, sub: undefined },
-    atLeast = 0,
+    change: { add: Resources | undefined; sub: Resources | undefined; atLeast?: number } = {
+      add: undefined,
+      sub: undefined,
+    },
   ): number {
+    const atLeast = change.atLeast ?? 0;
     const byPrice = this.lists(template, reqs).byPrice;
     let lo = 0;
     for (let hi = byPrice.length; lo < hi;) {

@@ -76,28 +76,47 @@ export function solve(
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
   const targets: Variant = { strategy, targets: true };
   const marginal: Variant = { strategy, targets: false };
-  if (input.pods.length > PortfolioMaxPods) {
-    const probe = sample(input);
-    // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
-    const [first, second] =
-      probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <=
-      probeScore(pack(probe, { ...targets, merge: false }, usage, cache))
-        ? [marginal, targets]
-        : [targets, marginal];
-    let best = pack(input, first, usage, cache);
-    // Pods left over (e.g. two spread constraints closing every zone): place them first, or every pod carrying a
-    // zone spread first, or the other way.
-    for (const v of [
-      { ...first, first: new Set(best.unplaced.map((u) => u.pod)) },
-      { ...first, first: spreadCarriers(input) },
-      second,
-    ]) {
-      if (best.unplaced.length === 0) break;
-      const r = pack(input, v, usage, cache);
-      if (better(r, best)) best = r;
-    }
-    return best;
+  return input.pods.length > PortfolioMaxPods
+    ? solveLarge(input, { targets, marginal }, { usage, cache })
+    : solveSmall(input, { targets, marginal }, { usage, cache });
+}
+
+interface Rules {
+  targets: Variant;
+  marginal: Variant;
+}
+
+interface Shared {
+  usage: Map<string, Resources> | undefined;
+  cache: SolveCache;
+}
+
+/** A large batch: one rule, chosen on a sample, then retries while pods are left over. */
+function solveLarge(input: SchedulingInput, { targets, marginal }: Rules, { usage, cache }: Shared): SchedulingResult {
+  const probe = sample(input);
+  // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
+  const [first, second] =
+    probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <=
+    probeScore(pack(probe, { ...targets, merge: false }, usage, cache))
+      ? [marginal, targets]
+      : [targets, marginal];
+  let best = pack(input, first, usage, cache);
+  // Pods left over (e.g. two spread constraints closing every zone): place them first, or every pod carrying a
+  // zone spread first, or the other way.
+  for (const v of [
+    { ...first, first: new Set(best.unplaced.map((u) => u.pod)) },
+    { ...first, first: spreadCarriers(input) },
+    second,
+  ]) {
+    if (best.unplaced.length === 0) break;
+    const r = pack(input, v, usage, cache);
+    if (better(r, best)) best = r;
   }
+  return best;
+}
+
+/** A small batch: the portfolio of three packings, ruin and recreate on the best, then retries for leftovers. */
+function solveSmall(input: SchedulingInput, { targets, marginal }: Rules, { usage, cache }: Shared): SchedulingResult {
   // Ruin and recreate (ruin.ts) is the costly part of the hostname step: it runs once, on the best rule's packing.
   let best = pack(input, { ...targets, ruin: false }, usage, cache);
   let bestVariant: Variant = targets;

@@ -53,7 +53,8 @@ describe('removal benchmark (small cluster)', () => {
   });
 });
 
-describe('cost benchmark (quick sizes)', () => {
+// Each runs the lower bound's column generation (HiGHS): seconds alone, far longer on a loaded machine.
+describe('cost benchmark (quick sizes)', { timeout: 180_000 }, () => {
   it('prints the JSON line in the agreed shape, with a bound no higher than either cost', async () => {
     for (const workload of ['uniform-small', 'hostname-anti-affinity', 'nodepool-limit', 'existing-nodes']) {
       const row = await runCost({ workload, seed: 42, quick: true });

@@ -31,6 +31,8 @@ export interface RunOptions {
   workers?: number;
   onError?: (key: string, e: unknown) => void;
   observer?: ReconcileObserver;
+  /** Runs each reconcile (e.g. in its own log context); default: as is. */
+  around?: <T>(reconcile: () => Promise<T>) => Promise<T>;
 }
 
 /** Runs `workers` loops that take keys from the queue and reconcile them until the queue shuts down. */
@@ -39,13 +41,13 @@ export async function runReconciler(opts: RunOptions): Promise<void> {
   await Promise.all(workers);
 }
 
-async function workerLoop({ queue, reconciler, onError, observer }: RunOptions): Promise<void> {
+async function workerLoop({ queue, reconciler, onError, observer, around }: RunOptions): Promise<void> {
   for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
     const start = performance.now();
     let outcome: ReconcileOutcome = 'success';
     observer?.started();
     try {
-      const result = await reconciler.reconcile(key);
+      const result = await (around ? around(() => reconciler.reconcile(key)) : reconciler.reconcile(key));
       queue.forget(key);
       if (result?.requeueAfter !== undefined) {
         outcome = 'requeue_after';

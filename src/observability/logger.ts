@@ -9,12 +9,19 @@ export type { Logger } from 'pino';
  * queries written for Karpenter (`level="ERROR"`, `message=~"..."`) work unchanged. `time` is the host's clock
  * unless `now` is given (the playground passes its simulated clock).
  */
-export function createLogger(opts: { level: string; destination?: NodeJS.WritableStream; now?: () => number }): Logger {
+export function createLogger(opts: {
+  level: string;
+  destination?: NodeJS.WritableStream;
+  now?: () => number;
+  /** Fields added to every line (the reconcile in progress: see ReconcileContext). */
+  mixin?: () => object;
+}): Logger {
   const now = opts.now;
   return pino(
     {
       level: opts.level,
       base: { logger: 'controller' },
+      ...(opts.mixin ? { mixin: opts.mixin } : {}),
       messageKey: 'message',
       errorKey: 'error',
       timestamp: now ? (): string => `,"time":"${new Date(now()).toISOString()}"` : pino.stdTimeFunctions.isoTime,

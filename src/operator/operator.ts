@@ -14,6 +14,7 @@ import {
 import type { Logger } from '../observability/logger.js';
 import { instrumentCloudProvider } from '../observability/instrumented-cloud-provider.js';
 import { Metrics } from '../observability/metrics.js';
+import type { ReconcileContext } from '../observability/reconcile-context.js';
 import type { Options } from '../settings/options.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createInformers, startInformers, stopInformers } from '../state/informers.js';
@@ -36,6 +37,8 @@ export interface OperatorOptions {
   sharedInformers?: SharedInformers;
   /** Called once every informer has synced, before the controllers wait for leadership. */
   onSynced?: () => void;
+  /** Gives each reconcile its own reconcileID in the log (the logger's mixin reads it). */
+  reconcileContext?: ReconcileContext;
   /** Resolves true when this replica leads and may run the controllers (leader election); false to never run them. */
   waitToLead?: () => Promise<boolean>;
 }
@@ -94,6 +97,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
       reconciler: c,
       workers,
       observer: metrics.controllers.instrument(c.name, c.queue, workers),
+      ...(o.reconcileContext ? { around: o.reconcileContext.run.bind(o.reconcileContext) } : {}),
       onError: (key, e) => o.log.error({ controller: c.name, key, err: e }, 'reconcile failed'),
     }),
   );

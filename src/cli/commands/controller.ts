@@ -6,6 +6,7 @@ import { fencedTransport, KubeClient, transportFromKubeConfig } from '../../kube
 import { startMetricsServer, startProbeServer } from '../../observability/health-server.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { Metrics } from '../../observability/metrics.js';
+import { ReconcileContext } from '../../observability/reconcile-context.js';
 import { runLeaderElection, type Leadership } from '../../operator/leadership.js';
 import { startOperator } from '../../operator/operator.js';
 import { coreApis, readinessCheck } from '../../operator/readiness.js';
@@ -54,7 +55,8 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string; preferen
     throw new UsageError(
       `--cloud-provider: unknown provider "${flags.cloudProvider}": known: ${Object.keys(providers).join(', ')}`,
     );
-  const log = createLogger({ level: options.logLevel });
+  const reconcileContext = new ReconcileContext();
+  const log = createLogger({ level: options.logLevel, mixin: () => reconcileContext.fields() });
   const kc = loadKubeConfig(flags.kubeconfig);
   const policy = {
     clock: systemClock,
@@ -91,6 +93,7 @@ async function run(flags: { kubeconfig?: string; cloudProvider: string; preferen
     options,
     log,
     metrics,
+    reconcileContext,
     onSynced: () => (synced = true),
     waitToLead: leadership ? () => leadership.won : undefined,
   });

@@ -12,8 +12,9 @@ import { parseScenario } from '../../src/sim/scenario/validate.js';
 import { clusterKubeconfig } from './cluster.js';
 
 // Not here yet: s4-immediate-pvc fails against the real control plane (17 NodeClaims where 3-6 are expected).
-// Its pods turn pending in waves as their volumes bind, at the real cluster's wall-clock pace, while Tenon's
-// batching windows run on the simulated clock that attached runs pace at 30x: each wave gets its own nodes.
+// Likely cause (not confirmed): its pods turn pending in waves as their volumes bind, at the real cluster's
+// wall-clock pace, while Tenon's batching windows run on the simulated clock that attached runs pace at 30x,
+// so each wave gets its own nodes.
 const scenarios = [
   's1-ccm-taint-race',
   's2-user-register-taints',

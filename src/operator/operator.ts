@@ -18,6 +18,7 @@ import type { ReconcileContext } from '../observability/reconcile-context.js';
 import type { Options } from '../settings/options.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createInformers, startInformers, stopInformers } from '../state/informers.js';
+import { unservedKinds } from './optional-kinds.js';
 
 /** An informer the operator starts, waits for, and stops. */
 export type StartableInformer = Pick<Informer<KubeObject>, 'start' | 'stop' | 'waitForSync'>;
@@ -63,7 +64,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     component: 'karpenter',
     onError: (e) => o.log.warn({ err: e }, 'event not recorded'),
   });
-  const state = new ClusterState(informers, o.clock);
+  const unserved = await unservedKinds(o.client, o.log);
+  const state = new ClusterState(informers, o.clock, unserved);
   registerClusterGauges(metrics, informers);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
   // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.
@@ -86,7 +88,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const controllers = [...(o.providerControllers ?? []), ...newControllers(context)];
   const extra = o.providerInformers ?? [];
   for (const i of extra) i.start();
-  await Promise.all([startInformers(informers), ...extra.map((i) => i.waitForSync())]);
+  await Promise.all([startInformers(informers, unserved), ...extra.map((i) => i.waitForSync())]);
   o.onSynced?.();
   // A standby keeps its caches warm (controller-runtime starts caches before election) but runs no controller.
   const lead = o.waitToLead ? await o.waitToLead() : true;

@@ -29,6 +29,8 @@ export class ClusterState {
   constructor(
     readonly informers: ClusterInformers,
     private readonly clock: Clock,
+    /** Informers of kinds the cluster does not serve: never started, so never waited for. */
+    private readonly unserved: ReadonlySet<keyof ClusterInformers> = new Set(),
   ) {
     // Seen once is enough: a NodeClaim can be created and deleted (e.g. insufficient capacity) between two checks.
     const seen = (nc: StoredNodeClaim): void => {
@@ -47,8 +49,10 @@ export class ClusterState {
 
   /** True once every informer listed and every NodeClaim Tenon created is in the cache. */
   synced(): boolean {
-    for (const inf of Object.values(this.informers) as Array<{ hasSynced(): boolean }>)
-      if (!inf.hasSynced()) return false;
+    for (const [name, inf] of Object.entries(this.informers) as Array<
+      [keyof ClusterInformers, { hasSynced(): boolean }]
+    >)
+      if (!this.unserved.has(name) && !inf.hasSynced()) return false;
     for (const name of this.expected) {
       if (!this.informers.nodeClaims.cache.get(name)) return false;
       this.expected.delete(name);

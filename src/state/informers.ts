@@ -139,9 +139,14 @@ export function createInformers(client: KubeClient, clock: Clock, shared?: Share
   };
 }
 
-/** Starts every informer and resolves once all have synced. */
-export async function startInformers(inf: ClusterInformers): Promise<void> {
-  const all = Object.values(inf) as Array<Informer<KubeObject>>;
+/** Starts every informer (but those in `skip`: kinds the cluster does not serve) and resolves once all have synced. */
+export async function startInformers(
+  inf: ClusterInformers,
+  skip: ReadonlySet<keyof ClusterInformers> = new Set(),
+): Promise<void> {
+  const all = (Object.entries(inf) as Array<[keyof ClusterInformers, Informer<KubeObject>]>)
+    .filter(([name]) => !skip.has(name))
+    .map(([, i]) => i);
   for (const i of all) i.start();
   await Promise.all(all.map((i) => i.waitForSync()));
 }

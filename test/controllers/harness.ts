@@ -50,11 +50,16 @@ export function testInstanceTypes(): InstanceType[] {
 
 /** Starts the API server and the operator. */
 export async function startHarness(
-  o: { options?: Partial<Options>; instanceTypes?: InstanceType[] } = {},
+  o: {
+    options?: Partial<Options>;
+    instanceTypes?: InstanceType[];
+    /** The CRDs the server serves (default: all of Tenon's). */
+    crds?: NonNullable<Parameters<typeof startApiServer>[0]>['crds'];
+  } = {},
 ): Promise<Harness> {
   const clock = new FakeClock(Date.now());
   // Pods go at once when deleted (no kubelet here); timestamps follow the test's clock.
-  const server = await startApiServer({ clock, podGrace: 'immediate' });
+  const server = await startApiServer({ clock, podGrace: 'immediate', ...(o.crds ? { crds: o.crds } : {}) });
   const kc = new KubeConfig();
   kc.loadFromString(server.kubeConfigYaml);
   const client = new KubeClient(await transportFromKubeConfig(kc));

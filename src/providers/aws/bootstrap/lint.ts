@@ -29,15 +29,27 @@ function lintContent(findings: Findings, family: AmiFamily, userData: string): v
   if (kind === 'bottlerocket') return lintBottlerocket(findings, userData, custom);
   if (kind === 'windows') return;
   const archive = kind === 'nodeadm' ? parseAl2023Parts(userData) : parseMime(userData);
-  for (const p of archive.problems) {
+  const fix =
+    'Start with MIME-Version and Content-Type: multipart/mixed; boundary="…" headers, open each part with --boundary, give each a Content-Type, and close with --boundary--.';
+  for (const p of archive.problems)
     findings.add({
       severity: 'error',
       code: LintCodes.mimeMalformed,
       location: {},
       message: `malformed MIME userData: ${p}`,
-      fix: 'Start with MIME-Version and Content-Type: multipart/mixed; boundary="…" headers, open each part with --boundary, give each a Content-Type, and close with --boundary--.',
+      fix,
     });
-  }
+  // Karpenter merges AL2 and AL2023 userData with Go, and nodeadm reads it with Go; a Custom family's
+  // cloud-init reads it with Python, which takes what Go refuses here.
+  const goReads = !custom || kind === 'nodeadm';
+  for (const p of archive.strictProblems ?? [])
+    findings.add({
+      severity: goReads ? 'error' : 'warning',
+      code: LintCodes.mimeMalformed,
+      location: {},
+      message: `malformed MIME userData: ${p}${goReads ? '' : " (cloud-init's Python parser reads it anyway)"}`,
+      fix,
+    });
   if (kind === 'nodeadm') lintNodeConfigs(findings, archive.parts, custom);
   if (
     kind === 'nodeadm' &&

@@ -13,6 +13,11 @@ export interface MimeArchive {
   isMime: boolean;
   parts: MimePart[];
   problems: string[];
+  /**
+   * What Go's mime/multipart (Karpenter's userData merge, nodeadm) fails on while Python's email package
+   * (cloud-init) reads on: an archive whose end is not `--boundary--`.
+   */
+  strictProblems?: string[];
 }
 
 /** Content type of shell-script parts, as Karpenter writes them. */
@@ -98,10 +103,24 @@ export function parseMime(text: string, defaultType = ShellScriptType): MimeArch
   if (!boundary) {
     return { isMime: true, parts: [], problems: ['multipart Content-Type without a boundary parameter'] };
   }
-  return { isMime: true, parts: splitParts(lines, top.next, boundary, problems), problems };
+  const strictProblems: string[] = [];
+  const parts = splitParts(lines, top.next, boundary, problems, strictProblems);
+  return { isMime: true, parts, problems, strictProblems };
 }
 
-function splitParts(lines: readonly string[], from: number, boundary: string, problems: string[]): MimePart[] {
+/** True when every line from `from` on is blank. */
+function blankFrom(lines: readonly string[], from: number): boolean {
+  for (let i = from; i < lines.length; i++) if ((lines[i] ?? '').trim() !== '') return false;
+  return true;
+}
+
+function splitParts(
+  lines: readonly string[],
+  from: number,
+  boundary: string,
+  problems: string[],
+  strict: string[],
+): MimePart[] {
   const delim = `--${boundary}`;
   const parts: MimePart[] = [];
   let current: number | undefined;
@@ -123,8 +142,17 @@ function splitParts(lines: readonly string[], from: number, boundary: string, pr
     }
   }
   if (!closed && current !== undefined) {
-    flush(lines.length);
-    problems.push(`missing closing boundary "${delim}--"`);
+    // Ending on "--boundary" and a newline (Karpenter's own examples do) reads the same as "--boundary--" in Go
+    // (the next part's headers meet EOF: io.EOF, the loop's end) and in Python (a defect and an empty part).
+    if (!blankFrom(lines, current)) {
+      flush(lines.length);
+      strict.push(
+        `the last part is not closed: Go's mime/multipart (Karpenter, nodeadm) reads "unexpected EOF" in it; end with "${delim}--"`,
+      );
+    } else if (current >= lines.length)
+      strict.push(
+        `the archive ends with "${delim}" and no newline: Go's mime/multipart (Karpenter, nodeadm) fails with "NextPart: EOF"; end with "${delim}--"`,
+      );
   }
   if (parts.length === 0 && current === undefined) problems.push(`no part starts with the boundary "${delim}"`);
   return parts;

@@ -23,12 +23,8 @@ function nodePoolsFor(nodeClass: EC2NodeClassLike, pools: readonly NodePoolLike[
   });
 }
 
-function lintContent(findings: Findings, family: AmiFamily, userData: string): void {
-  const custom = family === 'Custom';
-  const kind = kindOf(family, userData);
-  if (kind === 'bottlerocket') return lintBottlerocket(findings, userData, custom);
-  if (kind === 'windows') return;
-  const archive = kind === 'nodeadm' ? parseAl2023Parts(userData) : parseMime(userData);
+/** The archive's MIME problems; those only Go refuses are warnings where Python's cloud-init reads the archive. */
+function mimeFindings(findings: Findings, archive: ReturnType<typeof parseMime>, goReads: boolean): void {
   const fix =
     'Start with MIME-Version and Content-Type: multipart/mixed; boundary="…" headers, open each part with --boundary, give each a Content-Type, and close with --boundary--.';
   for (const p of archive.problems)
@@ -39,9 +35,6 @@ function lintContent(findings: Findings, family: AmiFamily, userData: string): v
       message: `malformed MIME userData: ${p}`,
       fix,
     });
-  // Karpenter merges AL2 and AL2023 userData with Go, and nodeadm reads it with Go; a Custom family's
-  // cloud-init reads it with Python, which takes what Go refuses here.
-  const goReads = !custom || kind === 'nodeadm';
   for (const p of archive.strictProblems ?? [])
     findings.add({
       severity: goReads ? 'error' : 'warning',
@@ -50,6 +43,17 @@ function lintContent(findings: Findings, family: AmiFamily, userData: string): v
       message: `malformed MIME userData: ${p}${goReads ? '' : " (cloud-init's Python parser reads it anyway)"}`,
       fix,
     });
+}
+
+function lintContent(findings: Findings, family: AmiFamily, userData: string): void {
+  const custom = family === 'Custom';
+  const kind = kindOf(family, userData);
+  if (kind === 'bottlerocket') return lintBottlerocket(findings, userData, custom);
+  if (kind === 'windows') return;
+  const archive = kind === 'nodeadm' ? parseAl2023Parts(userData) : parseMime(userData);
+  // Karpenter merges AL2 and AL2023 userData with Go and nodeadm reads it with Go; a Custom family's cloud-init
+  // reads it with Python, which takes what Go refuses.
+  mimeFindings(findings, archive, !custom || kind === 'nodeadm');
   if (kind === 'nodeadm') lintNodeConfigs(findings, archive.parts, custom);
   if (
     kind === 'nodeadm' &&

@@ -104,7 +104,7 @@ export function parseMime(text: string, defaultType = ShellScriptType): MimeArch
     return { isMime: true, parts: [], problems: ['multipart Content-Type without a boundary parameter'] };
   }
   const strictProblems: string[] = [];
-  const parts = splitParts(lines, top.next, boundary, problems, strictProblems);
+  const parts = splitParts(lines, top.next, boundary, { problems, strict: strictProblems });
   return { isMime: true, parts, problems, strictProblems };
 }
 
@@ -118,9 +118,9 @@ function splitParts(
   lines: readonly string[],
   from: number,
   boundary: string,
-  problems: string[],
-  strict: string[],
+  found: { problems: string[]; strict: string[] },
 ): MimePart[] {
+  const { problems, strict } = found;
   const delim = `--${boundary}`;
   const parts: MimePart[] = [];
   let current: number | undefined;

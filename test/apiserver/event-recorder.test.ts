@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock/index.js';
-import { EventRecorder, KubeClient, Resources, TokenBucket, type KubeObject } from '../../src/kube/index.js';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
+import { EventRecorder, Resources, TokenBucket, type KubeObject } from '../../src/kube/index.js';
+import { eventsAbout as selectEvents, inProcessServer } from './helpers.js';
 
 // The recorder's behaviour is what is tested, not HTTP: the client calls the server in process, as the playground's.
-let server: ApiServer;
-let client: KubeClient;
-beforeAll(async () => {
-  server = await startApiServer();
-  client = new KubeClient(inProcessTransport(server));
-});
-afterAll(async () => {
-  await server.close();
-});
+const clientOf = inProcessServer();
 
 interface StoredEvent extends KubeObject {
   reason?: string;
@@ -31,20 +22,13 @@ const pod = (name: string): KubeObject => ({
   metadata: { name, namespace: 'default', uid: `uid-${name}` },
 });
 
-async function eventsAbout(name: string): Promise<StoredEvent[]> {
-  // Selected by the server: the suite records thousands of Events, and listing them all per check is most of its time.
-  const list = await client.list<StoredEvent>(Resources.events, {
-    namespace: 'default',
-    fieldSelector: `involvedObject.name=${name}`,
-  });
-  return list.items;
-}
+const eventsAbout = (name: string): Promise<StoredEvent[]> => selectEvents<StoredEvent>(clientOf(), name);
 
 describe('EventRecorder', () => {
   it('counts a repeated event on the first one, and starts a new one once the window has passed', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       dedupeWindow: 60_000,
@@ -67,7 +51,7 @@ describe('EventRecorder', () => {
   it('keeps de-duplicating the recent events while thousands of distinct ones go by', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       onError: (e) => {
@@ -87,7 +71,7 @@ describe('EventRecorder', () => {
   it('lets a component record 25 events about one object, then one every 5 minutes, as client-go does', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 2));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       onError: (e) => {
@@ -107,7 +91,7 @@ describe('EventRecorder', () => {
   it('drops an event Karpenter de-duplicates (same reason and values) within its timeout, whatever the message', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 3));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       onError: (e) => {
@@ -137,7 +121,7 @@ describe('EventRecorder', () => {
   it('drops events a shared limiter refuses: a burst of 10, then 5 a second', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 4));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       onError: (e) => {
@@ -149,7 +133,7 @@ describe('EventRecorder', () => {
     for (let i = 0; i < 20; i++) await rec.publish(node(`crowd-${i}`), spec);
     clock.advance(1000);
     for (let i = 20; i < 40; i++) await rec.publish(node(`crowd-${i}`), spec);
-    const list = await client.list<StoredEvent>(Resources.events, {
+    const list = await clientOf().list<StoredEvent>(Resources.events, {
       namespace: 'default',
       fieldSelector: 'reason=Limited',
     });
@@ -164,7 +148,7 @@ describe('EventRecorder', () => {
     });
     const clock = new FakeClock(Date.UTC(2026, 1, 4));
     const rec = new EventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'test',
       onError: (e) => {

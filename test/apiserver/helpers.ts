@@ -1,6 +1,8 @@
 /** Test helpers: a running embedded API server with a client-node KubeConfig and Tenon's KubeClient on it. */
 import * as k8s from '@kubernetes/client-node';
-import { KubeClient, transportFromKubeConfig } from '../../src/kube/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { KubeClient, Resources, transportFromKubeConfig, type KubeObject } from '../../src/kube/index.js';
+import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
 
 /** A server and clients talking to it. */
@@ -68,4 +70,33 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('condition not met in time');
+}
+
+/**
+ * A server for the file's tests and a client calling it in process (for tests of what a component writes, not of
+ * HTTP): started before the tests, closed after them. Returns the client's getter.
+ */
+export function inProcessServer(): () => KubeClient {
+  let server: ApiServer | undefined;
+  let client: KubeClient | undefined;
+  beforeAll(async () => {
+    server = await startApiServer();
+    client = new KubeClient(inProcessTransport(server));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!client) throw new Error('inProcessServer: used outside a test');
+    return client;
+  };
+}
+
+/** The Events about the object named `name` in `default`, selected by the server. */
+export async function eventsAbout<T extends KubeObject>(client: KubeClient, name: string): Promise<T[]> {
+  const list = await client.list<T>(Resources.events, {
+    namespace: 'default',
+    fieldSelector: `involvedObject.name=${name}`,
+  });
+  return list.items;
 }

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/clock/index.js';
-import { KubeClient, Resources, type KubeObject } from '../../src/kube/index.js';
+import type { KubeObject } from '../../src/kube/index.js';
 import { SeriesEventRecorder } from '../../src/sim/scheduler/series-events.js';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
+import { eventsAbout as selectEvents, inProcessServer } from '../apiserver/helpers.js';
 
 // The recorder's behaviour is what is tested, not HTTP: the client calls the server in process, as the playground's.
-let server: ApiServer;
-let client: KubeClient;
-beforeAll(async () => {
-  server = await startApiServer();
-  client = new KubeClient(inProcessTransport(server));
-});
-afterAll(async () => {
-  await server.close();
-});
+const clientOf = inProcessServer();
 
 interface StoredEvent extends KubeObject {
   message?: string;
@@ -29,13 +20,7 @@ const pod = (name: string): KubeObject => ({
   metadata: { name, namespace: 'default', uid: `uid-${name}` },
 });
 
-async function eventsAbout(name: string): Promise<StoredEvent[]> {
-  const list = await client.list<StoredEvent>(Resources.events, {
-    namespace: 'default',
-    fieldSelector: `involvedObject.name=${name}`,
-  });
-  return list.items;
-}
+const eventsAbout = (name: string): Promise<StoredEvent[]> => selectEvents<StoredEvent>(clientOf(), name);
 
 describe('SeriesEventRecorder (client-go events.k8s.io, as kube-scheduler records)', () => {
   const failed = (nodes: number): { type: 'Warning'; reason: string; message: string } => ({
@@ -45,7 +30,7 @@ describe('SeriesEventRecorder (client-go events.k8s.io, as kube-scheduler record
   });
   const seriesRecorder = (clock: FakeClock): SeriesEventRecorder =>
     new SeriesEventRecorder({
-      client: client,
+      client: clientOf(),
       clock,
       component: 'default-scheduler',
       onError: (e) => {

@@ -41,7 +41,6 @@ export const slowFiles = [
   'src/scheduling/solver/properties.test.ts',
   'src/scheduling/check/solver-property.test.ts',
   'test/disruption/invariants.property.test.ts',
-  'bench/scheduling/karpenter-mix.test.ts',
   'bench/scheduling/bench.test.ts',
   'bench/consolidation/consolidation.test.ts',
 ];

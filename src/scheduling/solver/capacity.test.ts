@@ -246,7 +246,11 @@ describe('NodePool limits and weights', () => {
     const r = solve({ pods, nodePools: [makeNodePool({ limits: { cpu: '12' } })], instanceTypes: types });
     expect(r.newNodeClaims).toHaveLength(3);
     expect(r.unplaced).toHaveLength(3);
-    expect(r.unplaced[0]?.reasons.some((x) => x.constraint === 'nodepool-limits')).toBe(true);
+    const reason = r.unplaced[0]?.reasons.find((x) => x.constraint === 'nodepool-limits');
+    // What holds the limit: nothing in use yet, all of it held by the NodeClaims this pass plans.
+    expect(reason?.message).toContain(
+      'limit cpu 12 CPU: 0 CPU in use, 12 CPU held by 3 NodeClaims planned now (each at its largest instance type), 0 CPU left',
+    );
   });
 
   it('counts in-flight NodeClaims against the limits', () => {
@@ -263,7 +267,8 @@ describe('NodePool limits and weights', () => {
       instanceTypes: types,
     });
     expect(r.newNodeClaims).toEqual([]);
-    expect(r.unplaced[0]?.reasons.map((x) => x.constraint)).toContain('nodepool-limits');
+    const reason = r.unplaced[0]?.reasons.find((x) => x.constraint === 'nodepool-limits');
+    expect(reason?.message).toContain('limit cpu 4 CPU: 4 CPU in use, 0 CPU left');
   });
 
   it('uses the NodePool with the highest weight first', () => {

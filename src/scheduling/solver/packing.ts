@@ -320,15 +320,29 @@ function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, numbe
   return remaining;
 }
 
-/** Why no instance type fits under the NodePool's limits, with units ("limit cpu 1000 CPU: 2 CPU left, …"). */
+/**
+ * Why no instance type fits under the NodePool's limits, with units. Planned NodeClaims count at the largest
+ * instance type they may launch as (as Karpenter counts them), so the message says how much of the limit is in
+ * use and how much this pass holds for them ("limit cpu 1000 CPU: 12 CPU in use, 988 CPU held by 7 NodeClaims
+ * planned now (each at its largest instance type), 0 CPU left").
+ */
 function limitsMessage(t: Template, bins: readonly NewBin[]): string {
   if (t.instanceTypes.length === 0) return 'it has no instance types to launch (is its NodeClass Ready?)';
   const remaining = remainingOf(t, bins);
+  const before = t.remaining ?? {};
   const limits = fromResourceList(t.nodePool.limits);
-  const parts = Object.keys(remaining).map(
-    (k) => `limit ${k} ${amount(k, limits[k] ?? 0)} with ${amount(k, Math.max(0, remaining[k] ?? 0))} left`,
-  );
-  return `every instance type would exceed its limits (${parts.join(', ')})`;
+  const planned = bins.filter((b) => b.template === t).length;
+  const parts = Object.keys(remaining).map((k) => {
+    const limit = limits[k] ?? 0;
+    const inUse = Math.max(0, limit - (before[k] ?? 0));
+    const held = Math.max(0, (before[k] ?? 0) - (remaining[k] ?? 0));
+    const heldText =
+      planned > 0
+        ? `, ${amount(k, held)} held by ${planned} NodeClaim${planned === 1 ? '' : 's'} planned now (each at its largest instance type)`
+        : '';
+    return `limit ${k} ${amount(k, limit)}: ${amount(k, inUse)} in use${heldText}, ${amount(k, Math.max(0, remaining[k] ?? 0))} left`;
+  });
+  return `every instance type would exceed its limits (${parts.join('; ')})`;
 }
 
 /** Failures on nodes grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */

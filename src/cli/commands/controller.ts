@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from './kubeconfig-file.js';
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '../../clock/index.js';
@@ -16,19 +16,6 @@ import { providers } from './controller-providers.js';
 
 /** A request unanswered after this is abandoned; lists of large clusters stay well within it. */
 const requestTimeoutMs = 60_000;
-
-function loadKubeConfig(file: string | undefined): KubeConfig {
-  const kc = new KubeConfig();
-  try {
-    if (file) kc.loadFromFile(file);
-    else kc.loadFromDefault();
-  } catch (e: unknown) {
-    throw new UsageError(
-      `--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
-  return kc;
-}
 
 function elect(o: { client: KubeClient; options: Options; log: Logger }): Leadership | undefined {
   if (o.options.disableLeaderElection) return undefined;

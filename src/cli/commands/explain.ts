@@ -3,7 +3,7 @@
  * and would launch. Read-only against any cluster (--kubeconfig, else $KUBECONFIG, else ~/.kube/config, else the
  * in-cluster config) and the playground (`tenon serve` prints its kubeconfig). Also `kubectl tenon explain …`.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from './kubeconfig-file.js';
 import type { Command } from 'commander';
 import { systemClock } from '../../clock/index.js';
 import {
@@ -46,19 +46,6 @@ export interface ExplainFlags {
   output?: string;
   /** The provider the controller runs with: aws (default) or fake (`tenon controller --cloud-provider fake`). */
   cloudProvider?: string;
-}
-
-function loadKubeConfig(file: string | undefined): KubeConfig {
-  const kc = new KubeConfig();
-  try {
-    if (file) kc.loadFromFile(file);
-    else kc.loadFromDefault();
-  } catch (e: unknown) {
-    throw new UsageError(
-      `--kubeconfig: cannot read ${file ?? 'the default kubeconfig'}: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
-  return kc;
 }
 
 function parseKind(text: string): Kind {

@@ -1,6 +1,7 @@
 /** The Karpenter v1 API: well-known names, shared core types, schemas, CRDs and validation. */
 export * from './well-known/index.js';
 export * from './core.js';
+export type * from './pod.js';
 export * from './nodepool/index.js';
 export * from './nodeclaim/index.js';
 export * from './ec2nodeclass/index.js';

@@ -13,7 +13,6 @@ import { stepOf } from './nodeclaim-step.js';
 import { waitAdvice } from './nodeclaim.js';
 import { podFacts } from './pod-facts.js';
 import { diagnose } from './diagnose.js';
-import { toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
 import { schedulingInput } from './scheduling-view.js';
 import { nominationTarget, unexpectedTaint } from './pod-nominated.js';
 import { keyOfPod, timeOf } from './snapshot.js';
@@ -164,7 +163,7 @@ function wouldLaunch(key: string, pod: Pod, result: SchedulingResult, ctx: Expla
 
 function blocked(pod: Pod, reasons: readonly UnplacedReason[], ctx: ExplainContext, volumes: VolumeInfo): Explanation {
   const key = keyOfPod(pod);
-  const d = diagnose(ctx.pools, podFacts(toSchedulingPod(pod), volumes), reasons);
+  const d = diagnose(ctx.pools, podFacts(pod, volumes), reasons);
   const details = [...d.perPool.map((f) => f.cause.message), ...d.others];
   if (!d.head)
     return base(key, 'Pending', `cannot be placed: ${reasons.map((r) => r.message).join('; ')}`, {

@@ -8,7 +8,7 @@ import type { Node, Pod } from '../kube/index.js';
 import type * as sched from '../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../state/informers.js';
 import { quantities } from '../controllers/resource-lists.js';
-import { toSchedulingNodePool, toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
+import { toSchedulingNodePool } from '../controllers/provisioning/scheduling-input.js';
 import type { ClusterSnapshot } from './snapshot.js';
 
 /** Indexes over a snapshot that several explanations share. */
@@ -53,7 +53,7 @@ function existingNode(node: Node, index: SnapshotIndex): sched.ExistingNode {
     taints: node.spec?.taints,
     allocatable: node.status?.allocatable ?? {},
     capacity: node.status?.capacity,
-    pods: (index.podsByNode.get(name) ?? []).map(toSchedulingPod),
+    pods: index.podsByNode.get(name) ?? [],
     initialized: nc ? node.metadata.labels?.[Labels.initialized] === 'true' : true,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion:
@@ -126,7 +126,7 @@ export function schedulingInput(index: SnapshotIndex, o: ViewOptions): sched.Sch
   const namespaces: Record<string, Record<string, string>> = {};
   for (const ns of s.namespaces) namespaces[ns.metadata.name ?? ''] = ns.metadata.labels ?? {};
   return {
-    pods: o.pods.map(toSchedulingPod),
+    pods: [...o.pods],
     nodes: s.nodes.map((n) => existingNode(n, index)),
     nodeClaims: s.nodeClaims.filter((nc) => !nc.metadata.deletionTimestamp && !index.nodeOf(nc)).map(inFlight),
     nodePools: o.nodePools.map(toSchedulingNodePool),
@@ -137,7 +137,7 @@ export function schedulingInput(index: SnapshotIndex, o: ViewOptions): sched.Sch
       namespace: ds.metadata.namespace,
       template: {
         metadata: ds.spec.template.metadata,
-        spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
+        spec: ds.spec.template.spec,
       },
     })),
     volumes: volumes(s),

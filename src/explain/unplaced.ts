@@ -9,7 +9,6 @@ import { diagnose } from './diagnose.js';
 import type { Cause } from './model.js';
 import { podFacts } from './pod-facts.js';
 import { poolFacts, type PoolFacts } from './pool-facts.js';
-import { toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
 
 /** A pod's cause and fix. */
 export interface PodCause {
@@ -58,7 +57,7 @@ export class UnplacedDiagnoser {
       s.volumes,
     ]);
     if (this.memo.has(key)) return this.memo.get(key);
-    const head = diagnose(this.pools, podFacts(toSchedulingPod(pod), this.volumes), reasons).head;
+    const head = diagnose(this.pools, podFacts(pod, this.volumes), reasons).head;
     const out = head ? { cause: head.cause, fix: head.fix } : undefined;
     this.memo.set(key, out);
     return out;

@@ -1,4 +1,4 @@
-import type { Taint, Toleration } from '../api/index.js';
+import type { Pod, Taint } from '../api/index.js';
 import type { KubeObject } from './resources.js';
 
 /** A core/v1 NodeCondition. */
@@ -23,52 +23,8 @@ export interface Node extends KubeObject {
   };
 }
 
-/** A core/v1 container, as far as Tenon reads it. */
-export interface Container {
-  name: string;
-  image?: string;
-  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  ports?: Array<{ containerPort: number; hostPort?: number; protocol?: string; hostIP?: string }>;
-  restartPolicy?: string;
-}
-
-/** A core/v1 PodCondition. */
-export interface PodCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
-
-/** A core/v1 Pod, as far as Tenon reads and writes it. */
-export interface Pod extends KubeObject {
-  spec: {
-    nodeName?: string;
-    containers: Container[];
-    initContainers?: Container[];
-    nodeSelector?: Record<string, string>;
-    affinity?: Record<string, unknown>;
-    tolerations?: Toleration[];
-    topologySpreadConstraints?: Array<Record<string, unknown>>;
-    volumes?: Array<Record<string, unknown> & { name: string }>;
-    priority?: number;
-    priorityClassName?: string;
-    preemptionPolicy?: 'PreemptLowerPriority' | 'Never';
-    restartPolicy?: 'Always' | 'OnFailure' | 'Never';
-    schedulerName?: string;
-    overhead?: Record<string, string>;
-    terminationGracePeriodSeconds?: number;
-  };
-  status?: {
-    phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-    conditions?: PodCondition[];
-    nominatedNodeName?: string;
-    reason?: string;
-    message?: string;
-    startTime?: string;
-  };
-}
+/** The Pod and its parts are the API layer's one core/v1 Pod type. */
+export type { Container, Pod, PodCondition, PodSpec, PodStatus } from '../api/index.js';
 
 /** True for pods in a terminal phase. */
 export function isTerminal(pod: Pod): boolean {

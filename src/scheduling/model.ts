@@ -2,104 +2,26 @@
  * The scheduling engine's input and output: plain, Kubernetes-shaped objects so callers can pass what informers
  * hold (or test factories build) without conversion. Nothing here is mutated by the solver.
  */
-import type {
-  LabelSelector,
-  NodeSelectorRequirementWithMinValues,
-  ResourceList,
-  Taint,
-  Toleration,
-} from '../api/index.js';
+import type { NodeSelectorRequirementWithMinValues, NodeSelectorTerm, Pod, ResourceList, Taint } from '../api/index.js';
 
 export type { LabelSelector } from '../api/index.js';
 
-/** A node selector requirement (core/v1), with Karpenter's extra operators allowed. */
-export type NodeSelectorRequirement = NodeSelectorRequirementWithMinValues;
-
-/** One term of a node selector: all expressions must hold. */
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-/** A pod (anti-)affinity term. */
-export interface PodAffinityTerm {
-  labelSelector?: LabelSelector;
-  namespaces?: string[];
-  namespaceSelector?: LabelSelector;
-  topologyKey: string;
-  matchLabelKeys?: string[];
-  mismatchLabelKeys?: string[];
-}
-
-/** Pod affinity or anti-affinity, required and preferred. */
-export interface PodAffinityRules {
-  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
-  preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; podAffinityTerm: PodAffinityTerm }[];
-}
-
-/** core/v1 Affinity. */
-export interface Affinity {
-  nodeAffinity?: {
-    requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTerm[] };
-    preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; preference: NodeSelectorTerm }[];
-  };
-  podAffinity?: PodAffinityRules;
-  podAntiAffinity?: PodAffinityRules;
-}
-
-/** core/v1 TopologySpreadConstraint. */
-export interface TopologySpreadConstraint {
-  maxSkew: number;
-  topologyKey: string;
-  whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
-  labelSelector?: LabelSelector;
-  minDomains?: number;
-  nodeAffinityPolicy?: 'Honor' | 'Ignore';
-  nodeTaintsPolicy?: 'Honor' | 'Ignore';
-  matchLabelKeys?: string[];
-}
-
-/** A container: only what scheduling reads. */
-export interface Container {
-  name: string;
-  resources?: { requests?: ResourceList; limits?: ResourceList };
-  ports?: { containerPort: number; hostPort?: number; protocol?: string; hostIP?: string }[];
-  /** `Always` on an init container makes it a sidecar (its requests add to the pod's). */
-  restartPolicy?: string;
-}
-
-/** A pod volume: only the claim matters for topology. */
-export interface Volume {
-  name: string;
-  persistentVolumeClaim?: { claimName: string };
-  ephemeral?: { volumeClaimTemplate?: { spec?: { storageClassName?: string } } };
-}
-
-/** A pod as the API serves it (the fields scheduling reads). */
-export interface Pod {
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: { kind: string; name: string; uid?: string; controller?: boolean }[];
-    creationTimestamp?: string;
-  };
-  spec: {
-    containers: Container[];
-    initContainers?: Container[];
-    nodeSelector?: Record<string, string>;
-    nodeName?: string;
-    affinity?: Affinity;
-    tolerations?: Toleration[];
-    topologySpreadConstraints?: TopologySpreadConstraint[];
-    volumes?: Volume[];
-    overhead?: ResourceList;
-    priority?: number;
-    priorityClassName?: string;
-  };
-}
+/**
+ * The pod and its parts are the API's one core/v1 Pod type: the engine reads informer objects as they are. What
+ * the solver derives from a pod (requests, requirements, affinity and spread terms) is `PodInfo`, built by
+ * `newPodInfo` (pod-info.ts).
+ */
+export type {
+  Affinity,
+  Container,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Pod,
+  PodAffinityRules,
+  PodAffinityTerm,
+  TopologySpreadConstraint,
+  Volume,
+} from '../api/index.js';
 
 /** A Node (or an in-flight NodeClaim) that already exists. */
 export interface ExistingNode {

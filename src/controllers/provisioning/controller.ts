@@ -25,7 +25,6 @@ import {
   buildSchedulingInput,
   SchedulingInputCache,
   toSchedulingInstanceType,
-  toSchedulingPod,
   type ProvisioningView,
 } from './scheduling-input.js';
 
@@ -109,7 +108,7 @@ export class ProvisioningController implements Reconciler {
     const types = await this.instanceTypes(pools);
     const view = buildSchedulingInput(this.ctx.state, pools, types, this.inputCache);
     // CapacityBuffers' virtual pods come after the real ones (capacitybuffer/resolve.ts).
-    const virtual = bufferPods(this.ctx.informers).map(toSchedulingPod);
+    const virtual = bufferPods(this.ctx.informers);
     if (view.pods.size === 0 && virtual.length === 0) return;
     const started = this.ctx.clock.now();
     const pods = virtual.length === 0 ? view.input.pods : [...view.input.pods, ...virtual];

@@ -13,11 +13,6 @@ import type { DaemonSet, StoredNodeClaim, StoredNodePool } from '../../state/inf
 import { quantities } from '../resource-lists.js';
 import { isProvisionable, isReschedulable } from './provisionable.js';
 
-/** The scheduling view of a core/v1 Pod; the API server validated it against the same core/v1 schema. */
-export function toSchedulingPod(pod: Pod): sched.Pod {
-  return pod as unknown as sched.Pod;
-}
-
 /** The scheduling view of a NodePool. */
 export function toSchedulingNodePool(np: StoredNodePool): sched.NodePool {
   const t = np.spec.template;
@@ -145,7 +140,7 @@ function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
     labels: node.metadata.labels ?? {},
     taints: node.spec?.taints,
     ...nodeResources(node, nc, initialized),
-    pods: state.podsOn(name).map(toSchedulingPod),
+    pods: state.podsOn(name),
     initialized,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion: deleting,
@@ -211,7 +206,7 @@ function volumeInfo(state: ClusterState): sched.VolumeInfo {
 function toSchedulingDaemonSet(ds: DaemonSet): sched.DaemonSet {
   const template = {
     metadata: ds.spec.template.metadata,
-    spec: toSchedulingPod({ metadata: {}, spec: ds.spec.template.spec }).spec,
+    spec: ds.spec.template.spec,
   };
   return { name: ds.metadata.name ?? '', namespace: ds.metadata.namespace, template };
 }
@@ -247,7 +242,7 @@ export function buildSchedulingInput(
   const byPool: Record<string, sched.InstanceType[]> = {};
   for (const [pool, list] of instanceTypes) byPool[pool] = list.map((it) => toSchedulingInstanceType(it, cache));
   const input: sched.SchedulingInput = {
-    pods: [...pods.values()].map(toSchedulingPod),
+    pods: [...pods.values()],
     nodes,
     nodeClaims,
     nodePools: nodePools.map(toSchedulingNodePool),

@@ -80,7 +80,7 @@ describe('simulateRemoval', () => {
 
   it('leaves DaemonSet pods behind and reports unknown names', () => {
     const ds = makePod({ name: 'ds' });
-    ds.metadata.ownerReferences = [{ kind: 'DaemonSet', name: 'agent' }];
+    ds.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'uid-agent' }];
     const r = simulateRemoval(cluster([node('a', [ds]), node('b', [])]), ['a', 'ghost']);
     expect(r.pods).toEqual([]);
     expect(r.unknown).toEqual(['ghost']);

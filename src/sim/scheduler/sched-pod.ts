@@ -35,7 +35,7 @@ const normalized = new WeakMap<Pod, SchedPod>();
 export function asSchedPod(pod: Pod): SchedPod {
   const cached = normalized.get(pod);
   if (cached) return cached;
-  const p = pod as unknown as SchedPod;
+  const p: SchedPod = pod;
   const all = [...p.spec.containers, ...(p.spec.initContainers ?? [])];
   const numeric =
     hasNumber(p.spec.overhead as Quantities) ||

@@ -13,7 +13,7 @@ export const SelectedNodeAnnotation = 'volume.kubernetes.io/selected-node';
 export function claimNames(pod: Pod): string[] {
   const out: string[] = [];
   for (const v of pod.spec.volumes ?? []) {
-    const claim = (v as { persistentVolumeClaim?: { claimName?: string } }).persistentVolumeClaim?.claimName;
+    const claim = v.persistentVolumeClaim?.claimName;
     if (claim) out.push(claim);
   }
   return out;

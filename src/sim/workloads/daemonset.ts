@@ -61,17 +61,7 @@ export function shouldRun(ds: DaemonSet, node: Node): boolean {
 /** The node a DaemonSet pod is for: its binding, else its metadata.name affinity. */
 export function targetNode(pod: Pod): string | undefined {
   if (pod.spec.nodeName) return pod.spec.nodeName;
-  const terms = (
-    pod.spec.affinity as
-      | {
-          nodeAffinity?: {
-            requiredDuringSchedulingIgnoredDuringExecution?: {
-              nodeSelectorTerms?: Array<{ matchFields?: Array<{ values?: string[] }> }>;
-            };
-          };
-        }
-      | undefined
-  )?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return terms?.[0]?.matchFields?.[0]?.values?.[0];
 }
 

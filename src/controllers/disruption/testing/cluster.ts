@@ -61,7 +61,9 @@ export function pod(opts: {
       uid: `uid-${name}`,
       labels: opts.labels ?? {},
       annotations: opts.annotations,
-      ownerReferences: opts.ownerKind ? [{ kind: opts.ownerKind, name: 'owner', controller: true }] : undefined,
+      ownerReferences: opts.ownerKind
+        ? [{ apiVersion: 'apps/v1', kind: opts.ownerKind, name: 'owner', uid: 'uid-owner', controller: true }]
+        : undefined,
     },
     spec: {
       containers: [

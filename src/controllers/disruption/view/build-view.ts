@@ -6,7 +6,7 @@
 import { bufferPods } from '../../capacitybuffer/buffer-pods.js';
 import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
 import type { InstanceType as ProviderInstanceType } from '../../../cloudprovider/index.js';
-import { nodeReadyCondition, type Pod } from '../../../kube/index.js';
+import { nodeReadyCondition } from '../../../kube/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import { parseDuration } from '../../../settings/duration.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
@@ -14,11 +14,7 @@ import { cloudPool } from '../../cloud-objects.js';
 import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
-import {
-  buildSchedulingInput,
-  toSchedulingPod,
-  type SchedulingInputCache,
-} from '../../provisioning/scheduling-input.js';
+import { buildSchedulingInput, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
 /** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
@@ -79,8 +75,7 @@ function claimFacts(nc: StoredNodeClaim): Partial<DisruptionNode> {
  */
 function latestBinding(pods: readonly sched.Pod[]): number | undefined {
   let latest: number | undefined;
-  for (const sp of pods) {
-    const p = sp as unknown as Pod;
+  for (const p of pods) {
     const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.lastTransitionTime;
     const t = ms(scheduled) ?? ms(p.metadata.creationTimestamp);
     if (t !== undefined && (latest === undefined || t > latest)) latest = t;
@@ -98,7 +93,7 @@ function disruptionNode(n: sched.ExistingNode, ctx: ControllerContext, f: NodeFa
   return {
     ...n,
     // Terminating pods are on their way out already: neither moved nor counted as blockers.
-    pods: (n.pods ?? []).filter((p) => !(p as unknown as Pod).metadata.deletionTimestamp),
+    pods: (n.pods ?? []).filter((p) => !p.metadata.deletionTimestamp),
     ...claim,
     lastPodEventTime: Math.max(claim.lastPodEventTime ?? 0, bound ?? 0) || undefined,
     nodePool: f.nc ? pool : undefined,
@@ -160,7 +155,7 @@ export async function buildView(
     // CapacityBuffers' virtual pods count as pending: consolidation must leave their room (capacitybuffer/).
     pendingPods: [
       ...input.pods.filter((p) => pendingKeys.has(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`)),
-      ...buffered.map(toSchedulingPod),
+      ...buffered,
     ],
     spotToSpot: ctx.options.featureGates.SpotToSpotConsolidation,
   };

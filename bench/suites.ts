@@ -2,6 +2,7 @@
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
 import { explainSuite } from './explain/suite.js';
+import { idleSuite } from './idle/suite.js';
 import { peerSuite } from './peer/peer-suite.js';
 import { playgroundSuite } from './playground/suite.js';
 import { provisioningSuite } from './provisioning/suite.js';
@@ -21,4 +22,5 @@ export const suites: Record<string, Suite> = {
   consolidation: consolidationSuite,
   peer: peerSuite,
   explain: explainSuite,
+  idle: idleSuite,
 };

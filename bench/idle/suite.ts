@@ -1,0 +1,283 @@
+/**
+ * `npm run bench -- idle [--sizes 50,500] [--seconds 20] [--settle 10] [--cpu-prof DIR] [--json]`: the CPU an idle
+ * `tenon controller --cloud-provider fake` uses, as a share of one core, in a cluster where it already runs N
+ * NodeClaims. Per size: the embedded API server and a kube-scheduler run in this process; the controller runs as
+ * its own process with the chart's defaults (leader election on, info logs); a Deployment of N pods that each need
+ * a whole m5.xlarge makes it launch N NodeClaims; once all pods run and a settle time has passed, the controller's
+ * CPU time (from /proc) is read over a fixed wall window in which nothing changes. The fake cloud's simulated
+ * kubelets (Lease renewals every 10 s) run inside the controller process and are counted: a production controller
+ * does less. JSON keys: suite, nodeClaims, seconds, cpuSeconds, cpuPercentOfCore.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
+import { systemClock } from '../../src/clock/index.js';
+import {
+  Discovery,
+  KubeClient,
+  Resources,
+  type KubeObject,
+  type Pod,
+  type ResourceType,
+} from '../../src/kube/index.js';
+import { StaticMachines } from '../../src/sim/machines/static-machines.js';
+import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
+import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
+import { World, type AgentName } from '../../src/sim/world/world.js';
+import { clockTicksPerSecond, processCpuSeconds } from './process-cpu.js';
+
+/** bin/tenon.js from the build (dist/bench/idle) or from the sources (bench/idle). */
+const tenonBin =
+  ['../../../bin/tenon.js', '../../bin/tenon.js']
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+    .find((f) => existsSync(f)) ?? 'bin/tenon.js';
+
+const nodeClaims: ResourceType<KubeObject> = {
+  group: 'karpenter.sh',
+  version: 'v1',
+  kind: 'NodeClaim',
+  plural: 'nodeclaims',
+  namespaced: false,
+};
+
+/** One pod per m5.xlarge (4 vCPU): 3 CPU fits one and never two, so the cluster has exactly N NodeClaims. */
+function manifests(replicas: number): string {
+  return `
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: idle}
+spec:
+  role: KarpenterNodeRole-idle
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: idle}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: idle}}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: idle}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: idle}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+  disruption: {consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: nginx
+          resources: {requests: {cpu: '3', memory: 1Gi}}
+`;
+}
+
+/** One row of the result. */
+interface IdleRow {
+  suite: 'idle';
+  nodeClaims: number;
+  seconds: number;
+  cpuSeconds: number;
+  cpuPercentOfCore: number;
+}
+
+interface Flags {
+  sizes: number[];
+  seconds: number;
+  settle: number;
+  json: boolean;
+  /** Where the controller writes a V8 CPU profile (node --cpu-prof) when it exits; none by default. */
+  cpuProfDir: string | undefined;
+}
+
+function parseFlags(args: readonly string[]): Flags {
+  const value = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const positive = (name: string, fallback: number): number => {
+    const text = value(name);
+    const n = text === undefined ? fallback : Number(text);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}: must be a positive number, got "${text ?? ''}"`);
+    return n;
+  };
+  const sizes = (value('--sizes') ?? '50,500').split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`--sizes: must be comma-separated positive integers, got "${value('--sizes') ?? ''}"`);
+  return {
+    sizes,
+    seconds: positive('--seconds', 20),
+    settle: positive('--settle', 10),
+    json: args.includes('--json'),
+    cpuProfDir: value('--cpu-prof'),
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The controller process, with the tail of its output for the error message when it fails. */
+interface Controller {
+  child: ChildProcess;
+  tail: () => string;
+  stop: () => Promise<void>;
+}
+
+function startController(kubeconfig: string, cpuProfDir: string | undefined): Controller {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
+      tenonBin,
+      'controller',
+      '--cloud-provider',
+      'fake',
+      '--kubeconfig',
+      kubeconfig,
+    ],
+    {
+      env: {
+        ...process.env,
+        METRICS_PORT: '0',
+        HEALTH_PROBE_PORT: '0',
+        LEADER_ELECTION_NAMESPACE: 'default',
+        LOG_LEVEL: 'info',
+        CLUSTER_NAME: 'idle',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const keep = (d: Buffer): void => {
+    out = (out + d.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    tail: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** Waits (wall clock) until every pod runs on one of exactly `n` NodeClaims; throws after `timeoutMs`. */
+async function waitSettled(o: {
+  client: KubeClient;
+  n: number;
+  controller: Controller;
+  timeoutMs: number;
+}): Promise<void> {
+  const deadline = Date.now() + o.timeoutMs;
+  let seen = '';
+  while (Date.now() < deadline) {
+    if (o.controller.child.exitCode !== null) throw new Error(`the controller exited:\n${o.controller.tail()}`);
+    const claims = (await o.client.list(nodeClaims)).items;
+    const pods = (await o.client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
+    const running = pods.filter((p) => p.status?.phase === 'Running').length;
+    seen = `${claims.length} NodeClaims, ${running}/${o.n} pods Running`;
+    if (claims.length === o.n && running === o.n) return;
+    await sleep(1000);
+  }
+  throw new Error(`not settled within ${o.timeoutMs / 1000} s (${seen}); controller output:\n${o.controller.tail()}`);
+}
+
+async function startWorld(server: ApiServer): Promise<{ client: KubeClient; world: World }> {
+  const client = new KubeClient(inProcessTransport(server));
+  // The cluster's side only: a kube-scheduler and the workload controllers (the kubelets are the fake cloud's).
+  const run: readonly AgentName[] = ['scheduler', 'deployments', 'replicaSets'];
+  const all: readonly AgentName[] = [
+    'kubelets',
+    'nodeLifecycle',
+    'ccm',
+    'scheduler',
+    'deployments',
+    'replicaSets',
+    'daemonSets',
+    'statefulSets',
+    'jobs',
+    'volumes',
+    'attachDetach',
+  ];
+  const world = new World({
+    client,
+    clock: systemClock,
+    machines: new StaticMachines(),
+    disable: all.filter((a) => !run.includes(a)),
+  });
+  await world.start();
+  return { client, world };
+}
+
+async function measure(n: number, flags: Flags, ticks: number): Promise<IdleRow> {
+  const server = await startApiServer({});
+  const dir = mkdtempSync(join(tmpdir(), 'tenon-idle-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, server.kubeConfigYaml, { mode: 0o600 });
+  const { client, world } = await startWorld(server);
+  const controller = startController(kubeconfig, flags.cpuProfDir);
+  try {
+    await applyObjects(client, new Discovery(client), parseManifests(manifests(n)));
+    await waitSettled({ client, n, controller, timeoutMs: 120_000 + n * 1_000 });
+    await sleep(flags.settle * 1000);
+    const pid = controller.child.pid ?? 0;
+    const before = processCpuSeconds(pid, ticks);
+    const startedAt = Date.now();
+    await sleep(flags.seconds * 1000);
+    const cpuSeconds = processCpuSeconds(pid, ticks) - before;
+    const seconds = (Date.now() - startedAt) / 1000;
+    // Idle means nothing changed: a launch or a disruption in the window would measure work, not idling.
+    await waitSettled({ client, n, controller, timeoutMs: 1 });
+    return { suite: 'idle', nodeClaims: n, seconds, cpuSeconds, cpuPercentOfCore: (cpuSeconds / seconds) * 100 };
+  } finally {
+    await controller.stop();
+    world.stop();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printTable(rows: readonly IdleRow[]): void {
+  const lines = [
+    'idle tenon controller (--cloud-provider fake, its simulated kubelets included); goal < 2% of a core',
+    `${'nodeClaims'.padStart(10)}  ${'window s'.padStart(8)}  ${'cpu s'.padStart(7)}  ${'% of a core'.padStart(11)}`,
+    ...rows.map(
+      (r) =>
+        `${String(r.nodeClaims).padStart(10)}  ${r.seconds.toFixed(1).padStart(8)}  ${r.cpuSeconds.toFixed(2).padStart(7)}  ${r.cpuPercentOfCore.toFixed(2).padStart(11)}`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Runs the suite. */
+export async function idleSuite(args: string[]): Promise<void> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(args);
+  } catch (e) {
+    process.stderr.write(`bench idle: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const ticks = clockTicksPerSecond();
+  const rows: IdleRow[] = [];
+  for (const n of flags.sizes) {
+    const row = await measure(n, flags, ticks);
+    rows.push(row);
+    if (flags.json) process.stdout.write(`${JSON.stringify(row)}\n`);
+  }
+  if (!flags.json) printTable(rows);
+}

@@ -24,6 +24,8 @@ describe('operator options', () => {
     expect(o.registrationTimeout).toBe(3_600_000);
     expect(o.featureGates.SpotToSpotConsolidation).toBe(true);
     expect(o.nodeRepairUnhealthyThreshold).toBeCloseTo(0.3);
+    expect(optionsFromEnv({}).isolatedVPC).toBe(false);
+    expect(optionsFromEnv({ ISOLATED_VPC: 'true' }).isolatedVPC).toBe(true);
   });
 
   it('name the variable and the rule on bad input', () => {
@@ -32,6 +34,7 @@ describe('operator options', () => {
     );
     expect(() => optionsFromEnv({ FEATURE_GATES: 'Warp=true' })).toThrow(OptionError);
     expect(() => optionsFromEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: unsupported value "loud"/);
+    expect(() => optionsFromEnv({ ISOLATED_VPC: 'yes' })).toThrow(/ISOLATED_VPC: must be true or false, got "yes"/);
   });
 
   it('parse and format Go durations', () => {

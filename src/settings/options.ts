@@ -28,6 +28,8 @@ export interface Options {
   kubeClientBurst: number;
   vmMemoryOverheadPercent: number;
   interruptionQueue: string;
+  /** Karpenter's ISOLATED_VPC: no Pricing API (no VPC endpoint); on-demand prices from the list shipped with the release. */
+  isolatedVPC: boolean;
   preferencePolicy: 'Respect' | 'Ignore';
   minValuesPolicy: 'Strict' | 'BestEffort';
   /** A NodeClaim not launched after this is deleted (ms). */
@@ -59,6 +61,7 @@ export const defaultOptions: Options = {
   kubeClientBurst: 300,
   vmMemoryOverheadPercent: 0.075,
   interruptionQueue: '',
+  isolatedVPC: false,
   preferencePolicy: 'Respect',
   minValuesPolicy: 'Strict',
   launchTimeout: 5 * 60_000,
@@ -148,6 +151,7 @@ export function optionsFromEnv(src: Source): Options {
     kubeClientBurst: num(src, 'KUBE_CLIENT_BURST', d.kubeClientBurst),
     vmMemoryOverheadPercent: num(src, 'VM_MEMORY_OVERHEAD_PERCENT', d.vmMemoryOverheadPercent),
     interruptionQueue: src.INTERRUPTION_QUEUE ?? d.interruptionQueue,
+    isolatedVPC: bool(src, 'ISOLATED_VPC', d.isolatedVPC),
     preferencePolicy: oneOf(src, 'PREFERENCE_POLICY', ['Respect', 'Ignore'] as const, d.preferencePolicy),
     minValuesPolicy: oneOf(src, 'MIN_VALUES_POLICY', ['Strict', 'BestEffort'] as const, d.minValuesPolicy),
     launchTimeout: duration(src, 'LAUNCH_TIMEOUT', d.launchTimeout),

@@ -26,6 +26,7 @@ describe('charts/tenon', () => {
     const { objects } = await renderChart(ns, {
       'settings.clusterName': 'test',
       'settings.interruptionQueue': 'test-queue',
+      'settings.isolatedVPC': 'true',
       'serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn': 'arn:aws:iam::111122223333:role/tenon',
     });
     expect(objects.map((o) => o.kind).sort()).toEqual([
@@ -58,6 +59,7 @@ describe('charts/tenon', () => {
     expect(env).toMatchObject({
       CLUSTER_NAME: 'test',
       INTERRUPTION_QUEUE: 'test-queue',
+      ISOLATED_VPC: 'true',
       METRICS_PORT: '8080',
       HEALTH_PROBE_PORT: '8081',
       BIND_ADDRESS: '0.0.0.0',

@@ -67,6 +67,7 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     cluster: { name: options.clusterName, endpoint: options.clusterEndpoint, ...(caData ? { caBundle: caData } : {}) },
     kubernetesVersion: await kubernetesVersion(ctx.client),
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
+    isolatedVpc: options.isolatedVPC,
     // As Karpenter: interruption handling is on when a queue is named.
     ...(options.interruptionQueue
       ? {

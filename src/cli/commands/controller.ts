@@ -31,11 +31,17 @@ function elect(o: { client: KubeClient; options: Options; log: Logger }): Leader
   });
 }
 
-async function run(flags: { kubeconfig?: string; cloudProvider: string; preferencePolicy?: string }): Promise<void> {
+async function run(flags: {
+  kubeconfig?: string;
+  cloudProvider: string;
+  preferencePolicy?: string;
+  isolatedVpc?: boolean;
+}): Promise<void> {
   // Flags win over the environment variables of the same settings (Karpenter's --preference-policy / PREFERENCE_POLICY).
   const options = optionsFromEnv({
     ...process.env,
     ...(flags.preferencePolicy === undefined ? {} : { PREFERENCE_POLICY: flags.preferencePolicy }),
+    ...(flags.isolatedVpc ? { ISOLATED_VPC: 'true' } : {}),
   });
   const make = providers[flags.cloudProvider];
   if (!make)
@@ -111,6 +117,10 @@ export function registerController(program: Command): void {
     .option(
       '--preference-policy <policy>',
       'Respect (default) or Ignore: preferred affinities and ScheduleAnyway spreads (default: $PREFERENCE_POLICY)',
+    )
+    .option(
+      '--isolated-vpc',
+      'no Pricing API calls (it has no VPC endpoint): on-demand prices from the list shipped with Tenon (default: $ISOLATED_VPC)',
     )
     .action(run);
 }

@@ -57,7 +57,7 @@ export class AwsCloudProvider implements CloudProvider {
       port,
       clock,
       placementGroups: this.placementGroups,
-      pricing: new PricingProvider({ port, clock }),
+      pricing: new PricingProvider({ port, clock, isolatedVpc: options.isolatedVpc }),
       unavailable: this.unavailableOfferings,
       settings: {
         vmMemoryOverheadPercent: options.vmMemoryOverheadPercent ?? 0.075,

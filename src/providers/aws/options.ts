@@ -30,6 +30,8 @@ export interface AwsCloudProviderOptions {
   vmMemoryOverheadPercent?: number;
   /** Karpenter's `reservedENIs` (default 0). */
   reservedEnis?: number;
+  /** Karpenter's `isolatedVPC`: no Pricing API calls; on-demand prices from the list shipped with the release. */
+  isolatedVpc?: boolean;
   /** CreateFleet batching window in clock ms; 0 (default) merges the launches of one event-loop turn. */
   fleetBatchWindowMs?: number;
 }

@@ -41,6 +41,8 @@ export interface AwsWiringOptions {
   kubernetesVersion: string;
   /** Karpenter's `vmMemoryOverheadPercent` (VM_MEMORY_OVERHEAD_PERCENT). */
   vmMemoryOverheadPercent?: number;
+  /** Karpenter's `isolatedVPC`: price on-demand from the shipped list, never calling the Pricing API. */
+  isolatedVpc?: boolean;
   /** The interruption queue (settings.interruptionQueue) and where its controller reports; none: no interruption handling. */
   interruption?: { queue: InterruptionQueuePort; metrics: Metrics; log: Logger; caches?: InterruptionCaches };
 }
@@ -61,6 +63,7 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     getNodeClass: (name) => nodeClasses.cache.get(name),
     userDataGenerator: generateUserData,
     vmMemoryOverheadPercent: o.vmMemoryOverheadPercent,
+    isolatedVpc: o.isolatedVpc,
   });
   const resolver = new NodeClassResolver({
     port: o.port,

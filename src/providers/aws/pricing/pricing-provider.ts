@@ -1,7 +1,12 @@
-/** On-demand prices (Pricing GetProducts) and spot prices (DescribeSpotPriceHistory), cached with TTLs. */
+/**
+ * On-demand prices (Pricing GetProducts) and spot prices (DescribeSpotPriceHistory), cached with TTLs. In an
+ * isolated VPC (settings.isolatedVPC) the Pricing API has no VPC endpoint: on-demand prices come from the list
+ * shipped with the release and the Pricing API is never called; spot prices still come from EC2, as in Karpenter.
+ */
 import type { Clock } from '../../../clock/index.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { AwsPort } from '../ports/index.js';
+import { loadStaticOnDemandPrices } from './static-prices.js';
 
 /** On-demand prices are refreshed twice a day, spot prices every 15 minutes. */
 export const OnDemandPriceTtlMs = 12 * 3_600_000;
@@ -14,16 +19,29 @@ export class PricingProvider {
   private readonly clock: Clock;
   private readonly onDemandCache: TtlCache<ReadonlyMap<string, number>>;
   private readonly spotCache: TtlCache<ReadonlyMap<string, number>>;
+  private readonly staticOnDemand: (() => ReadonlyMap<string, number>) | undefined;
+  private staticPrices: ReadonlyMap<string, number> | undefined;
 
-  constructor(input: { port: AwsPort; clock: Clock }) {
+  /** `isolatedVpc` prices on-demand from `staticPrices` (default: the shipped list), read once on first use. */
+  constructor(input: {
+    port: AwsPort;
+    clock: Clock;
+    isolatedVpc?: boolean;
+    staticPrices?: () => ReadonlyMap<string, number>;
+  }) {
     this.port = input.port;
     this.clock = input.clock;
+    this.staticOnDemand = input.isolatedVpc ? (input.staticPrices ?? loadStaticOnDemandPrices) : undefined;
     this.onDemandCache = new TtlCache(input.clock, OnDemandPriceTtlMs);
     this.spotCache = new TtlCache(input.clock, SpotPriceTtlMs);
   }
 
   /** On-demand price by type. */
   onDemand(): Promise<ReadonlyMap<string, number>> {
+    if (this.staticOnDemand) {
+      this.staticPrices ??= this.staticOnDemand();
+      return Promise.resolve(this.staticPrices);
+    }
     return this.onDemandCache.getOrLoad(
       'od',
       async () => new Map(Object.entries(await this.port.getOnDemandPrices(this.port.region))),

@@ -4,7 +4,6 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { FaultExemptHeader, readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
 import {
   Discovery,
@@ -18,12 +17,13 @@ import {
 } from '../../kube/index.js';
 import type { NodeClaim } from '../../api/index.js';
 import { Metrics } from '../../observability/metrics.js';
-import { createLogger, type Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
 import { wireAwsProvider } from '../../providers/aws/index.js';
 import type { AwsCloudProvider } from '../../providers/aws/index.js';
 import { defaultOptions, type Options } from '../../settings/options.js';
 import { SimClock, trackTransport } from '../clock/index.js';
+import { sleep } from '../../clock/index.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
 import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
@@ -35,8 +35,9 @@ import { defaultObjects } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
 import { ControllerLog } from './controller-log.js';
+import { ControllerProcess, type ControllerCall, type KillPoint } from './controller-process.js';
 import { controllerPodLogs, ensureControllerPod } from './controller-pod.js';
-import { fanOut, type LogTarget } from './log-sink.js';
+import { operatorLog } from './log-sink.js';
 import { amiKubernetesVersions, apiServerVersion } from '../machines/kubernetes-version.js';
 import { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
 
@@ -150,6 +151,17 @@ export interface Playground {
    * faulty, API, and the old ones finish their in-flight work).
    */
   restartControllers(): Promise<void>;
+  /**
+   * Kills the controller process as SIGKILL does (at once, or on the call `at` names: mid-launch, mid-drain …),
+   * then starts a new one `restartAfterMs` later (default 10 s) with nothing of the old one's memory. Resolves
+   * once the new one runs, with the call the kill landed on; simulated time must move meanwhile. With `at`, the
+   * kill lands within `withinMs` (default 3 min) whether the call comes or not (then it resolves undefined).
+   */
+  killControllers(o?: {
+    at?: KillPoint;
+    withinMs?: number;
+    restartAfterMs?: number;
+  }): Promise<ControllerCall | undefined>;
   /** The informers the world and the operator share (their caches, for observers that must not list everything). */
   informers: SharedInformers;
   /** The `tenon` pod's log (with the controllerPod option). */
@@ -159,19 +171,11 @@ export interface Playground {
   stop(): Promise<void>;
 }
 
-function silentLogger(): Logger {
-  return createLogger({ level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-}
-
-function operatorLog(o: PlaygroundOptions, clock: SimClock, controllerLog: ControllerLog | undefined): Logger {
-  if (o.log) return o.log;
-  const targets: LogTarget[] = [];
-  const destination = o.logDestination;
-  if (destination) targets.push({ write: (text) => destination.write(text) });
-  if (controllerLog) targets.push(controllerLog);
-  return targets.length > 0
-    ? createLogger({ level: 'info', destination: fanOut(targets), now: () => clock.now() })
-    : silentLogger();
+/** One life of the controller process: its gates, its operator and its cloud provider. */
+interface OperatorLife {
+  life: ControllerProcess;
+  operator: RunningOperator;
+  provider: AwsCloudProvider;
 }
 
 async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['apiTransport']): Promise<Transport> {
@@ -242,7 +246,8 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     o.controllerPod && !o.cluster && !o.log ? new ControllerLog({ now: () => clock.now() }) : undefined;
   const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o, controllerLog);
   const { server } = endpoint;
-  const client = new KubeClient(trackTransport(endpoint.transport, clock));
+  const tracked = trackTransport(endpoint.transport, clock);
+  const client = new KubeClient(tracked);
   const cluster = o.clusterName ?? playgroundCluster;
   const minor = o.kubernetesVersion ?? playgroundKubernetesVersion;
   const ec2 = new SimEc2({
@@ -264,13 +269,16 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     onError: (error) => worldErrors.push({ agent: 'informer', error }),
     transform: objectSharing(),
   });
-  const log = operatorLog(o, clock, controllerLog);
+  const log = operatorLog({ log: o.log, destination: o.logDestination, clock, controllerLog });
   const metrics = new Metrics();
-  const wire = (): ReturnType<typeof wireAwsProvider> =>
-    wireAwsProvider({
-      client,
-      clock,
-      port: ec2,
+  // Each life of the controller process reaches the world through its own gates (see controller-process.ts).
+  const launchOperator = async (life: ControllerProcess): Promise<OperatorLife> => {
+    const opClient = new KubeClient(life.transport(tracked));
+    const opClock = life.clock(clock);
+    const w = wireAwsProvider({
+      client: opClient,
+      clock: opClock,
+      port: life.port(ec2, 'aws'),
       cluster: {
         name: cluster,
         endpoint: endpoint.url,
@@ -279,7 +287,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       },
       kubernetesVersion: minor,
       interruption: {
-        queue,
+        queue: life.port(queue, 'sqs'),
         metrics,
         log,
         caches: {
@@ -288,12 +296,10 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
         },
       },
     });
-  const wiring = wire();
-  const launchOperator = (w: ReturnType<typeof wireAwsProvider>): Promise<RunningOperator> =>
-    startOperator({
-      client,
+    const operator = await startOperator({
+      client: opClient,
       cloudProvider: w.cloudProvider,
-      clock,
+      clock: opClock,
       options,
       log,
       metrics,
@@ -301,7 +307,9 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       providerInformers: w.informers,
       sharedInformers: shared,
     });
-  let operator = await clock.busy(launchOperator(wiring));
+    return { life, operator, provider: w.cloudProvider };
+  };
+  let current = await clock.busy(launchOperator(new ControllerProcess()));
   let stopped = false;
   // Volumes of Immediate StorageClasses are created in any of the region's zones, nodes or not (S4).
   const world = new World({
@@ -325,6 +333,16 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   if ((o.defaults ?? true) && !endpoint.restored)
     await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
   if (controllerLog) await clock.busy(ensureControllerPod(client, new Date(clock.now()).toISOString()));
+  const relaunch = async (): Promise<void> => {
+    const started = await launchOperator(new ControllerProcess());
+    if (stopped) {
+      await started.operator.stop();
+      return;
+    }
+    current = started;
+    pg.operator = started.operator;
+    pg.provider = started.provider;
+  };
   const pg: Playground = {
     clusterName: cluster,
     kubernetesVersion: minor,
@@ -338,25 +356,39 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     observer,
     ec2,
     interruption: { queue, eventBridge },
-    provider: wiring.cloudProvider,
+    provider: current.provider,
     world,
-    operator,
+    operator: current.operator,
     informers: shared,
     controllerLog,
     worldErrors,
     restartControllers: async () => {
       // Everything the controllers and the provider held in memory is lost, as when the process is killed.
-      const stopping = operator.stop();
-      const started = await launchOperator(wire());
-      if (stopped) await started.stop();
-      else operator = pg.operator = started;
+      const stopping = current.operator.stop();
+      await relaunch();
       await stopping;
+    },
+    killControllers: async (o = {}) => {
+      const { life, operator } = current;
+      let landedOn: ControllerCall | undefined;
+      if (o.at) {
+        // A call that never comes (no drain in this run) does not spare the process: it dies at the deadline.
+        const deadline = clock.setTimer(o.withinMs ?? 3 * 60_000, () => life.kill());
+        landedOn = await life.killAt(o.at);
+        deadline();
+      } else life.kill();
+      // Its queues close and its watches end; its workers stay where the kill found them, so no waiting for them.
+      void operator.stop();
+      await sleep(clock, o.restartAfterMs ?? 10_000);
+      await relaunch();
+      return landedOn;
     },
     stop: async () => {
       stopped = true;
       eventBridge.stop();
       world.stop();
-      await operator.stop();
+      if (current.life.killed) void current.operator.stop();
+      else await current.operator.stop();
       shared.stop();
       await server?.close();
     },

@@ -11,3 +11,4 @@ export * from './crds/index.js';
 export * from './validation/index.js';
 export type { ObjectMeta, OwnerReference } from './shared/object-meta.js';
 export * from './shared/label-selector.js';
+export * from './shared/quantity.js';

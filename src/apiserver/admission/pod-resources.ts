@@ -2,49 +2,11 @@
  * Container resource validation of Pods and of the pod templates of workload kinds, as kube-apiserver does it:
  * no negative quantity, and no request above its limit.
  */
-import type { FieldError } from '../../api/index.js';
+import { compareQuantities, exactQuantity, type ExactQuantity, type FieldError } from '../../api/index.js';
 import { isJson, type Json, type KObject } from '../types.js';
 
-const binaryPower: Readonly<Record<string, number>> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
-const decimalExponent: Readonly<Record<string, number>> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  '': 0,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-const quantityParts = /^([+-]?)(\d+\.?\d*|\.\d+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?\d+))?$/;
-
-function quantityText(q: unknown): string {
-  if (typeof q === 'number') return String(q);
-  return typeof q === 'string' ? q.trim() : '';
-}
-
-/** A quantity as an exact fraction num / 10^scale, or undefined when the text is not a quantity. */
-function exactQuantity(q: unknown): { num: bigint; scale: number } | undefined {
-  const m = quantityParts.exec(quantityText(q));
-  if (!m) return undefined;
-  const [, sign, digits = '0', suffix, exponent] = m;
-  const [whole, frac = ''] = digits.split('.');
-  let num = BigInt(`${whole || '0'}${frac}`) * (sign === '-' ? -1n : 1n);
-  let scale = frac.length;
-  const power = suffix === undefined ? undefined : binaryPower[suffix];
-  if (power !== undefined) num *= 1n << BigInt(10 * power);
-  else scale -= exponent !== undefined ? Number(exponent) : (decimalExponent[suffix ?? ''] ?? 0);
-  return scale < 0 ? { num: num * 10n ** BigInt(-scale), scale: 0 } : { num, scale };
-}
-
-/** a - b as a sign: -1, 0 or 1. */
-function compareQuantities(a: { num: bigint; scale: number }, b: { num: bigint; scale: number }): number {
-  const scale = Math.max(a.scale, b.scale);
-  const x = a.num * 10n ** BigInt(scale - a.scale);
-  const y = b.num * 10n ** BigInt(scale - b.scale);
-  return x < y ? -1 : x > y ? 1 : 0;
+function quantityOf(q: unknown): ExactQuantity | undefined {
+  return typeof q === 'string' || typeof q === 'number' ? exactQuantity(q) : undefined;
 }
 
 function text(q: unknown): string {
@@ -62,7 +24,7 @@ function containerErrors(c: unknown, at: string): FieldError[] {
     ['requests', requests],
   ] as const)
     for (const [name, q] of Object.entries(list)) {
-      const v = exactQuantity(q);
+      const v = quantityOf(q);
       if (v && v.num < 0n) {
         const field = `${at}.resources.${kind}[${name}]`;
         const detail = 'must be greater than or equal to 0';
@@ -76,7 +38,7 @@ function containerErrors(c: unknown, at: string): FieldError[] {
       }
     }
   for (const [name, q] of Object.entries(requests)) {
-    const [r, l] = [exactQuantity(q), exactQuantity(limits[name])];
+    const [r, l] = [quantityOf(q), quantityOf(limits[name])];
     if (!r || !l || compareQuantities(r, l) <= 0) continue;
     const field = `${at}.resources.requests`;
     const detail = `must be less than or equal to ${name} limit of ${text(limits[name])}`;

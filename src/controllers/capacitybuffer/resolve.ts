@@ -5,7 +5,7 @@
  * pods, launch nodes when they fit nowhere, and since they never bind, real pods take their room at once.
  * Consolidation counts them as pending pods, so it keeps the room. Pure: the controllers feed it.
  */
-import type { CapacityBuffer } from '../../api/index.js';
+import { exactQuantity, type CapacityBuffer } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import type { Scalable } from '../../state/informers.js';
 
@@ -14,22 +14,11 @@ export type ResolvedBuffer =
   | { ok: true; replicas: number; template: Scalable['spec']['template'] }
   | { ok: false; reason: string; message: string };
 
-function milli(q: string | number | undefined): number {
+/** The quantity in units (0 when absent, NaN when malformed), read by the API's one quantity parser. */
+function amountOf(q: string | number | undefined): number {
   if (q === undefined) return 0;
-  const text = String(q);
-  const m = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti|k|M|G)?$/.exec(text);
-  if (!m) return Number.NaN;
-  const units: Record<string, number> = {
-    m: 0.001,
-    Ki: 2 ** 10,
-    Mi: 2 ** 20,
-    Gi: 2 ** 30,
-    Ti: 2 ** 40,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-  };
-  return Number(m[1]) * (m[2] ? (units[m[2]] ?? 1) : 1);
+  const e = exactQuantity(q);
+  return e ? Number(e.num) / 10 ** e.scale : Number.NaN;
 }
 
 /** The units a buffer's limits allow: for each limited resource, the whole units whose requests fit it. */
@@ -39,8 +28,8 @@ export function unitsWithinLimits(
 ): number {
   let units = Number.POSITIVE_INFINITY;
   for (const [resource, limit] of Object.entries(limits ?? {})) {
-    const each = milli(perUnit[resource]);
-    if (each > 0) units = Math.min(units, Math.floor(milli(limit) / each));
+    const each = amountOf(perUnit[resource]);
+    if (each > 0) units = Math.min(units, Math.floor(amountOf(limit) / each));
   }
   return units;
 }
@@ -48,7 +37,7 @@ export function unitsWithinLimits(
 function requestsOf(spec: Pod['spec']): Record<string, string> {
   const out: Record<string, number> = {};
   for (const c of spec.containers)
-    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + milli(v);
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + amountOf(v);
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)]));
 }
 

@@ -5,7 +5,7 @@
  */
 import { Labels } from '../../api/index.js';
 import type { InstanceType, NewNodeClaim, NodePool, NodeSelectorRequirement, Offering } from '../model.js';
-import { amountsOf, type Amounts } from '../rules/amounts.js';
+import { amountsOf, type Amounts } from '../rules/oracle-amounts.js';
 import { formatRequirement, NodeLabels, valueSatisfies } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 

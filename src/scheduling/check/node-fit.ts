@@ -4,7 +4,7 @@
  */
 import { Labels } from '../../api/index.js';
 import type { Pod } from '../model.js';
-import { addAmounts, formatNano, podDemand, shortfalls, type Amounts } from '../rules/amounts.js';
+import { addAmounts, formatNano, podDemand, shortfalls, type Amounts } from '../rules/oracle-amounts.js';
 import {
   blockingTaint,
   firstNotAlways,

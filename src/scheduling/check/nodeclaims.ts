@@ -6,7 +6,7 @@
 import { Labels } from '../../api/index.js';
 import type { NodeSelectorRequirementWithMinValues } from '../../api/index.js';
 import type { InstanceType } from '../model.js';
-import { addAmounts, amountsOf, formatNano, type Amounts } from '../rules/amounts.js';
+import { addAmounts, amountsOf, formatNano, type Amounts } from '../rules/oracle-amounts.js';
 import { valueSatisfies } from '../rules/labels.js';
 import type { Violation } from './violation.js';
 import type { CheckNode, World } from './world.js';

@@ -12,7 +12,7 @@ import type {
   SchedulingInput,
   SchedulingResult,
 } from '../model.js';
-import { addAmounts, amountsOf, podDemand, type Amounts } from '../rules/amounts.js';
+import { addAmounts, amountsOf, podDemand, type Amounts } from '../rules/oracle-amounts.js';
 import { claimView, type ClaimOption } from './claim-view.js';
 import type { DomainMode, PoolDomainMemo } from '../rules/karpenter-domains.js';
 import { blockingTaint, NodeLabels, possiblyMatches } from '../rules/labels.js';

@@ -2,7 +2,7 @@
  * The configuration LP's problem: pod classes, the variants they may use (dominated new-node variants dropped), how
  * many pods of each class one node of each variant holds, resources scaled alike, and NodePool limit rows.
  */
-import { nanoOf, type Amounts } from '../rules/amounts.js';
+import { nanoOf, type Amounts } from '../rules/oracle-amounts.js';
 import type { SchedulingInput } from '../model.js';
 import type { Pricing } from './knapsack.js';
 import { compatible, podClasses, variants, type PodClass, type Variant } from './shapes.js';

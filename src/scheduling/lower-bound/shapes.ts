@@ -6,7 +6,7 @@
  * constraints may hold there — a superset of what is really allowed, which keeps the bound a relaxation.
  */
 import { Labels } from '../../api/index.js';
-import { amountsOf, podDemand, type Amounts } from '../rules/amounts.js';
+import { amountsOf, podDemand, type Amounts } from '../rules/oracle-amounts.js';
 import { blockingTaint, NodeLabels, possiblyMatches, selectorMatches } from '../rules/labels.js';
 import type { ExistingNode, InstanceType, LabelSelector, NodePool, Pod, SchedulingInput } from '../model.js';
 

@@ -1,6 +1,8 @@
 /**
- * Plain resource arithmetic of the placement checker and the lower bound (scheduling/rules), independent of the
- * solver's quantity code: every quantity becomes an
+ * The oracle's resource arithmetic: quantities and pod demand as the placement checker and the lower bound count
+ * them. Written apart from production's quantity parser (api/shared/quantity.ts) and pod requests
+ * (scheduling/resources/pod-requests.ts) on purpose, so that a bug there cannot hide in the two measures that
+ * judge the solver; oracle-amounts.test.ts holds the two parsers to the same answers. Every quantity becomes an
  * exact bigint count of nano-units, so `0.1`, `100m` and `1e-1` compare equal and nothing rounds.
  */
 import type { ResourceList } from '../../api/index.js';

@@ -1,5 +1,6 @@
 import {
   CreateFleetCommand,
+  DescribeCapacityReservationsCommand,
   DescribeInstanceTypesCommand,
   DescribeInstancesCommand,
   EC2Client,
@@ -122,5 +123,48 @@ describe('SDK adapter: what the provider relies on', () => {
       .terminateInstances(['i-1'])
       .catch((e: unknown) => e);
     expect(AwsApiError.isKind(second, 'Throttled')).toBe(true);
+  });
+
+  it('reads capacity reservations by id (without MaxResults, which EC2 refuses there) and by filters', async () => {
+    ec2.on(DescribeCapacityReservationsCommand).resolves({
+      CapacityReservations: [
+        {
+          CapacityReservationId: 'cr-1',
+          InstanceType: 'p5.48xlarge',
+          AvailabilityZone: 'us-east-1a',
+          OwnerId: '123456789012',
+          InstanceMatchCriteria: 'targeted',
+          ReservationType: 'capacity-block',
+          State: 'active',
+          AvailableInstanceCount: 2,
+          TotalInstanceCount: 4,
+          EndDate: new Date('2026-12-01T00:00:00Z'),
+          Interruptible: true,
+          Tags: [{ Key: 'team', Value: 'ml' }],
+        },
+      ],
+    });
+    const [r] = await port().describeCapacityReservations({
+      ids: ['cr-1'],
+      filters: [{ name: 'state', values: ['active'] }],
+    });
+    expect(r).toEqual({
+      capacityReservationId: 'cr-1',
+      instanceType: 'p5.48xlarge',
+      zone: 'us-east-1a',
+      ownerId: '123456789012',
+      instanceMatchCriteria: 'targeted',
+      reservationType: 'capacity-block',
+      state: 'active',
+      availableInstanceCount: 2,
+      totalInstanceCount: 4,
+      endDate: new Date('2026-12-01T00:00:00Z'),
+      interruptible: true,
+      tags: { team: 'ml' },
+    });
+    await port().describeCapacityReservations({ filters: [{ name: 'tag:team', values: ['ml'] }] });
+    const [byId, byFilter] = ec2.commandCalls(DescribeCapacityReservationsCommand).map((c) => c.args[0].input);
+    expect(byId).toEqual({ CapacityReservationIds: ['cr-1'], Filters: [{ Name: 'state', Values: ['active'] }] });
+    expect(byFilter).toEqual({ MaxResults: 1000, Filters: [{ Name: 'tag:team', Values: ['ml'] }] });
   });
 });

@@ -19,9 +19,11 @@ export interface World {
   apply: (nc: EC2NodeClass) => Promise<EC2NodeClass>;
 }
 
-export function world(options: Partial<SimEc2Options> = {}): World {
+export function world(options: Partial<SimEc2Options> & { reservedCapacity?: boolean } = {}): World {
   const clock = new FakeClock();
-  const sim = new SimEc2({ seed: 7, clock, clusterName: cluster, ...options });
+  const { reservedCapacity, ...simOptions } = options;
+  const gate = reservedCapacity === undefined ? {} : { reservedCapacity };
+  const sim = new SimEc2({ seed: 7, clock, clusterName: cluster, ...simOptions });
   const nodeClasses = new Map<string, EC2NodeClass>();
   const provider = new AwsCloudProvider({
     port: sim,
@@ -30,8 +32,17 @@ export function world(options: Partial<SimEc2Options> = {}): World {
     kubernetesVersion: '1.32',
     getNodeClass: (name) => nodeClasses.get(name),
     userDataGenerator: generateUserData,
+    ...gate,
   });
-  const resolver = new NodeClassResolver({ port: sim, clock, clusterName: cluster, kubernetesVersion: '1.32' });
+  // As the wiring does: the resolver syncs the reservation counts the provider offers and launches by.
+  const resolver = new NodeClassResolver({
+    port: sim,
+    clock,
+    clusterName: cluster,
+    kubernetesVersion: '1.32',
+    capacityReservations: provider.capacityReservations,
+    ...gate,
+  });
   const apply = async (nc: EC2NodeClass): Promise<EC2NodeClass> => {
     const r = await resolver.resolve(nc);
     const stored = {

@@ -68,6 +68,7 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     kubernetesVersion: await kubernetesVersion(ctx.client),
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
     isolatedVpc: options.isolatedVPC,
+    reservedCapacity: options.featureGates.ReservedCapacity,
     // As Karpenter: interruption handling is on when a queue is named.
     ...(options.interruptionQueue
       ? {

@@ -16,6 +16,7 @@ import {
   type RepairPolicy,
 } from '../../cloudprovider/index.js';
 import { UnavailableOfferings } from './cache/unavailable-offerings.js';
+import { CapacityReservationProvider } from './capacityreservation/provider.js';
 import { driftOf, placementGroupDrift } from './drift.js';
 import { instanceNodeClaim, launchedNodeClaim } from './instance/nodeclaims.js';
 import { instanceIdOf } from './instance/provider-id.js';
@@ -45,6 +46,8 @@ export class AwsCloudProvider implements CloudProvider {
   readonly tagger: InstanceTagger;
   /** Placement groups of EC2NodeClasses (shared with the EC2NodeClass resolver). */
   readonly placementGroups: PlacementGroupProvider;
+  /** Capacity reservations and what each can still take (shared with the EC2NodeClass resolver). */
+  readonly capacityReservations: CapacityReservationProvider;
   private readonly launcher: Launcher;
   private readonly describes: Batcher<string, InstanceInfo | undefined>;
 
@@ -53,10 +56,13 @@ export class AwsCloudProvider implements CloudProvider {
     const { port, clock } = options;
     this.unavailableOfferings = new UnavailableOfferings(clock);
     this.placementGroups = new PlacementGroupProvider({ port, clock });
+    this.capacityReservations = new CapacityReservationProvider({ port, clock });
+    const reservations = options.reservedCapacity === false ? {} : { reservations: this.capacityReservations };
     this.instanceTypes = new InstanceTypesProvider({
       port,
       clock,
       placementGroups: this.placementGroups,
+      ...reservations,
       pricing: new PricingProvider({ port, clock, isolatedVpc: options.isolatedVpc }),
       unavailable: this.unavailableOfferings,
       settings: {
@@ -74,6 +80,7 @@ export class AwsCloudProvider implements CloudProvider {
       unavailable: this.unavailableOfferings,
       userDataGenerator: options.userDataGenerator,
       fleetBatchWindowMs: options.fleetBatchWindowMs ?? 0,
+      ...reservations,
     });
     // Concurrent Get calls become one DescribeInstances (filtered, so one unknown id does not fail the rest).
     this.describes = new Batcher<string, InstanceInfo | undefined>({
@@ -118,6 +125,8 @@ export class AwsCloudProvider implements CloudProvider {
       if (AwsApiError.isKind(e, 'NotFound')) throw new NodeClaimNotFoundError(providerID);
       throw e;
     }
+    if (instance.capacityReservationId !== undefined)
+      this.capacityReservations.markTerminated(instance.capacityReservationId);
   }
 
   /** The NodeClaim of a live instance. */

@@ -34,6 +34,8 @@ export interface AwsCloudProviderOptions {
   isolatedVpc?: boolean;
   /** CreateFleet batching window in clock ms; 0 (default) merges the launches of one event-loop turn. */
   fleetBatchWindowMs?: number;
+  /** The ReservedCapacity feature gate (default on, as in Karpenter v1.15): capacity reservations as offerings. */
+  reservedCapacity?: boolean;
 }
 
 /** The bootstrap library's cluster record from the provider's options. */

@@ -43,6 +43,8 @@ export interface AwsWiringOptions {
   vmMemoryOverheadPercent?: number;
   /** Karpenter's `isolatedVPC`: price on-demand from the shipped list, never calling the Pricing API. */
   isolatedVpc?: boolean;
+  /** The ReservedCapacity feature gate (default on). */
+  reservedCapacity?: boolean;
   /** The interruption queue (settings.interruptionQueue) and where its controller reports; none: no interruption handling. */
   interruption?: { queue: InterruptionQueuePort; metrics: Metrics; log: Logger; caches?: InterruptionCaches };
 }
@@ -64,6 +66,7 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     userDataGenerator: generateUserData,
     vmMemoryOverheadPercent: o.vmMemoryOverheadPercent,
     isolatedVpc: o.isolatedVpc,
+    ...(o.reservedCapacity === undefined ? {} : { reservedCapacity: o.reservedCapacity }),
   });
   const resolver = new NodeClassResolver({
     port: o.port,
@@ -71,6 +74,8 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
     clusterName: o.cluster.name,
     kubernetesVersion: o.kubernetesVersion,
     placementGroups: cloudProvider.placementGroups,
+    capacityReservations: cloudProvider.capacityReservations,
+    ...(o.reservedCapacity === undefined ? {} : { reservedCapacity: o.reservedCapacity }),
   });
   const recorder = new EventRecorder({ client: o.client, clock: o.clock, component: 'karpenter' });
   const inUse = async (name: string): Promise<boolean> => {

@@ -11,6 +11,7 @@ import type {
 } from '../../providers/aws/ports/index.js';
 import { AwsApiError } from '../../providers/aws/ports/index.js';
 import { publishRelease, type SimImage } from './amis.js';
+import { SimCapacityReservations } from './capacity-reservations.js';
 import { loadCatalog, toInstanceTypeInfo, type CatalogEntry } from './catalog.js';
 import { InstanceStore, defaultTimings, type InstanceTimings, type SimInstance } from './instances.js';
 import { SimMarket } from './market.js';
@@ -80,6 +81,7 @@ export class SimAccount {
   readonly launchTemplates = new Map<string, SimLaunchTemplate>();
   /** Placement groups by id. */
   readonly placementGroups = new Map<string, PlacementGroupInfo>();
+  readonly capacityReservations = new SimCapacityReservations();
   readonly profiles = new Map<string, InstanceProfileInfo>();
   readonly roles: Set<string>;
   readonly limiter: RateLimiter;
@@ -115,7 +117,9 @@ export class SimAccount {
       clock: this.clock,
       timings: { ...defaultTimings, ...o.timings },
       onTerminated: (i: SimInstance) =>
-        this.market.release({ instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType }),
+        i.capacityReservationId === undefined
+          ? this.market.release({ instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType })
+          : this.capacityReservations.release(i.capacityReservationId),
     });
     this.roles = new Set(o.roles ?? [`KarpenterNodeRole-${this.clusterName}`]);
     this.limiter = new RateLimiter(this.clock, o.rateLimits);

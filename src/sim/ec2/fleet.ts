@@ -1,6 +1,7 @@
 /**
  * CreateFleet (type `instant`) in the simulated account: picks overrides by the allocation strategy,
- * takes capacity from the pools, and reports an InsufficientInstanceCapacity error per override that had none.
+ * takes capacity from the pools (or from the capacity reservation an override launches into), and reports an
+ * InsufficientInstanceCapacity (ReservationCapacityExceeded) error per override that had none.
  */
 import type { FleetError, FleetOverride, FleetRequest, FleetResult } from '../../providers/aws/ports/index.js';
 import type { SimMarket } from './market.js';
@@ -11,11 +12,26 @@ export interface FleetContext {
   now: number;
   /** Why an override cannot be launched at all (unknown type, zone not offering it, ...); undefined when it can. */
   unsupported: (o: FleetOverride) => string | undefined;
+  /** The capacity reservation an override launches into, if any. */
+  reservation?: (o: FleetOverride) => ReservationSlot | undefined;
+}
+
+/**
+ * A capacity reservation as a launch sees it. A targeted one is the only source of its override; an open one takes
+ * the launch while it has room, the pool after that.
+ */
+export interface ReservationSlot {
+  id: string;
+  targeted: boolean;
+  available: () => number;
+  take: () => void;
 }
 
 /** One placement the fleet decided on. */
 export interface FleetPlacement {
   override: FleetOverride;
+  /** The reservation the instance runs in, when it does. */
+  reservationId?: string;
 }
 
 function price(ctx: FleetContext, req: FleetRequest, o: FleetOverride): number {
@@ -39,7 +55,35 @@ function ordered(ctx: FleetContext, req: FleetRequest, overrides: FleetOverride[
 }
 
 function depth(ctx: FleetContext, req: FleetRequest, o: FleetOverride): number {
+  const r = ctx.reservation?.(o);
+  if (r && (r.targeted || r.available() > 0)) return r.available();
   return ctx.market.available({ instanceType: o.instanceType, zone: o.zone, capacityType: req.capacityType });
+}
+
+function take(ctx: FleetContext, req: FleetRequest, o: FleetOverride): FleetPlacement {
+  const r = ctx.reservation?.(o);
+  if (r && r.available() > 0) {
+    r.take();
+    return { override: o, reservationId: r.id };
+  }
+  ctx.market.take({ instanceType: o.instanceType, zone: o.zone, capacityType: req.capacityType });
+  return { override: o };
+}
+
+function shortage(ctx: FleetContext, o: FleetOverride): FleetError {
+  const where = { instanceType: o.instanceType, subnetId: o.subnetId, zone: o.zone };
+  const r = ctx.reservation?.(o);
+  if (r?.targeted)
+    return {
+      ...where,
+      code: 'ReservationCapacityExceeded',
+      message: `The targeted Capacity Reservation ${r.id} does not have enough available instance capacity to fulfill your request.`,
+    };
+  return {
+    ...where,
+    code: 'InsufficientInstanceCapacity',
+    message: `We currently do not have sufficient ${o.instanceType} capacity in the Availability Zone you requested (${o.zone}).`,
+  };
 }
 
 /**
@@ -80,21 +124,14 @@ export function placeFleet(
   for (let n = 0; n < target; n++) {
     const pick = choose(ctx, req, order);
     if (!pick) break;
-    ctx.market.take({ instanceType: pick.instanceType, zone: pick.zone, capacityType: req.capacityType });
-    placements.push({ override: pick });
+    placements.push(take(ctx, req, pick));
   }
   // An override was tried when the fleet came to it: before the last one it placed on, or all when it fell short.
   const reach =
     placements.length < target ? order.length : Math.max(...placements.map((p) => order.indexOf(p.override))) + 1;
   for (const o of order.slice(0, reach)) {
     if (depth(ctx, req, o) > 0) continue;
-    errors.push({
-      instanceType: o.instanceType,
-      subnetId: o.subnetId,
-      zone: o.zone,
-      code: 'InsufficientInstanceCapacity',
-      message: `We currently do not have sufficient ${o.instanceType} capacity in the Availability Zone you requested (${o.zone}).`,
-    });
+    errors.push(shortage(ctx, o));
   }
   return { placements, errors };
 }
@@ -112,6 +149,7 @@ export function fleetResult(
       zone: placement.override.zone,
       subnetId: placement.override.subnetId,
       capacityType: req.capacityType,
+      ...(placement.reservationId === undefined ? {} : { capacityReservationId: placement.reservationId }),
     })),
     errors,
   };

@@ -126,6 +126,7 @@ export function toInstanceInfo(i: SimInstance): InstanceInfo {
     launchTime: new Date(i.launchTime.getTime()),
     securityGroupIds: [...i.securityGroupIds],
     privateDnsName: i.privateDnsName,
+    ...(i.capacityReservationId === undefined ? {} : { capacityReservationId: i.capacityReservationId }),
     tags: { ...i.tags },
   };
 }

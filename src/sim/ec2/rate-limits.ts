@@ -19,6 +19,7 @@ export type SimAction =
   | 'DescribeInstanceTypeOfferings'
   | 'DescribeSpotPriceHistory'
   | 'DescribePlacementGroups'
+  | 'DescribeCapacityReservations'
   | 'CreateLaunchTemplate'
   | 'DescribeLaunchTemplates'
   | 'DeleteLaunchTemplate'

@@ -5,8 +5,8 @@
  */
 import type {
   AwsPort,
+  CapacityReservationInfo,
   Filter,
-  FleetOverride,
   FleetRequest,
   FleetResult,
   ImageInfo,
@@ -25,9 +25,10 @@ import type {
 } from '../../providers/aws/ports/index.js';
 import { AwsApiError } from '../../providers/aws/ports/index.js';
 import { SimAccountId, type SimEc2Options, type SimLaunchTemplate } from './account.js';
+import type { SimCapacityReservationInput } from './capacity-reservations.js';
 import { fleetResult, placeFleet } from './fleet.js';
 import { filterAttributes, toInstanceInfo, type SimInstance, type SimInstanceEvent } from './instances.js';
-import { freeAddress } from './addresses.js';
+import { launchInstance } from './launch-instance.js';
 import { matchesFilters } from './filters.js';
 import { unsupportedOverride } from './launch-checks.js';
 import type { PoolKey } from './market.js';
@@ -155,6 +156,15 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
       .map((g) => ({ ...g }));
   }
 
+  /** Capacity reservations by ids (NotFound for an unknown id) and filters. */
+  async describeCapacityReservations(input: {
+    ids?: string[];
+    filters?: Filter[];
+  }): Promise<CapacityReservationInfo[]> {
+    this.account.call('DescribeCapacityReservations');
+    return this.account.capacityReservations.describe(input, this.account.clock.now());
+  }
+
   /** Stores a launch template; AlreadyExists when the name is taken. */
   async createLaunchTemplate(input: LaunchTemplateInput): Promise<LaunchTemplateInfo> {
     this.account.call('CreateLaunchTemplate');
@@ -222,12 +232,25 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     }
     const now = this.account.clock.now();
     const { placements, errors } = placeFleet(
-      { market: this.account.market, now, unsupported: (o) => unsupportedOverride(this.account, o, request) },
+      {
+        market: this.account.market,
+        now,
+        unsupported: (o) => unsupportedOverride(this.account, o, request),
+        reservation: (o) =>
+          this.account.capacityReservations.slotFor({
+            template: this.account.launchTemplates.get(o.launchTemplateName),
+            instanceType: o.instanceType,
+            zone: o.zone,
+            onDemand: request.capacityType === 'on-demand',
+            now,
+          }),
+      },
       request,
     );
     const placed = placements.map((placement) => ({
       placement,
-      instanceId: this.launch(placement.override, request).instanceId,
+      instanceId: launchInstance({ account: this.account, usedAddresses: this.usedAddresses, placement, request })
+        .instanceId,
     }));
     return fleetResult(request, placed, errors);
   }
@@ -349,40 +372,25 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     return groupId;
   }
 
+  /** Creates an active capacity reservation with every slot free; returns its id. */
+  createCapacityReservation(input: SimCapacityReservationInput): string {
+    const id = `cr-${this.account.random.hex(17)}`;
+    this.account.capacityReservations.create(id, SimAccountId, input);
+    return id;
+  }
+
+  /** Takes free slots of a reservation, as launches from outside the cluster would. */
+  occupyCapacityReservation(id: string, count: number): void {
+    this.account.capacityReservations.occupy(id, count);
+  }
+
+  /** Cancels a capacity reservation (no further launches into it). */
+  cancelCapacityReservation(id: string): void {
+    this.account.capacityReservations.cancel(id);
+  }
+
   /** Adds an IAM role (so an EC2NodeClass `role` can be used). */
   addRole(name: string): void {
     this.account.roles.add(name);
-  }
-
-  // ---- internals -------------------------------------------------------------------------------------------
-
-  private launch(o: FleetOverride, request: FleetRequest): SimInstance {
-    const t = this.account.launchTemplates.get(o.launchTemplateName);
-    if (!t) throw new AwsApiError('InvalidLaunchTemplateName.NotFoundException', o.launchTemplateName);
-    const octets = freeAddress(this.account.random, this.usedAddresses);
-    const privateIp = octets.join('.');
-    const subnet = this.account.network.subnets.find((s) => s.subnetId === o.subnetId);
-    if (subnet) subnet.availableIpAddressCount = Math.max(0, subnet.availableIpAddressCount - 1);
-    const instance: SimInstance = {
-      instanceId: `i-${this.account.random.hex(17)}`,
-      instanceType: o.instanceType,
-      zone: o.zone,
-      subnetId: o.subnetId,
-      imageId: t.imageId,
-      state: 'pending',
-      capacityType: request.capacityType,
-      launchTime: new Date(this.account.clock.now()),
-      securityGroupIds: [...t.securityGroupIds],
-      privateDnsName: `ip-${octets.join('-')}.ec2.internal`,
-      privateIp,
-      tags: { ...t.tags, ...request.tags },
-      userData: t.userData,
-      launchTemplateName: t.name,
-      instanceProfileName: t.instanceProfileName,
-      metadataOptions: { ...t.metadataOptions },
-      blockDeviceMappings: structuredClone(t.blockDeviceMappings),
-    };
-    this.account.instances.launch(instance);
-    return instance;
   }
 }

@@ -17,13 +17,19 @@ import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
 import { buildSchedulingInput, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
 import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
 
-/** The hourly price of the offering a node runs on (instance type x zone x capacity type). */
+/** The hourly price of the offering a node runs on (instance type x zone x capacity type, and reservation). */
 export function offeringPrice(
   labels: Readonly<Record<string, string>>,
   types: readonly ProviderInstanceType[] | undefined,
 ): number | undefined {
   const it = types?.find((t) => t.name === labels[Labels.instanceType]);
-  const o = it?.offerings.find((x) => x.zone === labels[Labels.zone] && x.capacityType === labels[Labels.capacityType]);
+  const reservation = labels[Labels.capacityReservationId];
+  const o = it?.offerings.find(
+    (x) =>
+      x.zone === labels[Labels.zone] &&
+      x.capacityType === labels[Labels.capacityType] &&
+      (reservation === undefined || x.reservationId === reservation),
+  );
   return o?.price;
 }
 

@@ -18,6 +18,24 @@ function offeringLabels(zone: string, capacityType: string, zoneId: string | und
   return { [Labels.zone]: zone, [Labels.capacityType]: capacityType, ...(zoneId ? { [Labels.zoneId]: zoneId } : {}) };
 }
 
+/**
+ * A node in a capacity reservation is `reserved`, with the reservation's id, type and interruptibility (Karpenter's
+ * labels); one whose reservation the class no longer lists (expired, cancelled) is an on-demand node again.
+ */
+function reservationLabels(
+  nodeClass: EC2NodeClass | undefined,
+  reservationId: string | undefined,
+): Record<string, string> {
+  const r = nodeClass?.status?.capacityReservations?.find((x) => x.id === reservationId);
+  if (!r) return {};
+  return {
+    [Labels.capacityType]: 'reserved',
+    [Labels.capacityReservationId]: r.id,
+    [Labels.capacityReservationType]: r.reservationType ?? 'default',
+    [Labels.capacityReservationInterruptible]: String(r.interruptible ?? false),
+  };
+}
+
 /** The placement group id (and the partition of a partition group) the instance launched into. */
 function placementLabels(launched: Launched): Record<string, string> {
   const group = launched.placementGroup;
@@ -40,6 +58,7 @@ export function launchedNodeClaim(nodeClaim: NodeClaim, nodeClass: EC2NodeClass,
         ...nodeClaim.metadata.labels,
         ...it.labels,
         ...offeringLabels(instance.zone, instance.capacityType, zoneIdOf(nodeClass, instance.zone)),
+        ...reservationLabels(nodeClass, launched.reservation?.id),
         ...placementLabels(launched),
       },
       annotations: {
@@ -74,6 +93,7 @@ export function instanceNodeClaim(
         ...it?.labels,
         [Labels.instanceType]: instance.instanceType,
         ...offeringLabels(instance.zone, instance.capacityType, zoneIdOf(nodeClass, instance.zone)),
+        ...reservationLabels(nodeClass, instance.capacityReservationId),
         ...(instance.tags[Labels.nodePool] ? { [Labels.nodePool]: instance.tags[Labels.nodePool] } : {}),
       },
       annotations: {},

@@ -11,6 +11,7 @@ import { TtlCache } from '../cache/ttl-cache.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, rootVolumeGiBOf, specOf } from '../nodeclass/settings.js';
 import type { PlacementGroupProvider } from '../nodeclass/placement-group.js';
+import type { CapacityReservationProvider } from '../capacityreservation/provider.js';
 import type { AwsPort, InstanceTypeInfo, PlacementGroupInfo } from '../ports/index.js';
 import { spotKey, type PricingProvider } from '../pricing/pricing-provider.js';
 import { familyOs } from './ami-family.js';
@@ -19,6 +20,7 @@ import { instanceTypeLabels } from './labels.js';
 import { computeResources, maxPods, type OverheadSettings } from './overhead.js';
 import { toResourceList, type Amounts } from './quantities.js';
 import { instanceTypeRequirements, placementGroupRequirements } from './requirements.js';
+import { withReservedOfferings } from './reserved-offerings.js';
 
 /** An instance type plus what the provider needs to launch it without recomputing. */
 export interface ResolvedInstanceType {
@@ -59,6 +61,8 @@ export class InstanceTypesProvider {
   private readonly zonesByType: TtlCache<ReadonlyMap<string, ReadonlySet<string>>>;
   private readonly computed: TtlCache<ComputedList>;
   private readonly placementGroups: PlacementGroupProvider | undefined;
+  private readonly reservations: CapacityReservationProvider | undefined;
+  private readonly reserved: TtlCache<ResolvedInstanceType[]>;
 
   constructor(input: {
     port: AwsPort;
@@ -68,8 +72,11 @@ export class InstanceTypesProvider {
     settings: InstanceTypeSettings;
     /** Resolves the class's placement group (types must support its strategy; offerings carry its id). */
     placementGroups?: PlacementGroupProvider;
+    /** Counts what each reservation can still take; absent (ReservedCapacity off): no reserved offerings. */
+    reservations?: CapacityReservationProvider;
   }) {
     this.port = input.port;
+    this.reservations = input.reservations;
     this.placementGroups = input.placementGroups;
     this.pricing = input.pricing;
     this.unavailable = input.unavailable;
@@ -77,6 +84,7 @@ export class InstanceTypesProvider {
     this.infos = new TtlCache(input.clock, InstanceTypeInfoTtlMs);
     this.zonesByType = new TtlCache(input.clock, InstanceTypeInfoTtlMs);
     this.computed = new TtlCache(input.clock, ComputedInstanceTypesTtlMs, { maxEntries: MaxComputedLists });
+    this.reserved = new TtlCache(input.clock, ComputedInstanceTypesTtlMs, { maxEntries: MaxComputedLists });
   }
 
   /** The settings that shape capacity for a class. */
@@ -133,7 +141,23 @@ export class InstanceTypesProvider {
       undefined,
       current,
     );
-    return computed.types;
+    return this.withReservations(nodeClass, key, computed);
+  }
+
+  // The class's reservations as offerings; recomputed when the reservations or their available counts change.
+  private async withReservations(
+    nodeClass: EC2NodeClass,
+    key: string,
+    computed: ComputedList,
+  ): Promise<ResolvedInstanceType[]> {
+    const reservations = nodeClass.status?.capacityReservations ?? [];
+    const counts = this.reservations;
+    if (reservations.length === 0 || !counts) return computed.types;
+    const zones = new Set((nodeClass.status?.subnets ?? []).map((x) => x.zone));
+    const sig = JSON.stringify([key, computed.seq, counts.seq, reservations]);
+    return this.reserved.getOrLoad(sig, async () =>
+      withReservedOfferings(computed.types, { reservations, zones, availableCount: (id) => counts.availableCount(id) }),
+    );
   }
 
   /** How many computed lists are cached (bounded; for memory tests and diagnostics). */

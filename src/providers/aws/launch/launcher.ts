@@ -1,10 +1,12 @@
 /**
- * Launches one instance for a planned NodeClaim: launch templates per AMI and max-pods group, one
- * CreateFleet override per type × zone subnet, concurrent identical fleets merged into one call, and
- * insufficient-capacity errors fed to the unavailable-offerings cache.
+ * Launches one instance for a planned NodeClaim: launch templates per AMI and max-pods group (and per capacity
+ * reservation for a reserved launch, whose template targets it), one CreateFleet override per type × zone subnet,
+ * concurrent identical fleets merged into one call, insufficient-capacity errors fed to the unavailable-offerings
+ * cache and full reservations (ReservationCapacityExceeded) to the reservation counts.
  */
 import {
   Labels,
+  type CapacityReservationStatus,
   type CapacityType,
   type EC2NodeClass,
   type NodeSelectorRequirementWithMinValues,
@@ -19,6 +21,7 @@ import {
 import { Requirements } from '../../../scheduling/index.js';
 import { InvalidUserDataError, type ClusterInfo, type UserDataInput } from '../bootstrap/index.js';
 import type { UnavailableOfferings } from '../cache/unavailable-offerings.js';
+import type { CapacityReservationProvider } from '../capacityreservation/provider.js';
 import { partitionOf } from '../nodeclass/placement-group.js';
 import { amiFamilyOf, blockDevicesOf, kubeletOf, metadataOptionsOf, specOf } from '../nodeclass/settings.js';
 import {
@@ -29,6 +32,7 @@ import {
   type FleetOverride,
   type FleetRequest,
   type FleetResult,
+  type LaunchCapacityReservation,
   type PlacementGroupInfo,
 } from '../ports/index.js';
 import { Batcher } from './batcher.js';
@@ -45,6 +49,8 @@ export interface Launched {
   placementGroup?: PlacementGroupInfo;
   /** The partition of a partition placement group the instance launched into, when one was chosen. */
   partition?: number;
+  /** The capacity reservation the instance launched into (a reserved launch). */
+  reservation?: CapacityReservationStatus;
 }
 
 /** Dependencies of the launcher. */
@@ -57,6 +63,11 @@ export interface LauncherOptions {
   userDataGenerator: (input: UserDataInput) => string;
   /** CreateFleet batching window (clock ms); 0 batches the calls of one event-loop turn. */
   fleetBatchWindowMs: number;
+  /**
+   * The reservation counts (ReservedCapacity on, Karpenter's targeted launch mode): a reserved launch's template
+   * targets its reservation, every other template opts out of open reservations. Absent: templates say nothing.
+   */
+  reservations?: CapacityReservationProvider;
 }
 
 /** Launches instances through CreateFleet. */
@@ -87,20 +98,20 @@ export class Launcher {
     const { nodeClaim, nodeClass, capacityType, candidates } = input;
     const ct = capacityType === 'spot' ? 'spot' : 'on-demand';
     const placement = placementOf(nodeClaim, input.placementGroup);
-    const built = await this.overrides({ nodeClaim, nodeClass, candidates, ...placement });
+    const reserved = capacityType === 'reserved';
+    const built = await this.overrides({ nodeClaim, nodeClass, candidates, reserved, ...placement });
     const request: FleetRequest = {
+      // A reservation's instances are on-demand instances (a capacity block's are bought as such).
       capacityType: ct,
       allocationStrategy: ct === 'spot' ? 'price-capacity-optimized' : 'lowest-price',
       overrides: built.overrides,
       tags: launchTags(this.o.cluster.name, nodeClass, nodeClaim),
     };
     const result = await this.createFleet(request, built.templateNames);
-    for (const e of result.errors) {
-      if (classifyAwsErrorCode(e.code) === 'InsufficientCapacity') this.o.unavailable.mark(e.instanceType, e.zone, ct);
-    }
+    this.recordShortages(result, reserved ? built.reservationByOffering : undefined, ct);
     const instance = result.instances[0];
     if (!instance) {
-      const tried = uniqueOfferings(built.overrides, ct);
+      const tried = uniqueOfferings(built.overrides, capacityType);
       const codes = [...new Set(result.errors.map((e) => e.code))].join(', ') || 'no capacity';
       throw new InsufficientCapacityError(
         `every offering tried for NodeClaim ${nodeClaim.metadata.name} failed (${codes}): ${tried.length} offerings of ${candidates.length} instance types`,
@@ -114,7 +125,26 @@ export class Launcher {
         'LaunchFailed',
         `CreateFleet returned an instance of unrequested type ${instance.instanceType}`,
       );
-    return { instance, candidate, imageId, ...placement };
+    const reservationId =
+      instance.capacityReservationId ??
+      (reserved ? built.reservationByOffering.get(`${instance.instanceType}/${instance.zone}`) : undefined);
+    const reservation = (nodeClass.status?.capacityReservations ?? []).find((r) => r.id === reservationId);
+    if (reservationId !== undefined) this.o.reservations?.markLaunched(reservationId);
+    return { instance, candidate, imageId, ...placement, ...(reservation ? { reservation } : {}) };
+  }
+
+  // Pools without capacity go to the unavailable offerings; a full reservation's count drops to zero instead.
+  private recordShortages(
+    result: FleetResult,
+    reservationByOffering: ReadonlyMap<string, string> | undefined,
+    ct: CapacityType,
+  ): void {
+    for (const e of result.errors) {
+      if (classifyAwsErrorCode(e.code) !== 'InsufficientCapacity') continue;
+      const reservationId = reservationByOffering?.get(`${e.instanceType}/${e.zone}`);
+      if (reservationId !== undefined) this.o.reservations?.markExhausted(reservationId);
+      else if (reservationByOffering === undefined) this.o.unavailable.mark(e.instanceType, e.zone, ct);
+    }
   }
 
   private async createFleet(request: FleetRequest, templateNames: string[]): Promise<FleetResult> {
@@ -139,34 +169,38 @@ export class Launcher {
     });
   }
 
-  private async overrides(input: TemplateContext & { candidates: LaunchCandidate[] }): Promise<{
+  private async overrides(input: TemplateContext & { candidates: LaunchCandidate[]; reserved: boolean }): Promise<{
     overrides: FleetOverride[];
     templateNames: string[];
     imageByType: Map<string, string>;
+    /** `type/zone` → the reservation a reserved launch's override targets. */
+    reservationByOffering: Map<string, string>;
   }> {
     const { nodeClaim, nodeClass, candidates } = input;
-    const wantsEfa = (nodeClaim.spec.resources?.requests ?? {})[EfaResource] !== undefined;
-    const amis = (nodeClass.status?.amis ?? []).map((a) => ({
-      id: a.id,
-      reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]),
-    }));
+    const wantsEfa = wantsEfaOf(nodeClaim);
+    const amis = amisOf(nodeClass);
     const subnetByZone = subnetsByZone(nodeClass);
     const templateByGroup = new Map<string, Promise<string>>();
     const overrides: FleetOverride[] = [];
     const imageByType = new Map<string, string>();
+    const reservationByOffering = new Map<string, string>();
     for (const c of candidates) {
       const ami = amis.find((a) => a.reqs.matchesLabels(c.type.instanceType.labels));
       if (!ami) continue;
       imageByType.set(c.type.info.instanceType, ami.id);
-      const t = { imageId: ami.id, maxPods: c.type.maxPods, efaCount: wantsEfa ? efaOf(c) : 0 };
-      // One template per AMI, max pods and EFA count: each is baked into the template.
-      const group = `${t.imageId}/${t.maxPods}/${t.efaCount}`;
-      if (!templateByGroup.has(group)) templateByGroup.set(group, this.template(input, t));
-      const name = await templateByGroup.get(group);
       for (const o of c.offerings) {
+        const t = {
+          imageId: ami.id,
+          maxPods: c.type.maxPods,
+          efaCount: wantsEfa ? efaOf(c) : 0,
+          reservation: this.reservationSpec(input.reserved, o.reservationId, nodeClass),
+        };
         const subnetId = subnetByZone.get(o.zone);
-        if (name !== undefined && subnetId !== undefined)
-          overrides.push({ launchTemplateName: name, instanceType: c.type.info.instanceType, subnetId, zone: o.zone });
+        const name = subnetId === undefined ? undefined : await this.templateOnce(input, t, templateByGroup);
+        if (name === undefined || subnetId === undefined) continue;
+        const instanceType = c.type.info.instanceType;
+        overrides.push({ launchTemplateName: name, instanceType, subnetId, zone: o.zone });
+        if (o.reservationId !== undefined) reservationByOffering.set(`${instanceType}/${o.zone}`, o.reservationId);
       }
     }
     if (overrides.length === 0)
@@ -174,7 +208,47 @@ export class Launcher {
         'LaunchFailed',
         `no AMI or subnet of EC2NodeClass ${nodeClass.metadata?.name ?? ''} fits the candidate instance types`,
       );
-    return { overrides, templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))], imageByType };
+    return {
+      overrides,
+      templateNames: [...new Set(overrides.map((o) => o.launchTemplateName))],
+      imageByType,
+      reservationByOffering,
+    };
+  }
+
+  // One template per AMI, max pods, EFA count and reservation (each is baked into the template), made once per launch.
+  private templateOnce(
+    context: TemplateContext,
+    t: TemplateSettings,
+    made: Map<string, Promise<string>>,
+  ): Promise<string> {
+    const group = JSON.stringify(t);
+    const existing = made.get(group);
+    if (existing) return existing;
+    const p = this.template(context, t);
+    made.set(group, p);
+    return p;
+  }
+
+  /**
+   * How the template uses reservations in Karpenter's targeted mode: a reserved launch targets its reservation (as a
+   * capacity block or interruptible reservation when it is one); any other launch opts out of open reservations.
+   */
+  private reservationSpec(
+    reserved: boolean,
+    reservationId: string | undefined,
+    nodeClass: EC2NodeClass,
+  ): LaunchCapacityReservation | undefined {
+    if (!this.o.reservations) return undefined;
+    if (!reserved || reservationId === undefined) return { preference: 'none' };
+    const r = (nodeClass.status?.capacityReservations ?? []).find((x) => x.id === reservationId);
+    const marketType =
+      r?.reservationType === 'capacity-block'
+        ? 'capacity-block'
+        : r?.interruptible === true
+          ? 'interruptible-capacity-reservation'
+          : undefined;
+    return { preference: 'capacity-reservations-only', reservationId, ...(marketType ? { marketType } : {}) };
   }
 
   /** The userData to launch with; a CreateError when it cannot be used (over EC2's size limit). */
@@ -200,10 +274,7 @@ export class Launcher {
     }
   }
 
-  private template(
-    context: TemplateContext,
-    t: { imageId: string; maxPods: number; efaCount: number },
-  ): Promise<string> {
+  private template(context: TemplateContext, t: TemplateSettings): Promise<string> {
     const { nodeClaim, nodeClass, placementGroup, partition } = context;
     const { imageId, maxPods } = t;
     const spec = specOf(nodeClass);
@@ -228,6 +299,7 @@ export class Launcher {
         ...(placementGroup ? { placementGroup } : {}),
         ...(partition === undefined ? {} : { partition }),
       }),
+      ...(t.reservation ? { capacityReservation: t.reservation } : {}),
     });
   }
 }
@@ -236,6 +308,14 @@ export class Launcher {
 interface Placement {
   placementGroup?: PlacementGroupInfo;
   partition?: number;
+}
+
+/** What differs between the templates of one launch. */
+interface TemplateSettings {
+  imageId: string;
+  maxPods: number;
+  efaCount: number;
+  reservation: LaunchCapacityReservation | undefined;
 }
 
 /** What every template of one launch shares. */
@@ -257,6 +337,16 @@ function placementOf(nodeClaim: NodeClaim, placementGroup: PlacementGroupInfo | 
 const EfaResource = 'vpc.amazonaws.com/efa';
 
 const efaOf = (c: LaunchCandidate): number => c.type.allocatable[EfaResource] ?? 0;
+
+const wantsEfaOf = (nodeClaim: NodeClaim): boolean =>
+  (nodeClaim.spec.resources?.requests ?? {})[EfaResource] !== undefined;
+
+function amisOf(nodeClass: EC2NodeClass): Array<{ id: string; reqs: Requirements }> {
+  return (nodeClass.status?.amis ?? []).map((a) => ({
+    id: a.id,
+    reqs: Requirements.fromSelector(a.requirements as NodeSelectorRequirementWithMinValues[]),
+  }));
+}
 
 // Status lists subnets with the most free addresses first: the first of each zone is the one to use.
 function subnetsByZone(nodeClass: EC2NodeClass): Map<string, string> {

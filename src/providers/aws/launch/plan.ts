@@ -1,7 +1,8 @@
 /**
  * Which instance types and offerings a NodeClaim may launch on: its requirements narrowed to compatible
- * types that fit its requests, the capacity type chosen by price (spot when it is the cheaper, as long as
- * the NodeClaim allows it), ordered cheapest first and cut to 60 types.
+ * types that fit its requests, the capacity type chosen as Karpenter does (a capacity reservation with room when
+ * the NodeClaim allows `reserved`, else spot when it is the cheaper and allowed, else on-demand), ordered cheapest
+ * first and cut to 60 types.
  */
 import { Labels, type CapacityType } from '../../../api/index.js';
 import type { NodeClaim, Offering, OfferingRef } from '../../../cloudprovider/index.js';
@@ -30,8 +31,13 @@ function fits(requests: Record<string, number>, allocatable: Record<string, numb
 function allowedOfferings(type: ResolvedInstanceType, reqs: Requirements): Offering[] {
   const zone = reqs.get(Labels.zone);
   const ct = reqs.get(Labels.capacityType);
+  const rid = reqs.get(Labels.capacityReservationId);
   return type.instanceType.offerings.filter(
-    (o) => o.available && (!zone || zone.has(o.zone)) && (!ct || ct.has(o.capacityType)),
+    (o) =>
+      o.available &&
+      (!zone || zone.has(o.zone)) &&
+      (!ct || ct.has(o.capacityType)) &&
+      (!rid || (o.reservationId === undefined ? rid.complement : rid.has(o.reservationId))),
   );
 }
 
@@ -71,6 +77,8 @@ export function planLaunch(nodeClaim: NodeClaim, types: ResolvedInstanceType[]):
       const offerings = c.offerings.filter((o) => o.capacityType === ct);
       return offerings.length > 0 ? [{ type: c.type, offerings }] : [];
     });
+  const reserved = byType('reserved');
+  if (reserved.length > 0) return { ok: true, capacityType: 'reserved', candidates: cheapestFirst(reserved) };
   const onDemand = byType('on-demand');
   const spot = byType('spot');
   const cheapestOnDemand =
@@ -78,13 +86,19 @@ export function planLaunch(nodeClaim: NodeClaim, types: ResolvedInstanceType[]):
   // Spot types dearer than the cheapest on-demand choice are not worth their interruption risk.
   const worthwhileSpot = spot.filter((c) => cheapest(c.offerings) <= cheapestOnDemand);
   const useSpot = worthwhileSpot.length > 0;
-  const chosen = (useSpot ? worthwhileSpot : onDemand).sort(
-    (a, b) =>
-      cheapest(a.offerings) - cheapest(b.offerings) || a.type.info.instanceType.localeCompare(b.type.info.instanceType),
-  );
   return {
     ok: true,
     capacityType: useSpot ? 'spot' : 'on-demand',
-    candidates: chosen.slice(0, MaxInstanceTypesPerLaunch),
+    candidates: cheapestFirst(useSpot ? worthwhileSpot : onDemand),
   };
+}
+
+function cheapestFirst(candidates: LaunchCandidate[]): LaunchCandidate[] {
+  return candidates
+    .sort(
+      (a, b) =>
+        cheapest(a.offerings) - cheapest(b.offerings) ||
+        a.type.info.instanceType.localeCompare(b.type.info.instanceType),
+    )
+    .slice(0, MaxInstanceTypesPerLaunch);
 }

@@ -8,6 +8,7 @@ export const NodeClassConditionTypes = [
   ConditionTypes.amisReady,
   ConditionTypes.instanceProfileReady,
   ConditionTypes.placementGroupReady,
+  ConditionTypes.capacityReservationsReady,
   ConditionTypes.validationSucceeded,
 ] as const;
 

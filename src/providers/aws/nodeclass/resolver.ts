@@ -8,6 +8,8 @@ import { Annotations, ConditionTypes, type EC2NodeClass, type EC2NodeClassStatus
 import { rfc3339, type Clock } from '../../../clock/index.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import { AwsApiError, type AwsPort, type ImageInfo, type SecurityGroupInfo, type SubnetInfo } from '../ports/index.js';
+import { CapacityReservationProvider } from '../capacityreservation/provider.js';
+import { reservationStatus } from '../capacityreservation/status.js';
 import { resolveAmis } from './amis.js';
 import { ok, readyOutcome, withTimestamps, type ConditionOutcome } from './conditions.js';
 import { NodeClassHashVersion, nodeClassHash } from './hash.js';
@@ -27,6 +29,10 @@ export interface NodeClassResolverOptions {
   kubernetesVersion: string;
   /** Shared with the cloud provider, which launches into the group (one is made when absent). */
   placementGroups?: PlacementGroupProvider;
+  /** Shared with the cloud provider, which offers and launches into the reservations (one is made when absent). */
+  capacityReservations?: CapacityReservationProvider;
+  /** The ReservedCapacity feature gate (default on, as in Karpenter v1.15): off, reservations are not resolved. */
+  reservedCapacity?: boolean;
 }
 
 /** What resolving an EC2NodeClass yields: its new status, whether it is Ready, and its drift hash annotations. */
@@ -47,6 +53,15 @@ function failure(e: unknown, type: string, reason: string): ConditionOutcome {
   return { type, status: 'Unknown', reason, message: `${reason}: ${e.message}` };
 }
 
+// The reservations found (none: the field is left out, as Karpenter clears it); the last ones kept through a failure.
+function reservationsField(
+  part: Part<EC2NodeClassStatus['capacityReservations']> | undefined,
+  previous: EC2NodeClassStatus['capacityReservations'],
+): Pick<EC2NodeClassStatus, 'capacityReservations'> {
+  const value = part === undefined ? [] : (part.value ?? previous ?? []);
+  return value.length > 0 ? { capacityReservations: value } : {};
+}
+
 /** Resolves EC2NodeClasses against AWS (or the simulated EC2). */
 export class NodeClassResolver {
   private readonly o: NodeClassResolverOptions;
@@ -55,6 +70,7 @@ export class NodeClassResolver {
   private readonly ssm: TtlCache<Record<string, string>>;
   private readonly images: TtlCache<ImageInfo[]>;
   private readonly placementGroups: PlacementGroupProvider;
+  private readonly reservations: CapacityReservationProvider;
 
   constructor(options: NodeClassResolverOptions) {
     this.o = options;
@@ -64,28 +80,41 @@ export class NodeClassResolver {
     this.images = new TtlCache(options.clock, ResolutionTtlMs);
     this.placementGroups =
       options.placementGroups ?? new PlacementGroupProvider({ port: options.port, clock: options.clock });
+    this.reservations =
+      options.capacityReservations ?? new CapacityReservationProvider({ port: options.port, clock: options.clock });
   }
 
   /** Resolves the class; never throws for AWS errors (they become Unknown conditions with the error). */
   async resolve(nodeClass: EC2NodeClass): Promise<NodeClassResolution> {
     const spec = specOf(nodeClass);
-    const [subnets, groups, amis, profile, placementGroup] = await Promise.all([
+    const [subnets, groups, amis, profile, placementGroup, reservations] = await Promise.all([
       this.resolveSubnets(spec.subnetSelectorTerms ?? []),
       this.resolveGroups(spec.securityGroupSelectorTerms ?? []),
       this.resolveAmiPart(spec.amiSelectorTerms ?? []),
       this.resolveProfile(nodeClass),
       this.placementGroups.condition(nodeClass),
+      this.resolveReservations(spec.capacityReservationSelectorTerms ?? []),
     ]);
     const validation = validateNodeClass(nodeClass, this.o.clusterName);
-    const outcomes = [subnets.outcome, groups.outcome, amis.outcome, profile.outcome, placementGroup, validation];
+    const outcomes = [
+      subnets.outcome,
+      groups.outcome,
+      amis.outcome,
+      profile.outcome,
+      placementGroup,
+      ...(reservations ? [reservations.outcome] : []),
+      validation,
+    ];
     const ready = readyOutcome(outcomes);
     const previous = nodeClass.status ?? {};
+    const { capacityReservations: _replaced, ...kept } = previous;
     const status: EC2NodeClassStatus = {
-      ...previous,
+      ...kept,
       subnets: subnets.value ?? previous.subnets ?? [],
       securityGroups: groups.value ?? previous.securityGroups ?? [],
       amis: amis.value ?? previous.amis ?? [],
       ...(profile.value !== undefined ? { instanceProfile: profile.value } : {}),
+      ...reservationsField(reservations, previous.capacityReservations),
       conditions: withTimestamps(
         [...outcomes, ready],
         previous.conditions,
@@ -176,6 +205,21 @@ export class NodeClassResolver {
       return { value: found, outcome: ok(type) };
     } catch (e: unknown) {
       return { value: undefined, outcome: failure(e, type, 'AMIResolutionFailed') };
+    }
+  }
+
+  // Karpenter's CapacityReservationsReady is True whenever the lookup worked, whether or not anything matched.
+  private async resolveReservations(
+    terms: NonNullable<EC2NodeClass['spec']>['capacityReservationSelectorTerms'],
+  ): Promise<Part<EC2NodeClassStatus['capacityReservations']> | undefined> {
+    if (this.o.reservedCapacity === false) return undefined;
+    const type = ConditionTypes.capacityReservationsReady;
+    try {
+      const now = this.o.clock.now();
+      const found = (await this.reservations.list(terms ?? [])).flatMap((r) => reservationStatus(r, now) ?? []);
+      return { value: found, outcome: ok(type) };
+    } catch (e: unknown) {
+      return { value: undefined, outcome: failure(e, type, 'CapacityReservationsResolutionFailed') };
     }
   }
 

@@ -4,6 +4,7 @@
  * Every method pages through results itself and throws AwsApiError on failure.
  */
 import type {
+  CapacityReservationInfo,
   Filter,
   FleetRequest,
   FleetResult,
@@ -34,6 +35,11 @@ export interface Ec2Api {
   describeSpotPriceHistory(input: { startTime: Date; instanceTypes?: string[] }): Promise<SpotPrice[]>;
   /** Placement groups in state `available`, by ids or names (an unknown one is simply absent). */
   describePlacementGroups(input: { groupIds?: string[]; groupNames?: string[] }): Promise<PlacementGroupInfo[]>;
+  /**
+   * Capacity reservations by ids or filters (`state`, `owner-id`, `instance-match-criteria`, `tag:K`, `tag-key`).
+   * Throws AwsApiError kind NotFound when a named id does not exist (as EC2 does).
+   */
+  describeCapacityReservations(input: { ids?: string[]; filters?: Filter[] }): Promise<CapacityReservationInfo[]>;
   createLaunchTemplate(input: LaunchTemplateInput): Promise<LaunchTemplateInfo>;
   describeLaunchTemplates(input: { names?: string[]; filters?: Filter[] }): Promise<LaunchTemplateInfo[]>;
   /** Throws AwsApiError kind NotFound when no template has that name. */

@@ -37,6 +37,7 @@ const capacity: ReadonlySet<string> = new Set([
   'InsufficientCapacity',
   'InsufficientHostCapacity',
   'InsufficientReservedInstanceCapacity',
+  'ReservationCapacityExceeded',
   'MaxSpotInstanceCountExceeded',
   'SpotMaxPriceTooLow',
   'UnfulfillableCapacity',

@@ -116,6 +116,27 @@ export interface PlacementGroupInfo {
   state: 'pending' | 'available' | 'deleting' | 'deleted';
 }
 
+/** A capacity reservation as DescribeCapacityReservations reports it. */
+export interface CapacityReservationInfo {
+  capacityReservationId: string;
+  instanceType: string;
+  zone: string;
+  ownerId: string;
+  /** `open` reservations also take untargeted launches of their type and zone; `targeted` only targeted ones. */
+  instanceMatchCriteria: string;
+  /** `default` (an on-demand capacity reservation) or `capacity-block`. */
+  reservationType: string;
+  /** `active`, `expired`, `cancelled`, `pending`, `failed`, `scheduled`, ... (only `active` ones take launches). */
+  state: string;
+  availableInstanceCount: number;
+  totalInstanceCount: number;
+  /** When the reservation ends (capacity blocks always have one). */
+  endDate?: Date;
+  /** The owner may reclaim the capacity (an interruptible reservation). */
+  interruptible: boolean;
+  tags: Tags;
+}
+
 /** An instance type offered in a zone. */
 export interface InstanceTypeOffering {
   instanceType: string;
@@ -243,6 +264,8 @@ export interface FleetInstance {
   zone: string;
   subnetId: string;
   capacityType: PurchaseOption;
+  /** The capacity reservation the instance runs in, when it does. */
+  capacityReservationId?: string;
 }
 
 /** One override a fleet could not launch, with the EC2 error code (e.g. InsufficientInstanceCapacity). */
@@ -275,6 +298,8 @@ export interface InstanceInfo {
   launchTime: Date;
   securityGroupIds: string[];
   privateDnsName?: string;
+  /** The capacity reservation the instance runs in, when it does. */
+  capacityReservationId?: string;
   tags: Tags;
 }
 

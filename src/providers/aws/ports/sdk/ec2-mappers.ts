@@ -1,5 +1,6 @@
 /** Maps AWS SDK v3 EC2 shapes to the port's plain records (and back for tags and filters). */
 import type {
+  CapacityReservation,
   Filter as SdkFilter,
   Image,
   Instance,
@@ -12,6 +13,7 @@ import type {
 } from '@aws-sdk/client-ec2';
 import type {
   AcceleratorInfo,
+  CapacityReservationInfo,
   Ec2Architecture,
   Filter,
   ImageInfo,
@@ -199,6 +201,7 @@ export function fromInstance(i: Instance): InstanceInfo {
     launchTime: i.LaunchTime ?? new Date(0),
     securityGroupIds: (i.SecurityGroups ?? []).map((g) => g.GroupId ?? ''),
     ...(i.PrivateDnsName === undefined ? {} : { privateDnsName: i.PrivateDnsName }),
+    ...(i.CapacityReservationId === undefined ? {} : { capacityReservationId: i.CapacityReservationId }),
     tags: fromTags(i.Tags),
   };
 }
@@ -216,4 +219,22 @@ export function fromPlacementGroup(g: PlacementGroup): PlacementGroupInfo[] {
       state: g.State ?? 'available',
     },
   ];
+}
+
+/** SDK capacity reservation to port capacity reservation. */
+export function fromCapacityReservation(r: CapacityReservation): CapacityReservationInfo {
+  return {
+    capacityReservationId: r.CapacityReservationId ?? '',
+    instanceType: r.InstanceType ?? '',
+    zone: r.AvailabilityZone ?? '',
+    ownerId: r.OwnerId ?? '',
+    instanceMatchCriteria: r.InstanceMatchCriteria ?? 'open',
+    reservationType: r.ReservationType ?? 'default',
+    state: r.State ?? 'active',
+    availableInstanceCount: r.AvailableInstanceCount ?? 0,
+    totalInstanceCount: r.TotalInstanceCount ?? 0,
+    ...(r.EndDate === undefined ? {} : { endDate: r.EndDate }),
+    interruptible: r.Interruptible ?? false,
+    tags: fromTags(r.Tags),
+  };
 }

@@ -5,6 +5,7 @@ import {
   CreateTagsCommand,
   DeleteLaunchTemplateCommand,
   DescribePlacementGroupsCommand,
+  paginateDescribeCapacityReservations,
   paginateDescribeImages,
   paginateDescribeInstanceTypeOfferings,
   paginateDescribeInstanceTypes,
@@ -19,6 +20,7 @@ import { GetParametersCommand } from '@aws-sdk/client-ssm';
 import type { AwsPort } from '../aws-port.js';
 import { toAwsApiError } from '../errors.js';
 import type {
+  CapacityReservationInfo,
   Filter,
   FleetRequest,
   FleetResult,
@@ -37,6 +39,7 @@ import type {
   Tags,
 } from '../types.js';
 import {
+  fromCapacityReservation,
   fromImage,
   fromInstance,
   fromPlacementGroup,
@@ -150,6 +153,18 @@ export class SdkAwsPort extends SdkIamPricing implements AwsPort {
       ),
     );
     return (out.PlacementGroups ?? []).flatMap(fromPlacementGroup);
+  }
+
+  /** Capacity reservations by ids or filters (MaxResults cannot be given with ids). */
+  describeCapacityReservations(input: { ids?: string[]; filters?: Filter[] }): Promise<CapacityReservationInfo[]> {
+    const pages = paginateDescribeCapacityReservations(
+      { client: this.clients.ec2 },
+      {
+        ...(input.ids === undefined ? { MaxResults: 1000 } : { CapacityReservationIds: input.ids }),
+        ...(input.filters === undefined ? {} : { Filters: toFilters(input.filters) }),
+      },
+    );
+    return collect(pages, (p) => (p.CapacityReservations ?? []).map(fromCapacityReservation));
   }
 
   /** Creates a launch template (userData base64-encoded here). */

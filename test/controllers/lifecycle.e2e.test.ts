@@ -200,6 +200,45 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
     await eventually(h, 'NodeClaim gone', () => gone(h, nc.metadata.name ?? ''), { advanceMs: 1000 });
   });
 
+  it('a lost node (instance gone, Node NotReady) is released at once: its do-not-disrupt pod does not hold it', async () => {
+    h = await startHarness();
+    const nc = await launchedClaim(h);
+    const node = await registerNodeFor(h, nc);
+    const nodeName = node.metadata.name ?? '';
+    await runningPod(h, 'precious', nodeName, { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    // The instance is lost and the kubelet went with it.
+    h.cloud.instances.delete(nc.status?.providerID ?? '');
+    await setNodeReady(h, nodeName, 'Unknown');
+    await h.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' });
+    const deletedAt = h.clock.now();
+    await eventually(h, 'NodeClaim gone', () => gone(h, nc.metadata.name ?? ''), { advanceMs: 1000 });
+    // A few reconciles, not the 5 minutes until the pod's unreachable toleration runs out (there is no
+    // terminationGracePeriod: the drain alone would hold it forever).
+    expect(h.clock.now() - deletedAt).toBeLessThan(60_000);
+    expect(await eventsOf(h, 'Evicted')).toEqual([]);
+  });
+
+  it('a NotReady node whose instance still exists is drained as usual: its do-not-disrupt pod holds it', async () => {
+    h = await startHarness();
+    const nc = await launchedClaim(h);
+    const node = await registerNodeFor(h, nc);
+    const nodeName = node.metadata.name ?? '';
+    await runningPod(h, 'precious', nodeName, { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    await setNodeReady(h, nodeName, 'Unknown');
+    await h.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' });
+    await eventually(h, 'tainted', async () =>
+      (await h.client.get<Node>(Resources.nodes, { name: nodeName })).spec?.taints?.some(
+        (t) => t.key === 'karpenter.sh/disrupted',
+      ),
+    );
+    for (let i = 0; i < 20; i++) {
+      h.clock.advance(10_000);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    expect(await gone(h, nc.metadata.name ?? '')).toBe(false);
+    expect(h.cloud.instances.has(nc.status?.providerID ?? '')).toBe(true);
+  });
+
   it('garbage collection terminates an instance no NodeClaim owns', async () => {
     h = await startHarness();
     const leaked = await h.cloud.create({

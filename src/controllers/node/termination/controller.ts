@@ -2,6 +2,7 @@ import { Annotations, DisruptedTaint, Finalizers, Labels, type Taint } from '../
 import {
   ignoreNotFound,
   isTooManyRequests,
+  nodeReadyCondition,
   Resources,
   updateWithRetry,
   WorkQueue,
@@ -10,6 +11,7 @@ import {
   type Reconciler,
   type ReconcileResult,
 } from '../../../kube/index.js';
+import { NodeClaimNotFoundError } from '../../../cloudprovider/index.js';
 import { parseDuration } from '../../../settings/duration.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
@@ -20,7 +22,8 @@ import { drainablePods, drainTiers, isDoNotDisrupt } from './drain-order.js';
  * node.termination: for a Node being deleted that carries `karpenter.sh/termination`, taint it
  * `karpenter.sh/disrupted:NoSchedule`, drain it tier by tier through the eviction API (PDB refusals are
  * retried), delete what is left once the NodeClaim's terminationGracePeriod has passed, wait for volumes to
- * detach, and release the finalizer. The NodeClaim's own finalizer then terminates the instance.
+ * detach, and release the finalizer. The NodeClaim's own finalizer then terminates the instance. A Node that is
+ * not Ready and whose instance is already gone is released at once, undrained.
  */
 export class NodeTerminationController implements Reconciler {
   readonly name = 'node.termination';
@@ -39,22 +42,14 @@ export class NodeTerminationController implements Reconciler {
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const node = this.ctx.informers.nodes.cache.get(name);
     if (!node?.metadata.deletionTimestamp || !node.metadata.finalizers?.includes(Finalizers.termination)) return;
-    const nodeClaim = node.spec?.providerID
-      ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, node.spec.providerID)[0]
-      : undefined;
-    if (nodeClaim && !nodeClaim.metadata.deletionTimestamp)
-      await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
-    if (await this.taint(name))
-      this.ctx.log.info(
-        {
-          controller: this.name,
-          Node: { name },
-          'taint.Key': DisruptedTaint.key,
-          'taint.Value': '',
-          'taint.Effect': DisruptedTaint.effect,
-        },
-        'tainted node',
-      );
+    const nodeClaim = await this.deleteNodeClaim(node);
+    // As Karpenter: a Node that is not Ready and whose instance is gone has nothing left to drain (a do-not-disrupt
+    // pod or a PDB must not hold a dead node). A Ready one still has a running kubelet, whatever the cloud says.
+    if (nodeReadyCondition(node)?.status !== 'True' && (await this.instanceGone(node))) {
+      await this.release(name);
+      return;
+    }
+    await this.taint(name);
     const deadline = this.deadline(node, nodeClaim);
     const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
     const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name), this.ctx.clock.now());
@@ -71,6 +66,30 @@ export class NodeTerminationController implements Reconciler {
     await this.release(name);
   }
 
+  /** Deletes the Node's NodeClaim (the two go together) unless it is already deleting; returns it, if any. */
+  private async deleteNodeClaim(node: Node): Promise<StoredNodeClaim | undefined> {
+    const providerID = node.spec?.providerID;
+    const nodeClaim = providerID
+      ? this.ctx.informers.nodeClaims.cache.byIndex(Indexes.providerID, providerID)[0]
+      : undefined;
+    if (nodeClaim && !nodeClaim.metadata.deletionTimestamp)
+      await this.ctx.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
+    return nodeClaim;
+  }
+
+  /** True when the cloud provider says the Node's instance no longer exists. */
+  private async instanceGone(node: Node): Promise<boolean> {
+    const providerID = node.spec?.providerID;
+    if (!providerID) return false;
+    try {
+      await this.ctx.cloudProvider.get(providerID);
+      return false;
+    } catch (e) {
+      if (NodeClaimNotFoundError.is(e)) return true;
+      throw e;
+    }
+  }
+
   /** When pods are deleted without eviction: the NodeClaim's termination timestamp (repair sets it to now), else deletion + terminationGracePeriod. */
   private deadline(node: Node, nodeClaim: StoredNodeClaim | undefined): number | undefined {
     const stamped = Date.parse(nodeClaim?.metadata.annotations?.[Annotations.nodeClaimTerminationTimestamp] ?? '');
@@ -80,8 +99,23 @@ export class NodeTerminationController implements Reconciler {
     return ms === undefined ? undefined : Date.parse(node.metadata.deletionTimestamp ?? '') + ms;
   }
 
+  /** Adds the disrupted taint, and says so in the log when this call added it. */
+  private async taint(name: string): Promise<void> {
+    if (!(await this.addTaint(name))) return;
+    this.ctx.log.info(
+      {
+        controller: this.name,
+        Node: { name },
+        'taint.Key': DisruptedTaint.key,
+        'taint.Value': '',
+        'taint.Effect': DisruptedTaint.effect,
+      },
+      'tainted node',
+    );
+  }
+
   /** Adds the disrupted taint; true when this call added it. */
-  private async taint(name: string): Promise<boolean> {
+  private async addTaint(name: string): Promise<boolean> {
     let added = false;
     await updateWithRetry<Node>({
       client: this.ctx.client,

@@ -1,6 +1,7 @@
 import type { Reconciler, WorkQueue } from '../kube/index.js';
 import type { ControllerContext } from './context.js';
 import { newDisruptionControllers } from './disruption/index.js';
+import { OrchestrationQueue } from './disruption/orchestration/queue.js';
 import { NodeClaimExpirationController } from './nodeclaim/expiration/controller.js';
 import { GarbageCollectionController, garbageCollectionKey } from './nodeclaim/garbagecollection/controller.js';
 import { NodeClaimLifecycleController } from './nodeclaim/lifecycle/controller.js';
@@ -23,18 +24,20 @@ export interface Controller extends Reconciler {
 export function newControllers(ctx: ControllerContext): Controller[] {
   const gc = new GarbageCollectionController(ctx);
   gc.queue.add(garbageCollectionKey);
+  // Node repair of a static NodePool stages its replacement through the disruption orchestration queue.
+  const orchestration = new OrchestrationQueue(ctx);
   return [
     new ProvisioningController(ctx),
     new NodeClaimLifecycleController(ctx),
     new NodeTerminationController(ctx),
-    new NodeHealthController(ctx),
+    new NodeHealthController(ctx, orchestration),
     new NodePoolStatusController(ctx),
     new StaticNodePoolController(ctx),
     new NodeOverlayController(ctx),
     new CapacityBufferController(ctx),
     gc,
     new NodeClaimExpirationController(ctx),
-    ...newDisruptionControllers(ctx),
+    ...newDisruptionControllers(ctx, orchestration),
   ];
 }
 

@@ -5,8 +5,7 @@ import { DisruptionController } from './controller.js';
 import { NodeClaimDisruptionController } from './marking/controller.js';
 import { OrchestrationQueue } from './orchestration/queue.js';
 
-/** The disruption controllers for the operator's flat list. */
-export function newDisruptionControllers(ctx: ControllerContext): Controller[] {
-  const orchestration = new OrchestrationQueue(ctx);
+/** The disruption controllers for the operator's flat list; `orchestration` is shared with node.health. */
+export function newDisruptionControllers(ctx: ControllerContext, orchestration: OrchestrationQueue): Controller[] {
   return [new NodeClaimDisruptionController(ctx), new DisruptionController(ctx, orchestration), orchestration];
 }

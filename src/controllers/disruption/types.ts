@@ -52,6 +52,21 @@ export interface DisruptionNodePool {
   /** undefined for `Never`. */
   consolidateAfterMs: number | undefined;
   budgets: Budget[];
+  /** Set for a static NodePool (`spec.replicas`): what staging a replacement for one of its nodes needs. */
+  static?: StaticPool;
+}
+
+/** A static NodePool as disruption sees it (Karpenter's StaticDrift). */
+export interface StaticPool {
+  replicas: number;
+  /** `limits.nodes`, undefined when unset. */
+  limitNodes?: number;
+  /** Every NodeClaim of the pool, being deleted or not (limits.nodes counts them all). */
+  nodeClaims: number;
+  /** NodeClaims not being deleted: more than `replicas` means a scale-down is still under way. */
+  active: number;
+  /** The NodeClaim the pool launches, staged as each replacement. */
+  template: sched.NewNodeClaim;
 }
 
 /** Everything one disruption pass decides on. */

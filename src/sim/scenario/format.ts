@@ -66,12 +66,20 @@ export interface ObjectRef {
   namespace?: string;
 }
 
+/** A wait: until `for` holds, failing after `timeout`, and failing at once if `while` stops holding meanwhile. */
+export interface WaitStep {
+  for: Expectation;
+  timeout: string;
+  /** Checked on every slice of simulated time while waiting (e.g. a count that must hold throughout). */
+  while?: Expectation;
+}
+
 /** One step of a scenario. */
 export type Step =
   | { apply: string | { file: string } }
   | { delete: ObjectRef }
   | { scale: ObjectRef & { replicas: number } }
-  | { wait: { for: Expectation; timeout: string } }
+  | { wait: WaitStep }
   | { advance: string }
   | { fault: Fault }
   | { expect: Expectation };

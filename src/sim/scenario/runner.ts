@@ -12,7 +12,7 @@ import type { ExpectationResult, RunReport, Sample, StepMark } from '../report/r
 import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
 import { describeExpectation, evaluate, type Outcome } from './expectations.js';
 import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
-import type { Expectation, Scenario, Step } from './format.js';
+import type { Expectation, Scenario, Step, WaitStep } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
 import { findUnexplainedWaits } from '../report/unexplained-waits.js';
 
@@ -127,16 +127,25 @@ function stepLabel(step: Step): string {
   return `expect: ${describeExpectation(step.expect)}`;
 }
 
-async function wait(run: Run, i: number, w: { for: Expectation; timeout: string }): Promise<boolean> {
+async function wait(run: Run, i: number, w: WaitStep): Promise<boolean> {
   const deadline = run.pg.clock.now() + duration(w.timeout);
+  const waited = (): string => ((run.pg.clock.now() - (deadline - duration(w.timeout))) / 1000).toFixed(0);
   for (;;) {
+    if (w.while) {
+      const held = await run.check(w.while);
+      if (!held.passed)
+        return run.record(i, `while waiting ≤ ${w.timeout}: ${describeExpectation(w.while)}`, {
+          passed: false,
+          observed: `${held.observed} after ${waited()} s`,
+        });
+    }
     const o = await run.check(w.for);
     const late = run.pg.clock.now() >= deadline;
     if (o.passed || late) {
-      const waited = ((run.pg.clock.now() - (deadline - duration(w.timeout))) / 1000).toFixed(0);
-      return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}`, {
+      const during = w.while ? ` (throughout: ${describeExpectation(w.while)})` : '';
+      return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}${during}`, {
         passed: o.passed,
-        observed: `${o.observed} after ${waited} s`,
+        observed: `${o.observed} after ${waited()} s`,
       });
     }
     await run.pass(sliceMs);

@@ -29,6 +29,13 @@ describe('scenario files', () => {
     expect(r.scenario?.steps[2]).toEqual({ advance: '5m' });
   });
 
+  it('a wait may name an expectation that must hold throughout, checked like any other', () => {
+    const withWhile = valid.replace('timeout: 10m', 'timeout: 10m\n      while: {count: {kind: Node, min: 2}}');
+    expect(parseScenario(withWhile).errors).toEqual([]);
+    const bad = parseScenario(withWhile.replace('kind: Node, min: 2', 'kind: Node, min: two'));
+    expect(bad.errors.map((e) => e.path)).toEqual(['steps[1].wait.while.count.min']);
+  });
+
   it('a bad duration is reported on its line with the field path and the rule', () => {
     const r = parseScenario(valid.replace('timeout: 10m', 'timeout: ten minutes'));
     expect(r.errors).toEqual([

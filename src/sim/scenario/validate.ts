@@ -158,7 +158,7 @@ const step = union('step', {
   apply: applyBody,
   delete: obj(objectRef, ['kind', 'name']),
   scale: obj({ ...objectRef, replicas: num({ integer: true, min: 0 }) }, ['kind', 'name', 'replicas']),
-  wait: obj({ for: expectation, timeout: duration }, ['for', 'timeout']),
+  wait: obj({ for: expectation, timeout: duration, while: expectation }, ['for', 'timeout']),
   advance: duration,
   fault,
   expect: expectation,

@@ -15,9 +15,9 @@ export class Drift implements Method {
   readonly reason = 'Drifted' as const;
   readonly consolidationType = '' as const;
 
-  /** Drifted nodes only. */
+  /** Drifted nodes only; a static NodePool's are StaticDrift's. */
   shouldDisrupt(c: Candidate, _view: DisruptionView): boolean {
-    return c.node.drifted !== undefined;
+    return c.node.drifted !== undefined && c.nodePool.static === undefined;
   }
 
   /** See Method. */

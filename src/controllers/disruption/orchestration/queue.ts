@@ -4,7 +4,8 @@
  * deleted (termination then drains them through the eviction API). If a replacement fails — deleted, or not
  * initialized within the timeout — the command is abandoned and the candidates are un-marked and un-tainted.
  */
-import { ConditionTypes, Labels } from '../../../api/index.js';
+import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
+import { rfc3339 } from '../../../clock/index.js';
 import { ignoreNotFound, Resources, WorkQueue, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
 import type { StoredNodeClaim } from '../../../state/informers.js';
 import { isTrue } from '../../conditions.js';
@@ -152,8 +153,16 @@ export class OrchestrationQueue implements Reconciler {
     try {
       for (const c of command.candidates) await taintDisrupted(this.ctx, c.node.name);
       for (const c of command.candidates) {
-        if (c.node.nodeClaim)
-          await this.ctx.client.delete(Resources.nodeClaims, { name: c.node.nodeClaim }).catch(ignoreNotFound);
+        if (!c.node.nodeClaim) continue;
+        const ref = { name: c.node.nodeClaim };
+        // A repair does not wait for the drain: the pods of an unhealthy node are already lost (node.health).
+        if (command.reason === 'Unhealthy')
+          await this.ctx.client
+            .patch(Resources.nodeClaims, ref, {
+              metadata: { annotations: { [Annotations.nodeClaimTerminationTimestamp]: rfc3339(this.ctx.clock.now()) } },
+            })
+            .catch(ignoreNotFound);
+        await this.ctx.client.delete(Resources.nodeClaims, ref).catch(ignoreNotFound);
       }
     } catch (e) {
       await this.abandon(cmd, `tainting or deleting a candidate failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -15,7 +15,8 @@ import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { isProvisionable, podKey } from '../../provisioning/provisionable.js';
 import { buildSchedulingInput, type SchedulingInputCache } from '../../provisioning/scheduling-input.js';
-import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView } from '../types.js';
+import { limitNodesOf, poolClaims, staticClaim, staticCounts } from '../../nodepool/static/members.js';
+import type { DisruptionNode, DisruptionNodePool, DisruptionPdb, DisruptionView, StaticPool } from '../types.js';
 
 /** The hourly price of the offering a node runs on (instance type x zone x capacity type, and reservation). */
 export function offeringPrice(
@@ -33,9 +34,21 @@ export function offeringPrice(
   return o?.price;
 }
 
-function disruptionPool(np: StoredNodePool): DisruptionNodePool {
+function staticPool(np: StoredNodePool, ctx: ControllerContext): StaticPool | undefined {
+  if (np.spec.replicas === undefined) return undefined;
+  const limitNodes = limitNodesOf(np);
+  return {
+    replicas: np.spec.replicas,
+    ...(limitNodes === undefined ? {} : { limitNodes }),
+    ...staticCounts(poolClaims(ctx, np.metadata.name ?? '')),
+    template: staticClaim(np),
+  };
+}
+
+function disruptionPool(np: StoredNodePool, ctx: ControllerContext): DisruptionNodePool {
   const d = np.spec.disruption;
   const after = d?.consolidateAfter;
+  const fixed = staticPool(np, ctx);
   return {
     name: np.metadata.name ?? '',
     consolidationPolicy: d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
@@ -43,6 +56,7 @@ function disruptionPool(np: StoredNodePool): DisruptionNodePool {
     consolidateAfterMs:
       np.spec.replicas !== undefined || after === 'Never' ? undefined : after === undefined ? 0 : parseDuration(after),
     budgets: d?.budgets ?? [],
+    ...(fixed ? { static: fixed } : {}),
   };
 }
 
@@ -153,7 +167,7 @@ export async function buildView(
     now: ctx.clock.now(),
     nodes,
     inFlight: input.nodeClaims ?? [],
-    nodePools: pools.map(disruptionPool),
+    nodePools: pools.map((np) => disruptionPool(np, ctx)),
     schedulingNodePools: input.nodePools,
     instanceTypesByNodePool: input.instanceTypesByNodePool ?? {},
     daemonSets: input.daemonSets ?? [],

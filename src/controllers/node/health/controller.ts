@@ -10,10 +10,13 @@ import {
 } from '../../../kube/index.js';
 import { formatDuration } from '../../../settings/duration.js';
 import type { RepairPolicy } from '../../../cloudprovider/index.js';
-import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
+import { Indexes, type StoredNodeClaim, type StoredNodePool } from '../../../state/informers.js';
+import { getCondition } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { allowedByBudgets } from '../../disruption/budgets/budgets.js';
+import type { OrchestrationQueue } from '../../disruption/orchestration/queue.js';
 import { EventReasons } from '../../event-reasons.js';
+import { stageStaticRepair } from './static-repair.js';
 import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
 
 const blockedRetry = 5 * 60_000;
@@ -29,13 +32,17 @@ const isInitialized = (nc: StoredNodeClaim): boolean =>
  * immediate termination timestamp, so the drain does not wait for pods that are already lost. When more than
  * the threshold of a NodePool's nodes are unhealthy at once, which points at the network or control plane
  * rather than the nodes, nothing is repaired: a `NodeRepairBlocked` Event says why and the check is retried.
+ * A static NodePool's node is replaced replacement first instead (static-repair.ts).
  */
 export class NodeHealthController implements Reconciler {
   readonly name = 'node.health';
   readonly queue: WorkQueue;
 
-  /** Creates the controller and wires Node events to its queue. */
-  constructor(private readonly ctx: ControllerContext) {
+  /** Creates the controller and wires Node events to its queue; static repairs go through `orchestration`. */
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly orchestration: OrchestrationQueue,
+  ) {
     this.queue = new WorkQueue(ctx.clock);
     const enqueue = (n: Node): void => this.queue.add(n.metadata.name ?? '');
     ctx.informers.nodes.on({ add: enqueue, update: (_o, n) => enqueue(n) });
@@ -69,7 +76,29 @@ export class NodeHealthController implements Reconciler {
   }): Promise<ReconcileResult | void> {
     if (await this.blocked(r.node, r.nodePool, r.policies)) return { requeueAfter: blockedRetry };
     if (await this.outOfBudget(r)) return { requeueAfter: budgetRetry };
+    const np = this.ctx.informers.nodePools.cache.get(r.nodePool);
+    if (np?.spec.replicas !== undefined) return this.repairStatic(r, np);
     await this.repair(r);
+  }
+
+  private async repairStatic(
+    r: { node: Node; nodeClaim: StoredNodeClaim; unhealthy: Unhealthy },
+    np: StoredNodePool,
+  ): Promise<ReconcileResult | void> {
+    const c = r.unhealthy.condition;
+    const why = `${c.type}=${c.status} for longer than its toleration of ${formatDuration(r.unhealthy.policy.tolerationDuration)}`;
+    const outcome = await stageStaticRepair({ ...r, ctx: this.ctx, orchestration: this.orchestration, np, why });
+    if (outcome.kind === 'in-flight') return;
+    if (outcome.kind === 'scaling-down') return { requeueAfter: budgetRetry };
+    if (outcome.kind === 'at-limit') {
+      const message = `Node repair waits: ${outcome.message}`;
+      await this.ctx.recorder.publish(r.node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
+      return { requeueAfter: budgetRetry };
+    }
+    const message = `Repairing Node ${r.node.metadata.name}: ${why}; launching a replacement first (static NodePool ${np.metadata.name})`;
+    await this.ctx.recorder.publish(r.node, { type: 'Warning', reason: EventReasons.nodeRepair, message });
+    await this.ctx.recorder.publish(r.nodeClaim, { type: 'Warning', reason: EventReasons.nodeRepair, message });
+    this.ctx.metrics.nodeRepairs.inc({ nodepool: np.metadata.name ?? '', condition: `${c.type}=${c.status}` });
   }
 
   /**
@@ -93,7 +122,12 @@ export class NodeHealthController implements Reconciler {
       { name: r.nodePool, budgets, consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfterMs: undefined },
       { reason: 'Unhealthy', numNodes: claims.filter(isInitialized).length, now: r.now },
     );
-    const inFlight = claims.filter((nc) => nc.metadata.deletionTimestamp !== undefined).length;
+    // A static pool's repair in flight is a NodeClaim marked for disruption as Unhealthy, not yet deleted.
+    const inFlight = claims.filter(
+      (nc) =>
+        nc.metadata.deletionTimestamp !== undefined ||
+        getCondition(nc.status?.conditions, ConditionTypes.disruptionReason)?.reason === 'Unhealthy',
+    ).length;
     if (allowed - inFlight > 0) return false;
     const message = `Node repair waits: the disruption budgets of NodePool ${r.nodePool} for reason Unhealthy allow ${allowed} node(s) at a time and ${inFlight} are being replaced`;
     await this.ctx.recorder.publish(r.node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });

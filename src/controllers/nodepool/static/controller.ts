@@ -2,10 +2,11 @@
  * nodepool.static: a NodePool with `spec.replicas` keeps exactly that many NodeClaims, whatever the pods, as
  * Karpenter's static capacity does. It creates the missing ones from the template (no resource requests: the
  * cheapest type its requirements allow), and on scale-down removes those that lose least. Provisioning never
- * launches for such a pool and consolidation never removes its nodes; drift, expiration and repair delete them
- * as usual, and this controller puts the count back.
+ * launches for such a pool and consolidation never removes its nodes. Drift (disruption's StaticDrift) and
+ * repair (node.health) replace a node replacement first, within the pool's budgets and limits.nodes; expiration
+ * deletes it outright, as Karpenter v1 does, and this controller puts the count back.
  */
-import { ConditionTypes, Labels, type NodeSelectorRequirementWithMinValues } from '../../../api/index.js';
+import { Labels } from '../../../api/index.js';
 import {
   ignoreNotFound,
   Resources,
@@ -14,36 +15,14 @@ import {
   type Reconciler,
   type ReconcileResult,
 } from '../../../kube/index.js';
-import type { NewNodeClaim } from '../../../scheduling/index.js';
-import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
+import type { StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
 import { EventReasons } from '../../event-reasons.js';
 import { nodeClaimFor } from '../../provisioning/nodeclaim-template.js';
-import { planStatic, type StaticMember } from './plan.js';
+import { limitNodesOf, poolClaims, staticClaim, staticMember } from './members.js';
+import { planStatic } from './plan.js';
 
-/** Whether a NodePool is static (has `spec.replicas`). */
-export function isStaticNodePool(np: { spec: { replicas?: number } }): boolean {
-  return np.spec.replicas !== undefined;
-}
-
-/** The planned NodeClaim a static pool launches: its requirements as they are, and nothing to fit. */
-function staticClaim(np: StoredNodePool): NewNodeClaim {
-  const name = np.metadata.name ?? '';
-  const requirements: NodeSelectorRequirementWithMinValues[] = [
-    ...np.spec.template.spec.requirements.filter((r) => r.key !== Labels.nodePool),
-    { key: Labels.nodePool, operator: 'In', values: [name] },
-  ];
-  return {
-    nodePool: name,
-    requirements,
-    instanceTypeOptions: [],
-    cheapest: { instanceType: '', zone: '', capacityType: '', price: 0 },
-    pods: [],
-    requests: {},
-    taints: [],
-    labels: {},
-  };
-}
+export { isStaticNodePool } from './members.js';
 
 /** The static NodePool controller. */
 export class StaticNodePoolController implements Reconciler {
@@ -66,15 +45,11 @@ export class StaticNodePoolController implements Reconciler {
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const np = this.ctx.informers.nodePools.cache.get(name);
     if (!np || np.metadata.deletionTimestamp || np.spec.replicas === undefined) return;
-    const claims = this.ctx.informers.nodeClaims.cache
-      .list()
-      .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === name);
-    const limit = np.spec.limits?.nodes;
-    const limitNodes = limit === undefined ? undefined : Number(limit);
+    const limitNodes = limitNodesOf(np);
     const plan = planStatic({
       replicas: np.spec.replicas,
-      members: claims.map((nc) => this.member(nc)),
-      ...(Number.isFinite(limitNodes) ? { limitNodes } : {}),
+      members: poolClaims(this.ctx, name).map((nc) => staticMember(this.ctx, nc)),
+      ...(limitNodes === undefined ? {} : { limitNodes }),
     });
     for (let i = 0; i < plan.create; i++) {
       const made = await this.ctx.client.create<StoredNodeClaim>(
@@ -97,21 +72,5 @@ export class StaticNodePoolController implements Reconciler {
       const message = `Cannot reach ${np.spec.replicas} replicas: ${plan.limitedBy}`;
       await this.ctx.recorder.publish(np, { type: 'Warning', reason: EventReasons.staticNodePoolLimited, message });
     }
-  }
-
-  private member(nc: StoredNodeClaim): StaticMember {
-    const node = this.ctx.state.nodeOf(nc);
-    const pods = node
-      ? this.ctx.state
-          .podsOn(node.metadata.name ?? '')
-          .filter((p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')).length
-      : 0;
-    return {
-      name: nc.metadata.name ?? '',
-      deleting: nc.metadata.deletionTimestamp !== undefined,
-      initialized: nc.status?.conditions?.find((c) => c.type === ConditionTypes.initialized)?.status === 'True',
-      pods,
-      createdAt: Date.parse(nc.metadata.creationTimestamp ?? '') || 0,
-    };
   }
 }

@@ -5,8 +5,11 @@ import { planStatic, type StaticMember } from './plan.js';
 const member = (name: string, over: Partial<StaticMember> = {}): StaticMember => ({
   name,
   deleting: false,
-  initialized: true,
+  pendingDisruption: false,
+  resolved: true,
   pods: 0,
+  doNotDisrupt: false,
+  disruptionCost: 0,
   createdAt: 0,
   ...over,
 });
@@ -22,21 +25,37 @@ describe('static NodePool plan', () => {
     expect(plan.limitedBy).toContain('limits.nodes is 3');
   });
 
-  test('scales down by removing uninitialized, then emptiest, then newest NodeClaims', () => {
+  test('scales down as Karpenter: not launched first, then empty, then cheapest to disrupt, do-not-disrupt last', () => {
     const members = [
-      member('busy', { pods: 5 }),
+      member('protected', { pods: 1, doNotDisrupt: true, disruptionCost: 1 }),
+      member('busy', { pods: 5, disruptionCost: 5 }),
+      member('light', { pods: 1, disruptionCost: 1 }),
       member('young-empty', { createdAt: 10 }),
       member('old-empty', { createdAt: 1 }),
-      member('booting', { initialized: false, pods: 0 }),
+      member('unlaunched', { resolved: false }),
     ];
-    expect(planStatic({ replicas: 1, members }).remove).toEqual(['booting', 'young-empty', 'old-empty']);
+    const order = (replicas: number): string[] => planStatic({ replicas, members }).remove;
+    expect(order(5)).toEqual(['unlaunched']);
+    expect(order(3)).toEqual(['unlaunched', 'young-empty', 'old-empty']);
+    expect(order(1)).toEqual(['unlaunched', 'young-empty', 'old-empty', 'light', 'busy']);
+  });
+
+  test('a NodeClaim being replaced by a disruption command is not a surplus, and its replacement is not either', () => {
+    const members = [
+      member('a'),
+      member('b', { pendingDisruption: true }),
+      member('b-replacement', { resolved: false }),
+    ];
+    expect(planStatic({ replicas: 2, members })).toEqual({ create: 0, remove: [] });
   });
 
   test('for any pool, the NodeClaims kept plus created equal replicas unless the limit stops it, and never exceed the limit', () => {
     const arbMember = fc.record({
       deleting: fc.boolean(),
-      initialized: fc.boolean(),
+      resolved: fc.boolean(),
       pods: fc.nat(5),
+      doNotDisrupt: fc.boolean(),
+      disruptionCost: fc.nat(10),
       createdAt: fc.nat(100),
     });
     fc.assert(
@@ -45,7 +64,7 @@ describe('static NodePool plan', () => {
         fc.nat(12),
         fc.option(fc.nat(15), { nil: undefined }),
         (ms, replicas, limitNodes) => {
-          const members = ms.map((m, i) => ({ ...m, name: `n${i}` }));
+          const members = ms.map((m, i) => ({ ...m, name: `n${i}`, pendingDisruption: false }));
           const plan = planStatic({ replicas, members, ...(limitNodes === undefined ? {} : { limitNodes }) });
           const active = members.filter((m) => !m.deleting).length;
           const after = active - plan.remove.length + plan.create;

@@ -8,10 +8,20 @@ export interface StaticMember {
   name: string;
   /** Being deleted already: counts against limits.nodes, not towards replicas. */
   deleting: boolean;
-  /** Its node is registered and initialized. */
-  initialized: boolean;
+  /**
+   * A disruption command is replacing it (its `DisruptionReason` condition is set): it still counts when deciding
+   * whether to create, but not when deciding whether the pool has too many, so the replacement staged for it
+   * is not taken for a surplus (Karpenter's static deprovisioning counts only running NodeClaims).
+   */
+  pendingDisruption: boolean;
+  /** It has a providerID: an instance was launched for it. */
+  resolved: boolean;
   /** Pods on its node that would have to move (DaemonSet pods excluded). */
   pods: number;
+  /** One of those pods has `karpenter.sh/do-not-disrupt`. */
+  doNotDisrupt: boolean;
+  /** Karpenter's disruption cost of its pods (rescheduling cost x lifetime remaining). */
+  disruptionCost: number;
   /** Creation time (ms). */
   createdAt: number;
 }
@@ -26,9 +36,26 @@ export interface StaticPlan {
 }
 
 /**
+ * Karpenter's static deprovisioning order: NodeClaims without an instance yet first, then empty nodes (only
+ * DaemonSet pods, none with do-not-disrupt), then the rest with do-not-disrupt pods last and the lowest
+ * disruption cost first. Newest first, then by name, among equals, so the choice is deterministic.
+ */
+export function byRemovalOrder(a: StaticMember, b: StaticMember): number {
+  const empty = (m: StaticMember): boolean => m.pods === 0 && !m.doNotDisrupt;
+  return (
+    Number(a.resolved) - Number(b.resolved) ||
+    Number(empty(b)) - Number(empty(a)) ||
+    Number(a.doNotDisrupt) - Number(b.doNotDisrupt) ||
+    a.disruptionCost - b.disruptionCost ||
+    b.createdAt - a.createdAt ||
+    a.name.localeCompare(b.name)
+  );
+}
+
+/**
  * Scale up to `replicas` within `limits.nodes` (NodeClaims being deleted still hold their instances, so they
- * count against the limit); scale down by removing the NodeClaims that lose least: not yet initialized first,
- * then those with the fewest pods, then the newest.
+ * count against the limit); scale down by removing the NodeClaims that lose least (byRemovalOrder), never one
+ * a disruption command is already replacing.
  */
 export function planStatic(opts: {
   replicas: number;
@@ -36,17 +63,12 @@ export function planStatic(opts: {
   members: readonly StaticMember[];
 }): StaticPlan {
   const active = opts.members.filter((m) => !m.deleting);
-  if (active.length > opts.replicas) {
-    const order = [...active].sort(
-      (a, b) =>
-        Number(a.initialized) - Number(b.initialized) ||
-        a.pods - b.pods ||
-        b.createdAt - a.createdAt ||
-        a.name.localeCompare(b.name),
-    );
-    return { create: 0, remove: order.slice(0, active.length - opts.replicas).map((m) => m.name) };
+  const running = active.filter((m) => !m.pendingDisruption);
+  if (running.length > opts.replicas) {
+    const order = [...running].sort(byRemovalOrder);
+    return { create: 0, remove: order.slice(0, running.length - opts.replicas).map((m) => m.name) };
   }
-  const wanted = opts.replicas - active.length;
+  const wanted = Math.max(0, opts.replicas - active.length);
   if (opts.limitNodes === undefined) return { create: wanted, remove: [] };
   const room = Math.max(0, opts.limitNodes - opts.members.length);
   if (room >= wanted) return { create: wanted, remove: [] };

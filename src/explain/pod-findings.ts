@@ -297,15 +297,27 @@ export const solverFixes: Record<string, string> = {
   'nodepool-limits': 'raise the NodePool limits',
 };
 
+/**
+ * The fix for the solver's limits reason: the limit that would let the smallest type holding the pod launch. The
+ * NodeClaims planned in the same pass count at the types they launch as, so the limit is really reached.
+ */
+function limitsFix(f: PoolFacts, d: UnplacedReason['details']): string | undefined {
+  const res = d?.['resource'];
+  const raiseTo = d?.['raiseTo'];
+  if (typeof res !== 'string' || typeof raiseTo !== 'string') return undefined;
+  return `raise spec.limits.${res} of ${pool(f)} to at least ${raiseTo} (${String(d?.['usedOrPlanned'])} in use or planned now, and ${String(d?.['smallestInstanceType'])} adds ${String(d?.['adds'])}), or remove capacity it holds`;
+}
+
 function solverFinding(f: PoolFacts, reason: UnplacedReason): Finding {
   const text = reason.message.replace(/^incompatible with nodepool "[^"]*", /, '');
+  const limits = reason.constraint === 'nodepool-limits' ? limitsFix(f, reason.details) : undefined;
   return finding(
     reason.constraint,
     `NodePool/${f.name}`,
     { ...(reason.details ?? {}) },
     {
       message: `${pool(f)}: ${text}`,
-      fix: solverFixes[reason.constraint] ?? 'see the detail lines',
+      fix: limits ?? solverFixes[reason.constraint] ?? 'see the detail lines',
       rank: 6,
     },
   );

@@ -249,7 +249,7 @@ describe('NodePool limits and weights', () => {
     const reason = r.unplaced[0]?.reasons.find((x) => x.constraint === 'nodepool-limits');
     // What holds the limit: nothing in use yet, all of it held by the NodeClaims this pass plans.
     expect(reason?.message).toContain(
-      'limit cpu 12 CPU: 0 CPU in use, 12 CPU held by 3 NodeClaims planned now (each at its largest instance type), 0 CPU left',
+      'limit cpu 12 CPU: 0 CPU in use, 12 CPU held by 3 NodeClaims planned now, 0 CPU left',
     );
   });
 

@@ -107,6 +107,27 @@ export class NewBin {
     this.reserved = reserved;
   }
 
+  /**
+   * Keeps only the options no larger, in the NodePool's limited resources, than the cheapest option that holds
+   * the bin, so the bin holds the limits at the type it launches as rather than its largest. Called when the limits
+   * bind; the bin loses launch flexibility (and growth), never its pods. Returns whether its reservation shrank.
+   */
+  tighten(): boolean {
+    const limited = Object.keys(this.template.remaining ?? {});
+    const fitting = this.fittingOptions();
+    const cheapest = fitting[0];
+    if (!cheapest || limited.length === 0) return false;
+    const cap = (k: string): number => cheapest.capacity[k] ?? 0;
+    if (limited.every((k) => (this.reserved[k] ?? 0) <= cap(k))) return false;
+    const kept = fitting.filter((it) => limited.every((k) => (it.capacity[k] ?? 0) <= cap(k)));
+    if (minValuesFailure(kept, this.requirements)) return false;
+    this.options = kept;
+    this.fit = 0;
+    if (this.target && !kept.includes(this.target)) this.target = undefined;
+    this.refresh();
+    return true;
+  }
+
   /** The cheap checks first: taints, host ports, hostname topology, and whether any option is large enough. */
   private precheck(pod: PodInfo, topology: Topology): NoFit | undefined {
     const target = `nodepool/${this.template.name}`;

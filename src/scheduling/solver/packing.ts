@@ -7,14 +7,14 @@ import { Labels } from '../../api/index.js';
 import { offeringAllowed, type InstanceTypeInfo } from '../instance-types.js';
 import type { Strategy, UnplacedReason } from '../model.js';
 import type { PodInfo, PodTraits } from '../pod-info.js';
-import { amount } from '../resources/amounts.js';
-import { addResources, exceeded, fromResourceList, type Resources } from '../resources/resources.js';
+import { addResources, exceeded, type Resources } from '../resources/resources.js';
 import type { SolveContext } from './context.js';
 import type { ExistingBin } from './existing-bin.js';
 import { NewBin } from './new-bin.js';
 import { FreeCpuIndex } from './bin-index.js';
 import { chooseTarget, Demand } from './target.js';
 import { bestFirst, cheapestHolding, freeCandidate, scoreDearer, type Candidate } from './rank.js';
+import { holdsAny, limitsReason, needOf, withinLimits } from './limits.js';
 import type { Template } from './template.js';
 
 /** Bins scored together when looking for a free fit. */
@@ -51,12 +51,15 @@ export class Packing {
    * of every pod on every node.
    */
   private readonly noRoom = new Map<string, NoRoom>();
+  /** Whether planned NodeClaims give up their larger options when the limits bind (underLimits). */
+  private readonly tighten: boolean;
 
   constructor(
     readonly ctx: SolveContext,
     readonly strategy: Strategy,
-    opts: { targets: boolean } = { targets: true },
+    opts: { targets: boolean; tighten?: boolean } = { targets: true },
   ) {
+    this.tighten = opts.tighten ?? strategy === 'tenon';
     this.demand = strategy === 'tenon' && opts.targets ? new Demand(ctx.templates, ctx.pods) : undefined;
   }
 
@@ -228,7 +231,7 @@ export class Packing {
     if (shared !== undefined) return shared;
     let price = Number.POSITIVE_INFINITY;
     for (const t of this.ctx.templates) {
-      const allowed = this.withinLimits(t).filter(
+      const allowed = withinLimits(t, this.newBins).filter(
         (it) =>
           it.requirements.intersects(pod.requirements) === undefined &&
           it.offerings.some((o) => offeringAllowed(o, pod.requirements)),
@@ -240,17 +243,25 @@ export class Packing {
     return price;
   }
 
-  /** Instance types of `t` that stay within its limits given what is already planned. */
-  private withinLimits(t: Template): InstanceTypeInfo[] {
-    if (!t.remaining) return t.instanceTypes;
-    const remaining: Resources = { ...t.remaining };
-    for (const b of this.newBins) {
-      if (b.template !== t) continue;
-      for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
+  /**
+   * The instance types a new NodeClaim of `t` may take under its limits; undefined when the limits keep out every
+   * type that would hold the pod. Before giving up, the planned NodeClaims of `t` drop their options larger than
+   * the type they launch as (unless this is Karpenter's own packing), so the pod does not wait a pass for limits
+   * held by capacity that will not be launched.
+   */
+  private underLimits(t: Template, pod: PodInfo): InstanceTypeInfo[] | undefined {
+    let options = withinLimits(t, this.newBins);
+    if (!t.remaining) return options.length > 0 ? options : undefined;
+    const need = needOf(t, pod);
+    if (holdsAny(options, pod, need)) return options;
+    if (this.tighten) {
+      let shrank = false;
+      for (const b of this.newBins) if (b.template === t && b.tighten()) shrank = true;
+      if (shrank) options = withinLimits(t, this.newBins);
+      if (holdsAny(options, pod, need)) return options;
     }
-    return t.instanceTypes.filter((it) =>
-      Object.keys(remaining).every((k) => (it.capacity[k] ?? 0) <= (remaining[k] ?? 0)),
-    );
+    // Too large for every type is a size problem, not a limits one: canAdd says so.
+    return holdsAny(t.instanceTypes, pod, need) || options.length === 0 ? undefined : options;
   }
 
   /** A hostname for a NodeClaim made outside openBin (the improvement pass). */
@@ -268,16 +279,8 @@ export class Packing {
   }
 
   private openBin(t: Template, pod: PodInfo): UnplacedReason | undefined {
-    const options = this.withinLimits(t);
-    const target = `nodepool/${t.name}`;
-    if (options.length === 0) {
-      return {
-        constraint: 'nodepool-limits',
-        target,
-        details: { limits: JSON.stringify(t.nodePool.limits ?? {}) },
-        message: `incompatible with nodepool "${t.name}", ${limitsMessage(t, this.newBins)}`,
-      };
-    }
+    const options = this.underLimits(t, pod);
+    if (!options) return limitsReason(t, this.newBins, pod);
     const hostname = placeholder(this.hostnames);
     this.ctx.domains.register(Labels.hostname, hostname, t);
     const bin = new NewBin(t, hostname, options);
@@ -310,39 +313,6 @@ export class Packing {
 /** The placeholder hostname of the n-th planned NodeClaim. */
 function placeholder(n: number): string {
   return `hostname-placeholder-${String(n).padStart(4, '0')}`;
-}
-
-/** What is left of a NodePool's limits after existing, in-flight and planned NodeClaims. */
-function remainingOf(t: Template, bins: readonly NewBin[]): Record<string, number> {
-  const remaining: Record<string, number> = { ...(t.remaining ?? {}) };
-  for (const b of bins)
-    if (b.template === t) for (const k in remaining) remaining[k] = (remaining[k] ?? 0) - (b.reserved[k] ?? 0);
-  return remaining;
-}
-
-/**
- * Why no instance type fits under the NodePool's limits, with units. Planned NodeClaims count at the largest
- * instance type they may launch as (as Karpenter counts them), so the message says how much of the limit is in
- * use and how much this pass holds for them ("limit cpu 1000 CPU: 12 CPU in use, 988 CPU held by 7 NodeClaims
- * planned now (each at its largest instance type), 0 CPU left").
- */
-function limitsMessage(t: Template, bins: readonly NewBin[]): string {
-  if (t.instanceTypes.length === 0) return 'it has no instance types to launch (is its NodeClass Ready?)';
-  const remaining = remainingOf(t, bins);
-  const before = t.remaining ?? {};
-  const limits = fromResourceList(t.nodePool.limits);
-  const planned = bins.filter((b) => b.template === t).length;
-  const parts = Object.keys(remaining).map((k) => {
-    const limit = limits[k] ?? 0;
-    const inUse = Math.max(0, limit - (before[k] ?? 0));
-    const held = Math.max(0, (before[k] ?? 0) - (remaining[k] ?? 0));
-    const heldText =
-      planned > 0
-        ? `, ${amount(k, held)} held by ${planned} NodeClaim${planned === 1 ? '' : 's'} planned now (each at its largest instance type)`
-        : '';
-    return `limit ${k} ${amount(k, limit)}: ${amount(k, inUse)} in use${heldText}, ${amount(k, Math.max(0, remaining[k] ?? 0))} left`;
-  });
-  return `every instance type would exceed its limits (${parts.join('; ')})`;
 }
 
 /** Failures on nodes grouped by constraint, as kube-scheduler's "0/N nodes are available: …". */

@@ -30,6 +30,11 @@ export type Variant = {
   merge?: boolean;
   /** Tenon: end the hostname step with ruin and recreate (ruin.ts); on unless false. */
   ruin?: boolean;
+  /**
+   * When NodePool limits bind, planned NodeClaims drop their options larger than the type they launch as (see
+   * Packing.underLimits); on for Tenon, off for Karpenter's FFD unless set (Tenon's portfolio sets it).
+   */
+  tighten?: boolean;
 };
 
 /**
@@ -122,7 +127,7 @@ function solveSmall(input: SchedulingInput, { targets, marginal }: Rules, { usag
   let bestVariant: Variant = targets;
   for (const v of [
     { ...marginal, ruin: false },
-    { strategy: 'karpenter-ffd' as const, targets: false },
+    { strategy: 'karpenter-ffd' as const, targets: false, tighten: true },
   ]) {
     const r = pack(input, v, usage, cache);
     if (better(r, best)) [best, bestVariant] = [r, v];
@@ -178,7 +183,10 @@ export function pack(
 ): SchedulingResult {
   const ctx = newSolveContext(input, usage, cache);
   const strategy = variant.strategy;
-  const packing = new Packing(ctx, strategy, { targets: variant.targets });
+  const packing = new Packing(ctx, strategy, {
+    targets: variant.targets,
+    tighten: variant.tighten ?? strategy === 'tenon',
+  });
   const failures = new Map<PodInfo, UnplacedReason[]>();
   const schedulable: PodInfo[] = [];
   for (const p of ctx.pods) {

@@ -3,7 +3,6 @@
 // that would let the smallest type holding the pod launch.
 import { describe, expect, it } from 'vitest';
 import type { Pod as CorePod } from '../kube/index.js';
-import { toSchedulingPod } from '../controllers/provisioning/scheduling-input.js';
 import { solve } from '../scheduling/solver/solve.js';
 import { makeInstanceType, makeNodePool } from '../scheduling/testing/factories.js';
 import type { StoredNodePool } from '../state/informers.js';
@@ -47,7 +46,7 @@ const capped: StoredNodePool = {
 describe('FailedScheduling for a pod the NodePool limits keep out in the same pass', () => {
   it('places what fits at the cheapest types and tells the limit that would take the rest', () => {
     const r = solve({
-      pods: pods.map((p) => toSchedulingPod(p)),
+      pods,
       nodePools: [makeNodePool({ name: 'capped', limits: { cpu: '16' } })],
       instanceTypes: types,
     });

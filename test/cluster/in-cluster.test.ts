@@ -9,13 +9,22 @@ import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient, Lease } from '../../src/kube/index.js';
+import {
+  Resources,
+  type KubeClient,
+  type Lease,
+  type Node,
+  type Pod,
+  type ResourceType,
+} from '../../src/kube/index.js';
+import { applyObjects, deleteObject, parseManifests } from '../../src/sim/scenario/apply.js';
 import { kubectl, renderChart, type Rendered } from './chart.js';
 import { clusterClient, eventually, freePort } from './cluster.js';
 
 const ns = 'tenon-in-cluster';
 const saMount = '/var/run/secrets/kubernetes.io/serviceaccount';
 let admin: KubeClient;
+let discovery: Awaited<ReturnType<typeof clusterClient>>['discovery'];
 let caPem = '';
 let server = new URL('https://127.0.0.1');
 let chartEnv: Record<string, string> = {};
@@ -135,6 +144,7 @@ async function holderIs(id: string | undefined): Promise<true | undefined> {
 beforeAll(async () => {
   const c = await clusterClient();
   admin = c.client;
+  discovery = c.discovery;
   const cluster = c.kubeConfig.getCurrentCluster();
   server = new URL(cluster?.server ?? '');
   caPem = cluster?.caData ? Buffer.from(cluster.caData, 'base64').toString() : '';
@@ -159,7 +169,59 @@ afterAll(async () => {
   for (const r of replicas) r.child.kill('SIGKILL');
   await kubectl(['delete', 'namespace', ns, '--wait=false']).catch(() => '');
   await kubectl(['delete', 'clusterrole,clusterrolebinding', '-l', 'app.kubernetes.io/instance=tenon']).catch(() => '');
+  await kubectl([
+    'delete',
+    'role,rolebinding',
+    '-n',
+    'kube-node-lease',
+    '-l',
+    'app.kubernetes.io/instance=tenon',
+  ]).catch(() => '');
 });
+
+const pool = 'in-cluster-fake';
+const poolManifests = `
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: ${pool}}
+spec:
+  role: KarpenterNodeRole-test
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: ${pool}}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${pool}}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ${ns}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {karpenter.sh/nodepool: ${pool}}
+      terminationGracePeriodSeconds: 1
+      containers:
+        - {name: web, image: nginx, resources: {requests: {cpu: 900m, memory: 512Mi}}}
+`;
+
+const alive = (r: Replica): boolean => r.child.exitCode === null && r.child.signalCode === null;
+
+async function poolNodes(): Promise<Node[]> {
+  return (await admin.list(Resources.nodes as ResourceType<Node>, { labelSelector: `karpenter.sh/nodepool=${pool}` }))
+    .items;
+}
 
 describe('tenon controller in-cluster, as the chart runs it', () => {
   it("leads with the chart's least-privilege ServiceAccount and keeps leading across a token rotation", async () => {
@@ -213,5 +275,43 @@ describe('tenon controller in-cluster, as the chart runs it', () => {
     expect(after.spec?.holderIdentity).toBe(identity(c));
     expect(after.spec?.leaseTransitions).toBe(before.spec?.leaseTransitions);
     expect(b.output()).toMatch(/leader election lost/);
+  });
+
+  it("provisions with the chart's ServiceAccount: the fake cloud's kubelets register Nodes and run the pods", async () => {
+    const live = replicas.filter(alive);
+    if (live.length === 0) live.push(await startReplica('token-d'));
+    for (const r of live) await ready(r);
+    const leader = await eventually('a live replica to lead', async () => {
+      const holder = (await lease()).spec?.holderIdentity;
+      return live.find((r) => identity(r) === holder);
+    });
+    await applyObjects(admin, discovery, parseManifests(poolManifests));
+    try {
+      await eventually(
+        "both pods Running on the pool's nodes",
+        async () => {
+          const pods = (await admin.list(Resources.pods as ResourceType<Pod>, { namespace: ns })).items;
+          const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
+          return running.length === 2 ? true : undefined;
+        },
+        120_000,
+      ).catch((e: unknown) => {
+        throw new Error(`${String(e)}\n--- leader output (tail) ---\n${leader.output().slice(-4000)}`);
+      });
+      const nodes = await poolNodes();
+      expect(nodes.length).toBeGreaterThan(0);
+      for (const n of nodes) expect(n.spec?.providerID).toMatch(/^fake:\/\/\//);
+      // Every write of the fake cloud was allowed: nothing was refused for the ServiceAccount.
+      expect(leader.output()).not.toMatch(/forbidden/i);
+    } finally {
+      await deleteObject(admin, discovery, { kind: 'Deployment', namespace: ns, name: 'web' }).catch(() => undefined);
+      await deleteObject(admin, discovery, { kind: 'NodePool', name: pool }).catch(() => undefined);
+      await eventually(
+        "the pool's nodes to be gone",
+        async () => ((await poolNodes()).length === 0 ? true : undefined),
+        120_000,
+      ).catch(() => undefined);
+      await deleteObject(admin, discovery, { kind: 'EC2NodeClass', name: pool }).catch(() => undefined);
+    }
   });
 });

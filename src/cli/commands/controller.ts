@@ -59,7 +59,10 @@ async function run(flags: {
     maxRetries: 5,
   };
   const transport = await transportFromKubeConfig(kc, { policy });
-  const leadership = elect({ client: new KubeClient(transport), options, log });
+  // The elector has a client (and so a rate limiter) of its own, as controller-runtime's: a renewal queued behind
+  // a burst of the controllers' writes would miss the renew deadline and cost the lease.
+  const electionTransport = await transportFromKubeConfig(kc, { policy });
+  const leadership = elect({ client: new KubeClient(electionTransport), options, log });
   // Every write of the controllers is fenced by the lease; only the elector writes unfenced (the Lease itself).
   const client = new KubeClient(leadership ? fencedTransport(transport, () => leadership.leading()) : transport);
   const metrics = new Metrics();

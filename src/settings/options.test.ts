@@ -26,6 +26,8 @@ describe('operator options', () => {
     expect(o.nodeRepairUnhealthyThreshold).toBeCloseTo(0.3);
     expect(optionsFromEnv({}).isolatedVPC).toBe(false);
     expect(optionsFromEnv({ ISOLATED_VPC: 'true' }).isolatedVPC).toBe(true);
+    expect(optionsFromEnv({}).fakeCloudNodeLeases).toBe(true);
+    expect(optionsFromEnv({ FAKE_CLOUD_NODE_LEASES: 'false' }).fakeCloudNodeLeases).toBe(false);
   });
 
   it('name the variable and the rule on bad input', () => {

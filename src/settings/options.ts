@@ -41,6 +41,13 @@ export interface Options {
   nodeRepair: boolean;
   /** Repair stops when more than this fraction of a NodePool's nodes is unhealthy (SCENARIOS.md S5). */
   nodeRepairUnhealthyThreshold: number;
+  /**
+   * Tenon's own, for `--cloud-provider fake` only: whether the fake cloud's simulated kubelets renew Node Leases
+   * (FAKE_CLOUD_NODE_LEASES). Off, they post Node status only: the embedded API server has no node lifecycle
+   * controller to miss them, and `npm run bench -- idle` measures the controllers without 50 Lease writes a second
+   * of 500 simulated machines. A real cluster's node lifecycle controller needs them on.
+   */
+  fakeCloudNodeLeases: boolean;
 }
 
 /** The defaults, matching Karpenter's where it has the setting. */
@@ -69,6 +76,7 @@ export const defaultOptions: Options = {
   lingeringTaintAlert: 5 * 60_000,
   nodeRepair: true,
   nodeRepairUnhealthyThreshold: 0.2,
+  fakeCloudNodeLeases: true,
 };
 
 /** A setting that could not be read, naming the variable and the rule. */
@@ -159,5 +167,6 @@ export function optionsFromEnv(src: Source): Options {
     lingeringTaintAlert: duration(src, 'LINGERING_TAINT_ALERT', d.lingeringTaintAlert),
     nodeRepair: bool(src, 'NODE_REPAIR', d.nodeRepair),
     nodeRepairUnhealthyThreshold: num(src, 'NODE_REPAIR_UNHEALTHY_THRESHOLD', d.nodeRepairUnhealthyThreshold),
+    fakeCloudNodeLeases: bool(src, 'FAKE_CLOUD_NODE_LEASES', d.fakeCloudNodeLeases),
   };
 }

@@ -96,6 +96,7 @@ async function fakeProvider(ctx: ProviderContext): Promise<ProviderParts> {
     client: ctx.client,
     clock: ctx.clock,
     instanceIdPrefix: ctx.clock.now().toString(36),
+    kubelet: { nodeLease: ctx.options.fakeCloudNodeLeases },
     onError: (agent, e) =>
       ctx.log.warn({ agent, error: e instanceof Error ? e.message : String(e) }, 'fake cloud: recovered from an error'),
   });

@@ -227,7 +227,7 @@ export class Kubelet {
     const { clock } = this.input.ctx;
     const every = this.input.timings.leaseRenewMs;
     const beat = (): void => {
-      void this.renewLease();
+      if (this.input.timings.nodeLease) void this.renewLease();
       void this.ensureCsiNode();
       if (this.statusUnsent || clock.now() - this.lastStatusPost >= this.input.timings.statusReportMs)
         void this.postStatus(false);

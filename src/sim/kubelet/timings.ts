@@ -20,6 +20,8 @@ export interface KubeletTimings {
   podStop: Range;
   /** Lease renewal interval (kubelet: 10 s, a quarter of the 40 s lease). */
   leaseRenewMs: number;
+  /** Whether the kubelet keeps a Lease in kube-node-lease at all (false: it heartbeats by Node status only). */
+  nodeLease: boolean;
   leaseDurationSeconds: number;
   /** How often an unchanged node status is posted (nodeStatusReportFrequency, 5 min). */
   statusReportMs: number;
@@ -35,6 +37,7 @@ export const defaultKubeletTimings: KubeletTimings = {
   podStart: { min: 1_000, max: 5_000 },
   podStop: { min: 500, max: 2_000 },
   leaseRenewMs: 10_000,
+  nodeLease: true,
   leaseDurationSeconds: 40,
   statusReportMs: 300_000,
   registerRetry: { min: 100, max: 7_000 },

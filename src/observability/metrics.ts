@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ControllerMetrics } from './controller-metrics.js';
+import { StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
 
 /** One sample of a gauge that is filled when it is scraped. */
 export interface GaugeRow {
@@ -9,7 +10,12 @@ export interface GaugeRow {
 
 /** The gauges filled at scrape time from the cluster's state, by metric name. */
 export type ScrapedGauge =
-  'karpenter_pods_state' | 'karpenter_nodepools_usage' | 'karpenter_nodepools_limit' | 'karpenter_nodes_allocatable';
+  | 'karpenter_pods_state'
+  | 'karpenter_nodepools_usage'
+  | 'karpenter_nodepools_limit'
+  | 'karpenter_nodes_allocatable'
+  | NodeTotalGauge
+  | ClusterStateGauge;
 
 /** Prometheus metrics, with Karpenter's names and labels so existing dashboards keep working. */
 export class Metrics {
@@ -17,6 +23,8 @@ export class Metrics {
   private readonly sources = new Map<ScrapedGauge, () => Iterable<GaugeRow>>();
   /** controller-runtime's reconcile and client-go's workqueue metrics. */
   readonly controllers = new ControllerMetrics(this.registry);
+  /** Per-node totals, cluster-state gauges, pod startup and NodeClaim termination durations. */
+  readonly state = new StateMetrics(this.registry, (name, gauge) => this.refill(name, gauge));
   readonly nodeClaimsCreated = new Counter({
     name: 'karpenter_nodeclaims_created_total',
     help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created, the owning nodepool, and if min values was relaxed for this nodeclaim.',

@@ -3,6 +3,7 @@ import { overlayRules } from '../controllers/nodeoverlay/rules.js';
 import type { Clock } from '../clock/index.js';
 import { newControllers, type Controller, type ControllerContext } from '../controllers/index.js';
 import { registerClusterGauges } from '../controllers/metrics/cluster-gauges.js';
+import { PodStartupObserver } from '../controllers/metrics/pod-startup.js';
 import {
   EventRecorder,
   runReconciler,
@@ -66,7 +67,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   });
   const unserved = await unservedKinds(o.client, o.log);
   const state = new ClusterState(informers, o.clock, unserved);
-  registerClusterGauges(metrics, informers);
+  registerClusterGauges(metrics, informers, state);
+  new PodStartupObserver(informers, metrics);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
   // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.
   const cloudProvider = instrumentCloudProvider(

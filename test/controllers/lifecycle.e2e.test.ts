@@ -170,6 +170,14 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
     const seen = lines.filter((l) => steps.includes(l.message ?? ''));
     expect(seen.map((l) => l.message)).toEqual(steps);
     expect(seen.every((l) => l.Node?.name === nodeName)).toBe(true);
+    // The termination, from the delete request to the finalizer's release, is observed once for its NodePool.
+    const text = await h.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_nodeclaims_termination_duration_seconds',
+    );
+    const pool = nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '';
+    expect(text).toContain(`karpenter_nodeclaims_termination_duration_seconds_count{nodepool="${pool}"} 1`);
+    const sum = /_sum\{[^}]*\} (\S+)/.exec(text)?.[1];
+    expect(Number(sum)).toBeGreaterThan(0);
   });
 
   it('a do-not-disrupt pod holds the drain until the terminationGracePeriod, then is deleted', async () => {

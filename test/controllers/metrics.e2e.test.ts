@@ -5,6 +5,7 @@
  * reconcile and workqueue series per controller).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Resources, type Node, type Pod } from '../../src/kube/index.js';
 import { startMetricsServer } from '../../src/observability/health-server.js';
 import {
   createNodePool,
@@ -53,6 +54,16 @@ const dashboardFamilies = [
   'workqueue_retries_total',
   'workqueue_unfinished_work_seconds',
   'workqueue_longest_running_processor_seconds',
+  // The performance and node dashboards, and the v1 metrics reference.
+  'karpenter_pods_startup_duration_seconds',
+  'karpenter_nodes_total_pod_requests',
+  'karpenter_nodes_total_pod_limits',
+  'karpenter_nodes_total_daemon_requests',
+  'karpenter_nodes_total_daemon_limits',
+  'karpenter_nodes_system_overhead',
+  'karpenter_cluster_state_node_count',
+  'karpenter_cluster_state_synced',
+  'karpenter_nodeclaims_termination_duration_seconds',
 ];
 
 let h: Harness;
@@ -74,6 +85,27 @@ function samples(body: string, name: string): Array<{ labels: Record<string, str
     out.push({ labels, value: Number(m[3]) });
   }
   return out;
+}
+
+async function scrape(): Promise<string> {
+  const srv = await startMetricsServer({ port: 0, metrics: h.operator.context.metrics });
+  try {
+    return await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
+  } finally {
+    await srv.close();
+  }
+}
+
+/** A provisioned NodeClaim's Node, registered and Ready. */
+async function provisionedNode(): Promise<Node> {
+  await createNodePool(h, 'default');
+  await createUnschedulablePod(h, 'web-1', { cpu: '1', memory: '1Gi' });
+  const [nc] = await eventually(h, 'a launched NodeClaim', async () => {
+    const all = await nodeClaims(h);
+    return all.length > 0 && all.every((c) => c.status?.providerID) && all;
+  });
+  if (!nc) throw new Error('no NodeClaim');
+  return registerNodeFor(h, nc);
 }
 
 describe('/metrics after provisioning', () => {
@@ -152,5 +184,86 @@ describe('/metrics after provisioning', () => {
     expect(samples(body, 'workqueue_adds_total').some((s) => s.labels.name === 'provisioning' && s.value > 0)).toBe(
       true,
     );
+  }, 60_000);
+
+  it("reports each node's pod and DaemonSet totals, its system overhead, the cluster state and pod startup", async () => {
+    const node = await provisionedNode();
+    const nodeName = node.metadata.name ?? '';
+    const web = await h.client.get<Pod>(Resources.pods, { name: 'web-1', namespace: 'default' });
+    await h.client.call('bind web-1', {
+      method: 'POST',
+      path: '/api/v1/namespaces/default/pods/web-1/binding',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: 'web-1' },
+        target: { kind: 'Node', name: nodeName },
+      },
+    });
+    // Ready 42 s after creation: the startup the summary observes.
+    const readyAt = new Date(Date.parse(web.metadata.creationTimestamp ?? '') + 42_000).toISOString();
+    const running = (at: string): Record<string, unknown> => ({
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at }] },
+    });
+    await h.client.patch(Resources.pods, { name: 'web-1', namespace: 'default' }, running(readyAt), {
+      subresource: 'status',
+    });
+    const agent = await h.client.create<Pod>(Resources.pods, {
+      metadata: {
+        name: 'agent-x',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'd1' }],
+      },
+      spec: {
+        nodeName,
+        containers: [{ name: 'a', image: 'a', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }],
+      },
+    });
+    const agentReadyAt = new Date(Date.parse(agent.metadata.creationTimestamp ?? '') + 8_000).toISOString();
+    await h.client.patch(Resources.pods, { name: 'agent-x', namespace: 'default' }, running(agentReadyAt), {
+      subresource: 'status',
+    });
+    // The kubelet reports more capacity than allocatable: the difference is the system overhead.
+    await h.client.patch(
+      Resources.nodes,
+      { name: nodeName },
+      { status: { capacity: { cpu: '4', memory: '16Gi' }, allocatable: { cpu: '3500m', memory: '15Gi' } } },
+      { subresource: 'status' },
+    );
+    await eventually(h, 'the caches to see both pods Running and the new capacity', async () => {
+      const inf = h.operator.context.informers;
+      const pods = ['web-1', 'agent-x'].map((n) => inf.pods.cache.get(`default/${n}`));
+      return (
+        pods.every((p) => p?.status?.phase === 'Running' && p.spec.nodeName === nodeName) &&
+        inf.nodes.cache.get(nodeName)?.status?.capacity?.cpu === '4'
+      );
+    });
+
+    const body = await scrape();
+    const cpuOf = (family: string): number | undefined =>
+      samples(body, family).find((s) => s.labels.node_name === nodeName && s.labels.resource_type === 'cpu')?.value;
+    expect(cpuOf('karpenter_nodes_total_pod_requests')).toBeCloseTo(1.1);
+    expect(cpuOf('karpenter_nodes_total_pod_limits')).toBeCloseTo(0.2);
+    expect(cpuOf('karpenter_nodes_total_daemon_requests')).toBeCloseTo(0.1);
+    expect(cpuOf('karpenter_nodes_total_daemon_limits')).toBeCloseTo(0.2);
+    expect(cpuOf('karpenter_nodes_system_overhead')).toBeCloseTo(0.5);
+    expect(
+      samples(body, 'karpenter_nodes_system_overhead').find(
+        (s) => s.labels.node_name === nodeName && s.labels.resource_type === 'memory',
+      )?.value,
+    ).toBe(2 ** 30);
+    expect(samples(body, 'karpenter_nodes_total_pod_requests')[0]?.labels).toMatchObject({
+      nodepool: 'default',
+      instance_type: node.metadata.labels?.['node.kubernetes.io/instance-type'],
+    });
+    expect(samples(body, 'karpenter_cluster_state_node_count')).toEqual([{ labels: {}, value: 1 }]);
+    expect(samples(body, 'karpenter_cluster_state_synced')).toEqual([{ labels: {}, value: 1 }]);
+    // Both pods were seen Pending, then Ready: startups of 42 s and 8 s.
+    expect(samples(body, 'karpenter_pods_startup_duration_seconds_count')).toEqual([{ labels: {}, value: 2 }]);
+    expect(samples(body, 'karpenter_pods_startup_duration_seconds_sum')).toEqual([{ labels: {}, value: 50 }]);
+    expect(samples(body, 'karpenter_pods_startup_duration_seconds')).toContainEqual({
+      labels: { quantile: '1' },
+      value: 42,
+    });
   }, 60_000);
 });

@@ -8,7 +8,10 @@ import { Labels } from '../../api/index.js';
 import type { Node, Pod } from '../../kube/index.js';
 import type { GaugeRow, Metrics } from '../../observability/metrics.js';
 import { isQuantity, parseMilli } from '../../scheduling/index.js';
+import type { ClusterState } from '../../state/cluster-state.js';
 import type { ClusterInformers } from '../../state/informers.js';
+import { nodeTotalGauges, type NodeTotalGauge } from '../../observability/state-metrics.js';
+import { clusterStateNodeCountRows, clusterStateSyncedRows, nodeTotalRows, type NodeTotal } from './node-gauges.js';
 
 /** What Karpenter labels a pod with when its node is unknown. */
 const unknown = 'N/A';
@@ -79,8 +82,21 @@ export function* nodeAllocatableRows(informers: ClusterInformers): Iterable<Gaug
   }
 }
 
+/** Which total each per-node gauge reports. */
+const nodeTotals: Record<NodeTotalGauge, NodeTotal> = {
+  karpenter_nodes_total_pod_requests: 'podRequests',
+  karpenter_nodes_total_pod_limits: 'podLimits',
+  karpenter_nodes_total_daemon_requests: 'daemonRequests',
+  karpenter_nodes_total_daemon_limits: 'daemonLimits',
+  karpenter_nodes_system_overhead: 'systemOverhead',
+};
+
 /** Registers the scrape-time gauges of the cluster's state on `metrics`. */
-export function registerClusterGauges(metrics: Metrics, informers: ClusterInformers): void {
+export function registerClusterGauges(metrics: Metrics, informers: ClusterInformers, state: ClusterState): void {
+  for (const name of Object.keys(nodeTotalGauges) as NodeTotalGauge[])
+    metrics.fillOnScrape(name, () => nodeTotalRows(nodeTotals[name], informers, state));
+  metrics.fillOnScrape('karpenter_cluster_state_node_count', () => clusterStateNodeCountRows(informers, state));
+  metrics.fillOnScrape('karpenter_cluster_state_synced', () => clusterStateSyncedRows(state));
   metrics.fillOnScrape('karpenter_pods_state', () => podStateRows(informers));
   metrics.fillOnScrape('karpenter_nodepools_usage', () => resourceRows(informers, 'usage'));
   metrics.fillOnScrape('karpenter_nodepools_limit', () => resourceRows(informers, 'limit'));

@@ -36,7 +36,19 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
       return fresh;
     },
   }).catch(ignoreNotFound);
+  recordDeleted(ctx, nc);
+  return { stop: true };
+}
+
+/** Counts the NodeClaim terminated, observes how long its termination took, and logs it. */
+function recordDeleted(ctx: ControllerContext, nc: StoredNodeClaim): void {
   ctx.metrics.nodeClaimsTerminated.inc(terminatedLabels(nc));
+  const requested = Date.parse(nc.metadata.deletionTimestamp ?? '');
+  if (Number.isFinite(requested))
+    ctx.metrics.state.nodeClaimTerminationDuration.observe(
+      { nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '' },
+      Math.max(0, (ctx.clock.now() - requested) / 1000),
+    );
   ctx.log.info(
     {
       controller: 'nodeclaim.lifecycle',
@@ -46,7 +58,6 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
     },
     'deleted nodeclaim',
   );
-  return { stop: true };
 }
 
 /** The labels of `karpenter_nodeclaims_terminated_total`. */

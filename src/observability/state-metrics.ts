@@ -1,0 +1,77 @@
+/**
+ * Karpenter's gauges of the cluster's state (per-node totals, cluster-state node count and sync) filled when
+ * scraped, the pod startup summary and the NodeClaim termination histogram, with v1's names, labels and buckets.
+ */
+import { Gauge, Histogram, Summary, type Registry } from 'prom-client';
+
+/** The per-node gauges filled at scrape time. */
+export const nodeTotalGauges = {
+  karpenter_nodes_total_pod_requests:
+    'Node total pod requests are the resources requested by pods bound to nodes, including the DaemonSet pods.',
+  karpenter_nodes_total_pod_limits:
+    'Node total pod limits are the resources specified by pod limits, including the DaemonSet pods.',
+  karpenter_nodes_total_daemon_requests:
+    'Node total daemon requests are the resource requested by DaemonSet pods bound to nodes.',
+  karpenter_nodes_total_daemon_limits: 'Node total daemon limits are the resources specified by DaemonSet pod limits.',
+  karpenter_nodes_system_overhead:
+    "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity and allocatable values are reported by the status.",
+} as const;
+
+/** A per-node gauge's name. */
+export type NodeTotalGauge = keyof typeof nodeTotalGauges;
+
+/** The cluster-state gauges filled at scrape time. */
+export type ClusterStateGauge = 'karpenter_cluster_state_node_count' | 'karpenter_cluster_state_synced';
+
+/** Labels of every per-node gauge (as `karpenter_nodes_allocatable`). */
+const nodeLabelNames = ['node_name', 'nodepool', 'resource_type', 'zone', 'arch', 'capacity_type', 'instance_type'];
+
+/** Fills `gauge` from the rows registered under `name`. */
+type Refill = (name: NodeTotalGauge | ClusterStateGauge, gauge: Gauge) => void;
+
+/** The instruments; the per-node and cluster-state gauges ask `refill` for their rows on every scrape. */
+export class StateMetrics {
+  /** The time from pod creation until the pod is running (its Ready transition), for pods seen Pending. */
+  readonly podStartupDuration: Summary;
+  /** Duration of NodeClaim termination in seconds (deletion request to finalizer released). */
+  readonly nodeClaimTerminationDuration: Histogram<'nodepool'>;
+
+  /** Registers every instrument on `registry`. */
+  constructor(registry: Registry, refill: Refill) {
+    for (const [name, help] of Object.entries(nodeTotalGauges) as Array<[NodeTotalGauge, string]>) {
+      const gauge: Gauge = new Gauge({
+        name,
+        help,
+        labelNames: nodeLabelNames,
+        collect: (): void => refill(name, gauge),
+        registers: [registry],
+      });
+    }
+    const clusterState: Array<[ClusterStateGauge, string]> = [
+      ['karpenter_cluster_state_node_count', 'Current count of nodes in cluster state'],
+      [
+        'karpenter_cluster_state_synced',
+        "Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter's cluster state",
+      ],
+    ];
+    for (const [name, help] of clusterState) {
+      const gauge: Gauge = new Gauge({ name, help, collect: (): void => refill(name, gauge), registers: [registry] });
+    }
+    this.podStartupDuration = new Summary({
+      name: 'karpenter_pods_startup_duration_seconds',
+      help: 'The time from pod creation until the pod is running.',
+      // client_golang's summary defaults (10 minute window in 5 buckets) and Karpenter's objectives.
+      percentiles: [0, 0.5, 0.9, 0.99, 1],
+      maxAgeSeconds: 600,
+      ageBuckets: 5,
+      registers: [registry],
+    });
+    this.nodeClaimTerminationDuration = new Histogram({
+      name: 'karpenter_nodeclaims_termination_duration_seconds',
+      help: 'Duration of NodeClaim termination in seconds.',
+      labelNames: ['nodepool'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048],
+      registers: [registry],
+    });
+  }
+}

@@ -2,7 +2,7 @@
  * What an explanation knows about one NodePool: its requirements and taints, its EC2NodeClass and whether that is
  * Ready, the instance types it may launch (with their offerings), and what it uses against its limits.
  */
-import { ConditionTypes, Labels } from '../api/index.js';
+import { ConditionTypes, Labels, ConditionReasons } from '../api/index.js';
 import {
   fromResourceList,
   prepareInstanceType,
@@ -62,7 +62,7 @@ function fromConditions(np: StoredNodePool, object: string): PoolFacts['unusable
     return {
       constraint: 'nodeclass',
       object,
-      reason: c.reason ?? 'NodeClassNotReady',
+      reason: c.reason ?? ConditionReasons.nodeClassNotReady,
       message: `is not Ready: ${c.message ?? ''}`,
     };
   return poolNotReady(np);
@@ -85,7 +85,7 @@ function unusable(
     return {
       constraint: 'nodeclass',
       object: ref.text,
-      reason: 'NodeClassNotFound',
+      reason: ConditionReasons.nodeClassNotFound,
       message: 'is not found on the cluster',
     };
   return nodeClassNotReady(nc, ref.text) ?? poolNotReady(np);
@@ -97,7 +97,7 @@ function nodeClassNotReady(nc: StoredNodeClass, object: string): PoolFacts['unus
     return {
       constraint: 'nodeclass',
       object,
-      reason: 'NodeClassReadinessUnknown',
+      reason: ConditionReasons.nodeClassReadinessUnknown,
       message: 'has not been resolved yet (Ready is Unknown)',
     };
   if (ready.status === 'False')
@@ -108,7 +108,12 @@ function nodeClassNotReady(nc: StoredNodeClass, object: string): PoolFacts['unus
       message: `is not Ready: ${ready.message ?? ready.reason ?? ''}`,
     };
   if (nc.metadata.deletionTimestamp)
-    return { constraint: 'nodeclass', object, reason: 'NodeClassTerminating', message: 'is being deleted' };
+    return {
+      constraint: 'nodeclass',
+      object,
+      reason: ConditionReasons.nodeClassTerminating,
+      message: 'is being deleted',
+    };
   return undefined;
 }
 

@@ -27,26 +27,6 @@ export const ConditionTypes = {
 /** One condition type. */
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
-/** Condition reasons Tenon sets; Karpenter's where it has one. */
-export const ConditionReasons = {
-  knownEphemeralTaintsExist: 'KnownEphemeralTaintsExist',
-  startupTaintsExist: 'StartupTaintsExist',
-  nodeNotReady: 'NodeNotReady',
-  nodeNotFound: 'NodeNotFound',
-  resourcesNotRegistered: 'ResourceNotRegistered',
-  unregisteredTaintNotFound: 'UnregisteredTaintNotFound',
-  launchFailed: 'LaunchFailed',
-  insufficientCapacity: 'InsufficientCapacity',
-  nodeClassNotReady: 'NodeClassNotReady',
-  awaitingReconciliation: 'AwaitingReconciliation',
-  drifted: 'Drifted',
-  nodePoolDrifted: 'NodePoolDrifted',
-  requirementsDrifted: 'RequirementsDrifted',
-  empty: 'Empty',
-  underutilized: 'Underutilized',
-  expired: 'Expired',
-} as const;
-
 /** Disruption reasons usable in NodePool budgets. */
 export const DisruptionReasons = ['Underutilized', 'Empty', 'Drifted'] as const;
 /** One budget reason. */

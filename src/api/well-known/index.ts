@@ -4,3 +4,4 @@ export * from './labels.js';
 export * from './taints.js';
 export * from './annotations.js';
 export * from './conditions.js';
+export * from './condition-reasons.js';

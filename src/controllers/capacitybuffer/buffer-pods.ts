@@ -1,6 +1,7 @@
 import type { Pod } from '../../kube/index.js';
 import type { ClusterInformers, StoredCapacityBuffer } from '../../state/informers.js';
 import { resolveBuffer, virtualPods, type ResolvedBuffer } from './resolve.js';
+import { ConditionReasons } from '../../api/index.js';
 
 /** A buffer resolved against the cluster as the informers see it. */
 export function resolveFromCache(informers: ClusterInformers, b: StoredCapacityBuffer): ResolvedBuffer {
@@ -12,7 +13,7 @@ export function resolveFromCache(informers: ClusterInformers, b: StoredCapacityB
   if (ref && !apps)
     return {
       ok: false,
-      reason: 'ScalableNotSupported',
+      reason: ConditionReasons.scalableNotSupported,
       message: `scalableRef ${ref.apiGroup ?? ''}/${ref.kind} is not supported; name an apps/v1 Deployment`,
     };
   return resolveBuffer(b, scalable);

@@ -3,7 +3,7 @@
  * be provisioned: `ReadyForProvisioning` True, or False with the reason (no scalable object, an unsupported
  * reference...). Provisioning reads the buffers itself; this controller only reports.
  */
-import { ActiveCapacityStrategy } from '../../api/index.js';
+import { ActiveCapacityStrategy, ConditionReasons } from '../../api/index.js';
 import {
   ignoreNotFound,
   parseKey,
@@ -59,7 +59,7 @@ export class CapacityBufferController implements Reconciler {
           ? {
               type: ReadyForProvisioning,
               status: 'True' as const,
-              reason: 'Ready',
+              reason: ConditionReasons.ready,
               message: `${resolved.replicas} unit(s) of buffer capacity`,
             }
           : {

@@ -5,7 +5,7 @@
  * pods, launch nodes when they fit nowhere, and since they never bind, real pods take their room at once.
  * Consolidation counts them as pending pods, so it keeps the room. Pure: the controllers feed it.
  */
-import { exactQuantity, type CapacityBuffer } from '../../api/index.js';
+import { exactQuantity, type CapacityBuffer, ConditionReasons } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import type { Scalable } from '../../state/informers.js';
 
@@ -50,16 +50,20 @@ export function resolveBuffer(buffer: CapacityBuffer, scalable: Scalable | undef
   if (spec.podTemplateRef)
     return {
       ok: false,
-      reason: 'PodTemplateNotSupported',
+      reason: ConditionReasons.podTemplateNotSupported,
       message: 'podTemplateRef is not supported yet; use scalableRef',
     };
   const ref = spec.scalableRef;
   if (!ref)
-    return { ok: false, reason: 'NoPodShape', message: 'set scalableRef (with replicas, percentage or limits)' };
+    return {
+      ok: false,
+      reason: ConditionReasons.noPodShape,
+      message: 'set scalableRef (with replicas, percentage or limits)',
+    };
   if (!scalable)
     return {
       ok: false,
-      reason: 'ScalableNotFound',
+      reason: ConditionReasons.scalableNotFound,
       message: `${ref.kind} ${ref.name} not found in namespace ${buffer.metadata?.namespace ?? 'default'}`,
     };
   const template = scalable.spec.template;
@@ -68,7 +72,7 @@ export function resolveBuffer(buffer: CapacityBuffer, scalable: Scalable | undef
   const wanted = spec.replicas ?? byPercent ?? (spec.limits ? Number.POSITIVE_INFINITY : 0);
   const replicas = Math.min(wanted, unitsWithinLimits(spec.limits, requestsOf(template.spec)));
   if (!Number.isFinite(replicas))
-    return { ok: false, reason: 'Unbounded', message: 'limits name no resource the pods request' };
+    return { ok: false, reason: ConditionReasons.unbounded, message: 'limits name no resource the pods request' };
   return { ok: true, replicas, template };
 }
 

@@ -14,6 +14,7 @@ import { ResourceRemovalSimulator } from './simulation/resource-simulator.js';
 import { SolveRemovalSimulator } from './simulation/solve-simulator.js';
 import type { Blocked, Candidate, Command, DisruptionReason, DisruptionView } from './types.js';
 import { validate } from './validation.js';
+import { EventReasons } from '../event-reasons.js';
 
 export { defaultMethods } from './methods/all.js';
 
@@ -101,7 +102,7 @@ function disabled(method: Method, candidates: readonly Candidate[]): Blocked[] {
   const out: Blocked[] = [];
   for (const c of candidates) {
     const message = method.disabledFor?.(c);
-    if (message) out.push({ node: c.node, message, reason: 'Unconsolidatable' });
+    if (message) out.push({ node: c.node, message, reason: EventReasons.unconsolidatable });
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import type { Budget, ConsolidationPolicy } from '../../api/index.js';
 import type * as sched from '../../scheduling/index.js';
+import { EventReasons } from '../event-reasons.js';
 
 /** Budget reasons (Karpenter's DisruptionReason values); `Unhealthy` is node repair's. */
 export type DisruptionReason = 'Drifted' | 'Empty' | 'Underutilized' | 'Unhealthy';
@@ -104,7 +105,7 @@ export interface Candidate {
 export interface Blocked {
   node: DisruptionNode;
   message: string;
-  reason: 'DisruptionBlocked' | 'Unconsolidatable';
+  reason: typeof EventReasons.disruptionBlocked | typeof EventReasons.unconsolidatable;
 }
 
 /** The consolidation type label of `karpenter_voluntary_disruption_decisions_total`. */

@@ -3,7 +3,7 @@
  * `Conflict` when the overlay sets, at the same weight as another, a different price or capacity for the same
  * offering or instance type of some NodePool: the other (first by name) wins there.
  */
-import { ConditionTypes } from '../../api/index.js';
+import { ConditionTypes, ConditionReasons } from '../../api/index.js';
 import { OverlaidCloudProvider } from '../../cloudprovider/index.js';
 import {
   ignoreNotFound,
@@ -53,13 +53,22 @@ export class NodeOverlayController implements Reconciler {
           ? {
               type: ConditionTypes.validationSucceeded,
               status: 'False' as const,
-              reason: 'Conflict',
+              reason: ConditionReasons.conflict,
               message: conflict,
             }
-          : { type: ConditionTypes.validationSucceeded, status: 'True' as const, reason: 'ValidationSucceeded' };
+          : {
+              type: ConditionTypes.validationSucceeded,
+              status: 'True' as const,
+              reason: ConditionReasons.validationSucceeded,
+            };
         const ready = conflict
-          ? { type: ConditionTypes.ready, status: 'False' as const, reason: 'Conflict', message: conflict }
-          : { type: ConditionTypes.ready, status: 'True' as const, reason: 'Ready' };
+          ? {
+              type: ConditionTypes.ready,
+              status: 'False' as const,
+              reason: ConditionReasons.conflict,
+              message: conflict,
+            }
+          : { type: ConditionTypes.ready, status: 'True' as const, reason: ConditionReasons.ready };
         const conditions = setCondition(setCondition(status.conditions, valid, at), ready, at);
         if (JSON.stringify(conditions) === JSON.stringify(status.conditions)) return undefined;
         fresh.status = { ...status, conditions };

@@ -2,7 +2,7 @@
  * AwsCloudProvider: Karpenter's AWS provider behaviour behind Tenon's CloudProvider interface, reaching
  * AWS only through the AwsPort (the SDK adapter in production, the simulated EC2 in the playground).
  */
-import { ConditionTypes, Labels, type EC2NodeClass } from '../../api/index.js';
+import { ConditionTypes, Labels, type EC2NodeClass, ConditionReasons } from '../../api/index.js';
 import {
   CreateError,
   NodeClaimNotFoundError,
@@ -174,25 +174,29 @@ export class AwsCloudProvider implements CloudProvider {
     if (!nodeClass)
       return {
         status: 'False',
-        reason: 'NodeClassNotFound',
+        reason: ConditionReasons.nodeClassNotFound,
         message: `EC2NodeClass ${ref.name} not found on the cluster`,
       };
     if (nodeClass.metadata?.deletionTimestamp)
-      return { status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${ref.name} is terminating` };
+      return {
+        status: 'False',
+        reason: ConditionReasons.nodeClassTerminating,
+        message: `EC2NodeClass ${ref.name} is terminating`,
+      };
     const ready = nodeClass.status?.conditions?.find((c) => c.type === ConditionTypes.ready);
     if (!ready || ready.status === 'Unknown')
       return {
         status: 'False',
-        reason: 'NodeClassReadinessUnknown',
+        reason: ConditionReasons.nodeClassReadinessUnknown,
         message: `EC2NodeClass ${ref.name} readiness unknown (not resolved yet)`,
       };
     if (ready.status === 'False')
       return {
         status: 'False',
-        reason: ready.reason || 'NodeClassNotReady',
+        reason: ready.reason || ConditionReasons.nodeClassNotReady,
         message: `EC2NodeClass ${ref.name} is not Ready: ${ready.message ?? ''}`,
       };
-    return { status: 'True', reason: 'NodeClassReady', message: '' };
+    return { status: 'True', reason: ConditionReasons.nodeClassReady, message: '' };
   }
 
   /** The default policies plus the node monitoring agent's conditions. */

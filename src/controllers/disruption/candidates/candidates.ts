@@ -6,6 +6,7 @@
 import type { Candidate, Blocked, DisruptionNode, DisruptionNodePool, DisruptionView } from '../types.js';
 import { PdbLimits } from './pdb-limits.js';
 import { evictionCost, lifetimeRemaining, podDoNotDisrupt, podKeyOf, reschedulablePods } from './pods.js';
+import { EventReasons } from '../../event-reasons.js';
 
 /** The outcome of checking every node. */
 export interface CandidateSet {
@@ -46,7 +47,7 @@ export function candidatesOf(view: DisruptionView): CandidateSet {
     if (why || !pool) {
       // Nodes on their way in or out are not news (Karpenter skips them silently); everything else is reported.
       if (!node.deleting && node.initialized !== false)
-        out.blocked.push({ node, message: why ?? 'no NodePool', reason: 'DisruptionBlocked' });
+        out.blocked.push({ node, message: why ?? 'no NodePool', reason: EventReasons.disruptionBlocked });
       continue;
     }
     const cost =

@@ -140,7 +140,7 @@ export class NodeClaimDisruptionController implements Reconciler {
       update: {
         type: ConditionTypes.consolidatable,
         status: 'True',
-        reason: 'Consolidatable',
+        reason: ConditionReasons.consolidatable,
         message: `consolidateAfter (${formatDuration(ms)}) has passed since the last pod event`,
       },
     };

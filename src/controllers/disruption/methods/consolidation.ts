@@ -5,7 +5,7 @@
  * SpotToSpotConsolidation gate and, for a single node, at least 15 cheaper types to choose from (so the
  * launch cannot land on a type that is itself immediately consolidatable again).
  */
-import { Labels } from '../../../api/index.js';
+import { Labels, ConditionReasons } from '../../../api/index.js';
 import { Requirement } from '../../../scheduling/index.js';
 import type * as sched from '../../../scheduling/index.js';
 import type { RemovalOutcome, RemovalSimulator } from '../simulation/removal-simulator.js';
@@ -65,7 +65,7 @@ function command(
   const replacements = replacement ? [replacement] : [];
   const costAfter = replacement?.cheapest.price ?? 0;
   const cmd: Command = {
-    reason: 'Underutilized',
+    reason: ConditionReasons.underutilized,
     consolidationType: type,
     method: type === 'multi' ? 'multi-node consolidation' : 'single-node consolidation',
     candidates: [...candidates],

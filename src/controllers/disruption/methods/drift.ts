@@ -8,11 +8,13 @@ import { describe } from './summary.js';
 import type { Candidate, Command, DisruptionView } from '../types.js';
 import { candidatesPrice } from './consolidation.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
+import { ConditionReasons } from '../../../api/index.js';
+import { EventReasons } from '../../event-reasons.js';
 
 /** The drift method. */
 export class Drift implements Method {
   readonly name = 'drift';
-  readonly reason = 'Drifted' as const;
+  readonly reason = ConditionReasons.drifted;
   readonly consolidationType = '' as const;
 
   /** Drifted nodes only; a static NodePool's are StaticDrift's. */
@@ -32,7 +34,7 @@ export class Drift implements Method {
         blocked.push({
           node: c.node,
           message: `drifted (${c.node.drifted ?? ''}) but would not fit: pod ${first.pod} could not be rescheduled (${first.reason})`,
-          reason: 'DisruptionBlocked',
+          reason: EventReasons.disruptionBlocked,
         });
         continue;
       }

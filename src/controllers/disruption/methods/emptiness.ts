@@ -9,11 +9,12 @@ import type { Candidate, Command, DisruptionView } from '../types.js';
 import { candidatesPrice } from './consolidation.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
 import { describe } from './summary.js';
+import { ConditionReasons } from '../../../api/index.js';
 
 /** The emptiness method. */
 export class Emptiness implements Method {
   readonly name = 'emptiness';
-  readonly reason = 'Empty' as const;
+  readonly reason = ConditionReasons.empty;
   readonly consolidationType = 'empty' as const;
 
   /** Empty nodes past consolidateAfter. */

@@ -5,6 +5,7 @@
 import type { Allowance } from '../budgets/budgets.js';
 import type { Blocked, Candidate, Command, ConsolidationType, DisruptionReason, DisruptionView } from '../types.js';
 import type { ConsolidationContext } from './consolidation.js';
+import { EventReasons } from '../../event-reasons.js';
 
 /** What a method is given besides its candidates. */
 export interface MethodContext extends ConsolidationContext {
@@ -51,7 +52,11 @@ export function withinBudgets(
   for (const c of candidates) {
     const n = left.get(c.nodePool.name) ?? 0;
     if (n <= 0) {
-      blocked.push({ node: c.node, message: budgetMessage(c, budgets, reason), reason: 'DisruptionBlocked' });
+      blocked.push({
+        node: c.node,
+        message: budgetMessage(c, budgets, reason),
+        reason: EventReasons.disruptionBlocked,
+      });
       continue;
     }
     left.set(c.nodePool.name, n - 1);

@@ -16,6 +16,7 @@ import type { Candidate, DisruptionView } from '../types.js';
 import { balancedRefusal } from './balanced.js';
 import { choosePrefix } from './prefix-choice.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
+import { ConditionReasons } from '../../../api/index.js';
 
 /** Karpenter's batch limit: multi-node consolidation looks at the first 100 candidates only. */
 export const MultiNodeConsolidationMaxCandidates = 100;
@@ -36,7 +37,7 @@ export function underutilizedDisabled(c: Candidate): string | undefined {
 /** The multi-node consolidation method. */
 export class MultiNodeConsolidation implements Method {
   readonly name = 'multi-node consolidation';
-  readonly reason = 'Underutilized' as const;
+  readonly reason = ConditionReasons.underutilized;
   readonly consolidationType = 'multi' as const;
 
   /** See underutilizedEligible. */

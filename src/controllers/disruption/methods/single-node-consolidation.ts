@@ -12,6 +12,8 @@ import type { Candidate, DisruptionView } from '../types.js';
 import { computeConsolidation } from './consolidation.js';
 import { budgetMessage, type Method, type MethodContext, type MethodResult } from './method.js';
 import { underutilizedDisabled, underutilizedEligible } from './multi-node-consolidation.js';
+import { ConditionReasons } from '../../../api/index.js';
+import { EventReasons } from '../../event-reasons.js';
 
 /** Full solves one pass may spend on single-node consolidation (Karpenter's 3-minute timeout, counted in solves). */
 export const SingleNodeConsolidationMaxSolves = 200;
@@ -19,7 +21,7 @@ export const SingleNodeConsolidationMaxSolves = 200;
 /** The single-node consolidation method. */
 export class SingleNodeConsolidation implements Method {
   readonly name = 'single-node consolidation';
-  readonly reason = 'Underutilized' as const;
+  readonly reason = ConditionReasons.underutilized;
   readonly consolidationType = 'single' as const;
 
   /** See underutilizedEligible. */
@@ -47,14 +49,18 @@ export class SingleNodeConsolidation implements Method {
         blocked.push({
           node: c.node,
           message: budgetMessage(c, ctx.budgets, this.reason),
-          reason: 'DisruptionBlocked',
+          reason: EventReasons.disruptionBlocked,
         });
         continue;
       }
       const r = computeConsolidation([c], ctx, this.consolidationType);
       const refused = r.ok ? balancedRefusal(r.command, ctx.view) : undefined;
       if (r.ok && !refused) return { command: r.command, blocked };
-      blocked.push({ node: c.node, message: r.ok ? (refused ?? '') : r.message, reason: 'Unconsolidatable' });
+      blocked.push({
+        node: c.node,
+        message: r.ok ? (refused ?? '') : r.message,
+        reason: EventReasons.unconsolidatable,
+      });
     }
     return { blocked };
   }

@@ -1,4 +1,4 @@
-import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
+import { Annotations, ConditionTypes, Labels, ConditionReasons } from '../../../api/index.js';
 import { rfc3339 } from '../../../clock/index.js';
 import {
   ignoreNotFound,
@@ -120,7 +120,7 @@ export class NodeHealthController implements Reconciler {
       .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === r.nodePool);
     const allowed = allowedByBudgets(
       { name: r.nodePool, budgets, consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfterMs: undefined },
-      { reason: 'Unhealthy', numNodes: claims.filter(isInitialized).length, now: r.now },
+      { reason: ConditionReasons.unhealthy, numNodes: claims.filter(isInitialized).length, now: r.now },
     );
     // A static pool's repair in flight is a NodeClaim marked for disruption as Unhealthy, not yet deleted.
     const inFlight = claims.filter(

@@ -1,4 +1,4 @@
-import { ConditionTypes, Finalizers } from '../../../api/index.js';
+import { ConditionTypes, Finalizers, ConditionReasons } from '../../../api/index.js';
 import {
   ignoreNotFound,
   ReadYourWrites,
@@ -112,11 +112,11 @@ export class NodeClaimLifecycleController implements Reconciler {
     status.conditions = setCondition(
       c,
       ready
-        ? { type: ConditionTypes.ready, status: 'True', reason: 'Ready' }
+        ? { type: ConditionTypes.ready, status: 'True', reason: ConditionReasons.ready }
         : {
             type: ConditionTypes.ready,
             status: 'Unknown',
-            reason: 'UnhealthyDependents',
+            reason: ConditionReasons.unhealthyDependents,
             message: `${notReady.join(', ')} not True`,
           },
       { now: this.ctx.clock.now() },

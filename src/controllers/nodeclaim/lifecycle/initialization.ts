@@ -4,6 +4,7 @@ import {
   isKnownEphemeralTaintKey,
   Labels,
   type Taint,
+  ConditionReasons,
 } from '../../../api/index.js';
 import { nodeReadyCondition, Resources, type Node } from '../../../kube/index.js';
 import { formatDuration } from '../../../settings/duration.js';
@@ -45,7 +46,7 @@ export class InitializationPhase implements Phase {
         : 'waiting for the instance to launch';
       status.conditions = setCondition(
         status.conditions,
-        { type: ConditionTypes.initialized, status: 'Unknown', reason: 'NodeNotFound', message },
+        { type: ConditionTypes.initialized, status: 'Unknown', reason: ConditionReasons.nodeNotFound, message },
         { now },
       );
       return {};
@@ -76,7 +77,7 @@ export class InitializationPhase implements Phase {
     nc.metadata.labels = { ...nc.metadata.labels, [Labels.initialized]: 'true' };
     status.conditions = setCondition(
       status.conditions,
-      { type: ConditionTypes.initialized, status: 'True', reason: 'Initialized' },
+      { type: ConditionTypes.initialized, status: 'True', reason: ConditionReasons.initialized },
       { now },
     );
     this.ctx.log.info(
@@ -98,13 +99,13 @@ export class InitializationPhase implements Phase {
       const detail = ready
         ? `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`
         : 'no Ready condition yet';
-      return { reason: 'NodeNotReady', message: `Node ${name} is not Ready: ${detail}` };
+      return { reason: ConditionReasons.nodeNotReady, message: `Node ${name} is not Ready: ${detail}` };
     }
     const taints = node.spec?.taints ?? [];
     const startup = (nc.spec.startupTaints ?? []).find((t) => hasTaint(taints, t as Taint));
     if (startup)
       return {
-        reason: 'StartupTaintsExist',
+        reason: ConditionReasons.startupTaintsExist,
         message: `startup taint ${taintString(startup as Taint)} is still present on Node ${name}; whatever prepares the node must remove it`,
       };
     const ephemeral = taints.find((t) => isKnownEphemeralTaintKey(t.key));
@@ -114,7 +115,7 @@ export class InitializationPhase implements Phase {
     );
     if (missing.length)
       return {
-        reason: 'ResourceNotRegistered',
+        reason: ConditionReasons.resourcesNotRegistered,
         message: `Node ${name} has not registered the requested resources ${missing.join(', ')}`,
       };
     return undefined;
@@ -123,9 +124,10 @@ export class InitializationPhase implements Phase {
   private ephemeralWait(name: string, taint: Taint, since: number): Waiting {
     const owner = EphemeralTaintOwners[taint.key] ?? 'the agent that owns this readiness taint';
     const base = `known ephemeral taint ${taintString(taint)} is still present on Node ${name}; expected to be removed by ${owner}`;
-    if (since < this.ctx.options.lingeringTaintAlert) return { reason: 'KnownEphemeralTaintsExist', message: base };
+    if (since < this.ctx.options.lingeringTaintAlert)
+      return { reason: ConditionReasons.knownEphemeralTaintsExist, message: base };
     const message = `${base}; it has lingered ${formatDuration(since)} since registration (alert after ${formatDuration(this.ctx.options.lingeringTaintAlert)})`;
-    return { reason: 'KnownEphemeralTaintsExist', message, lingering: taint };
+    return { reason: ConditionReasons.knownEphemeralTaintsExist, message, lingering: taint };
   }
 }
 

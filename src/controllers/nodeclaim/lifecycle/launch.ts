@@ -30,7 +30,7 @@ export class LaunchPhase implements Phase {
       };
       nc.status.conditions = setCondition(
         nc.status.conditions,
-        { type: ConditionTypes.launched, status: 'True', reason: 'Launched' },
+        { type: ConditionTypes.launched, status: 'True', reason: ConditionReasons.launched },
         { now },
       );
       const nodepool = nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '';

@@ -7,6 +7,7 @@ import {
   Labels,
   UnregisteredTaint,
   type Taint,
+  ConditionReasons,
 } from '../../../api/index.js';
 import { formatDuration } from '../../../settings/duration.js';
 import { Resources, updateWithRetry, type Node } from '../../../kube/index.js';
@@ -39,7 +40,7 @@ export class RegistrationPhase implements Phase {
         {
           type: ConditionTypes.registered,
           status: 'Unknown',
-          reason: 'AwaitingLaunch',
+          reason: ConditionReasons.awaitingLaunch,
           message: 'waiting for the instance to launch',
         },
         { now },
@@ -52,7 +53,7 @@ export class RegistrationPhase implements Phase {
       const message = `no Node with providerID ${status.providerID} has registered yet`;
       status.conditions = setCondition(
         status.conditions,
-        { type: ConditionTypes.registered, status: 'Unknown', reason: 'NodeNotFound', message },
+        { type: ConditionTypes.registered, status: 'Unknown', reason: ConditionReasons.nodeNotFound, message },
         { now },
       );
       return {};
@@ -61,7 +62,7 @@ export class RegistrationPhase implements Phase {
       const message = `${nodes.length} Nodes carry providerID ${status.providerID}: ${nodes.map((n) => n.metadata.name).join(', ')}`;
       status.conditions = setCondition(
         status.conditions,
-        { type: ConditionTypes.registered, status: 'False', reason: 'MultipleNodesFound', message },
+        { type: ConditionTypes.registered, status: 'False', reason: ConditionReasons.multipleNodesFound, message },
         { now },
       );
       return { requeueAfter: 30_000 };
@@ -70,7 +71,7 @@ export class RegistrationPhase implements Phase {
     status.nodeName = adopted.metadata.name;
     status.conditions = setCondition(
       status.conditions,
-      { type: ConditionTypes.registered, status: 'True', reason: 'Registered' },
+      { type: ConditionTypes.registered, status: 'True', reason: ConditionReasons.registered },
       { now },
     );
     this.ctx.metrics.nodesCreated.inc({

@@ -1,4 +1,4 @@
-import { Annotations, ConditionTypes, Labels } from '../../../api/index.js';
+import { Annotations, ConditionTypes, Labels, ConditionReasons } from '../../../api/index.js';
 import {
   ignoreNotFound,
   Resources,
@@ -89,7 +89,7 @@ export class NodePoolStatusController implements Reconciler {
         const generation = fresh.metadata.generation;
         let conditions = setCondition(
           status.conditions,
-          { type: ConditionTypes.validationSucceeded, status: 'True', reason: 'ValidationSucceeded' },
+          { type: ConditionTypes.validationSucceeded, status: 'True', reason: ConditionReasons.validationSucceeded },
           { now, generation },
         );
         if (classReady)
@@ -103,7 +103,7 @@ export class NodePoolStatusController implements Reconciler {
           conditions,
           classReady && classReady.status !== 'True'
             ? { type: ConditionTypes.ready, status: 'False', reason: classReady.reason, message: classReady.message }
-            : { type: ConditionTypes.ready, status: 'True', reason: 'Ready' },
+            : { type: ConditionTypes.ready, status: 'True', reason: ConditionReasons.ready },
           { now, generation },
         );
         const next = { ...status, resources, nodes: claims.length, conditions: ready };

@@ -1,5 +1,5 @@
 /** EC2NodeClass status conditions: each dependency's, and the root `Ready` summarising them. */
-import { ConditionTypes, type Condition } from '../../../api/index.js';
+import { ConditionTypes, type Condition, ConditionReasons } from '../../../api/index.js';
 
 /** The condition types the resolver owns, in the order they are reported. */
 export const NodeClassConditionTypes = [
@@ -32,7 +32,7 @@ export function readyOutcome(outcomes: ConditionOutcome[]): ConditionOutcome {
   return {
     type: ConditionTypes.ready,
     status: 'False',
-    reason: 'UnhealthyDependents',
+    reason: ConditionReasons.unhealthyDependents,
     message: bad.map((o) => `${o.type}=${o.status}: ${o.message}`).join('; '),
   };
 }

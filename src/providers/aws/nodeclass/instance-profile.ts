@@ -2,7 +2,7 @@
  * The EC2NodeClass's instance profile: `spec.instanceProfile` must exist; for `spec.role`, Tenon creates
  * (and later deletes) a profile named `<cluster>_<hash of region and class name>` holding that role.
  */
-import { Labels } from '../../../api/index.js';
+import { Labels, ConditionReasons } from '../../../api/index.js';
 import type { AwsPort, Tags } from '../ports/index.js';
 import { AwsApiError } from '../ports/index.js';
 import { stableHash } from './hash.js';
@@ -32,7 +32,12 @@ export type ProfileResult = { ok: true; name: string } | { ok: false; reason: st
 /** Checks `spec.instanceProfile` exists. */
 export async function checkInstanceProfile(port: AwsPort, name: string): Promise<ProfileResult> {
   const p = await port.getInstanceProfile(name);
-  if (!p) return { ok: false, reason: 'InstanceProfileNotFound', message: `instance profile "${name}" does not exist` };
+  if (!p)
+    return {
+      ok: false,
+      reason: ConditionReasons.instanceProfileNotFound,
+      message: `instance profile "${name}" does not exist`,
+    };
   return { ok: true, name };
 }
 
@@ -62,7 +67,7 @@ export async function ensureRoleProfile(input: {
     const message = AwsApiError.isKind(e, 'NotFound') ? `role "${roleName}" does not exist (${e.message})` : e.message;
     return {
       ok: false,
-      reason: 'InstanceProfileCreationFailed',
+      reason: ConditionReasons.instanceProfileCreationFailed,
       message: `creating instance profile "${name}" for role "${roleName}": ${message}`,
     };
   }

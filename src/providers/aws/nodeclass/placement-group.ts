@@ -2,7 +2,7 @@
  * The placement group an EC2NodeClass's `placementGroupSelector` names (by id or name), as Karpenter resolves it:
  * only groups in state `available`, looked up once a minute, the last one found kept through a failed lookup.
  */
-import { ConditionTypes, type EC2NodeClass } from '../../../api/index.js';
+import { ConditionTypes, type EC2NodeClass, ConditionReasons } from '../../../api/index.js';
 import type { Clock } from '../../../clock/index.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import { AwsApiError, type AwsPort, type PlacementGroupInfo } from '../ports/index.js';
@@ -61,7 +61,7 @@ export class PlacementGroupProvider {
         return {
           type,
           status: 'False',
-          reason: 'PlacementGroupNotFound',
+          reason: ConditionReasons.placementGroupNotFound,
           message: `Placement group "${named}" not found`,
         };
       return ok(type);
@@ -70,7 +70,7 @@ export class PlacementGroupProvider {
       return {
         type,
         status: 'False',
-        reason: 'PlacementGroupResolutionFailed',
+        reason: ConditionReasons.placementGroupResolutionFailed,
         message: `Failed to resolve placement group "${named}": ${e.message}`,
       };
     }

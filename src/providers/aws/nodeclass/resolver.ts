@@ -4,7 +4,13 @@
  * ValidationSucceeded and Ready, whose messages say which selector matched nothing. For the EC2NodeClass
  * controller; every AWS read goes through TTL caches, so a reconcile storm is not an API call storm.
  */
-import { Annotations, ConditionTypes, type EC2NodeClass, type EC2NodeClassStatus } from '../../../api/index.js';
+import {
+  Annotations,
+  ConditionTypes,
+  type EC2NodeClass,
+  type EC2NodeClassStatus,
+  ConditionReasons,
+} from '../../../api/index.js';
 import { rfc3339, type Clock } from '../../../clock/index.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import { AwsApiError, type AwsPort, type ImageInfo, type SecurityGroupInfo, type SubnetInfo } from '../ports/index.js';
@@ -144,7 +150,7 @@ export class NodeClassResolver {
           outcome: {
             type,
             status: 'False',
-            reason: 'SubnetsNotFound',
+            reason: ConditionReasons.subnetsNotFound,
             message: `SubnetSelector did not match any Subnets: no subnet matched ${describeTerms(terms)}`,
           },
         };
@@ -167,7 +173,7 @@ export class NodeClassResolver {
           outcome: {
             type,
             status: 'False',
-            reason: 'SecurityGroupsNotFound',
+            reason: ConditionReasons.securityGroupsNotFound,
             message: `SecurityGroupSelector did not match any SecurityGroups: no security group matched ${describeTerms(terms)}`,
           },
         };
@@ -197,7 +203,7 @@ export class NodeClassResolver {
           outcome: {
             type,
             status: 'False',
-            reason: 'AMINotFound',
+            reason: ConditionReasons.amiNotFound,
             message: `AMISelector did not match any AMIs: no AMI matched ${describeTerms(terms)} for Kubernetes ${k8s}`,
           },
         };
@@ -239,7 +245,7 @@ export class NodeClassResolver {
               })
             : {
                 ok: false as const,
-                reason: 'InstanceProfileNotFound',
+                reason: ConditionReasons.instanceProfileNotFound,
                 message: "neither 'role' nor 'instanceProfile' is set",
               };
       if (!result.ok)

@@ -1,5 +1,5 @@
 /** ValidationSucceeded: what Tenon can check about an EC2NodeClass without launching (kubelet, userData, tags). */
-import { ConditionTypes, checkKubelet, type EC2NodeClass } from '../../../api/index.js';
+import { ConditionTypes, checkKubelet, type EC2NodeClass, ConditionReasons } from '../../../api/index.js';
 import { tryGenerateUserData } from '../bootstrap/index.js';
 import { ok, type ConditionOutcome } from './conditions.js';
 import { amiFamilyOf, kubeletOf, specOf } from './settings.js';
@@ -21,7 +21,7 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
     return {
       type,
       status: 'False',
-      reason: 'TagsNotAllowed',
+      reason: ConditionReasons.tagsNotAllowed,
       message: `tags ${restricted.join(', ')} are set by Tenon and cannot be overridden`,
     };
   }
@@ -30,7 +30,7 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
     return {
       type,
       status: 'False',
-      reason: 'InvalidKubeletConfiguration',
+      reason: ConditionReasons.invalidKubeletConfiguration,
       message: kubelet.errors.map((e) => e.message).join('; '),
     };
   }
@@ -47,7 +47,7 @@ export function validateNodeClass(nodeClass: EC2NodeClass, clusterName: string):
     return {
       type,
       status: 'False',
-      reason: 'InvalidUserData',
+      reason: ConditionReasons.invalidUserData,
       message: `spec.userData cannot be used: ${generated.error}`,
     };
   return ok(type);

@@ -23,7 +23,8 @@ import { cleanupNodeClass } from '../../nodeclass/cleanup.js';
 import type { NodeClassResolver } from '../../nodeclass/resolver.js';
 import type { AwsPort } from '../../ports/index.js';
 import { restampNodeClaims } from './restamp.js';
-import { userDataVerdict, UserDataLintReason } from './user-data-condition.js';
+import { NodeClassEventReasons } from './event-reasons.js';
+import { userDataVerdict } from './user-data-condition.js';
 
 /** A stored EC2NodeClass. */
 export type StoredNodeClass = EC2NodeClass & KubeObject;
@@ -85,7 +86,11 @@ export class NodeClassController implements Reconciler {
     await this.writeStatus(name, resolution.status, verdict.condition);
     if (verdict.event && this.reported.get(name) !== verdict.event) {
       this.reported.set(name, verdict.event);
-      await this.o.recorder.publish(cached, { type: 'Warning', reason: UserDataLintReason, message: verdict.event });
+      await this.o.recorder.publish(cached, {
+        type: 'Warning',
+        reason: NodeClassEventReasons.userDataLint,
+        message: verdict.event,
+      });
     }
     return { requeueAfter: resolution.ready ? refreshMs : 30_000 };
   }
@@ -124,7 +129,7 @@ export class NodeClassController implements Reconciler {
     if (await this.o.inUse(name)) {
       await this.o.recorder.publish(nc, {
         type: 'Normal',
-        reason: 'WaitingOnNodeClaimTermination',
+        reason: NodeClassEventReasons.waitingOnNodeClaimTermination,
         message: `Waiting on NodeClaim termination for ${name}`,
       });
       return { requeueAfter: 10_000 };

@@ -1,5 +1,5 @@
 /** The EC2NodeClass `UserDataValid` condition and Event from the bootstrap lint (SCENARIOS.md S2, S3). */
-import { ConditionTypes, type EC2NodeClass } from '../../../../api/index.js';
+import { ConditionTypes, type EC2NodeClass, ConditionReasons } from '../../../../api/index.js';
 import { lint, type LintFinding } from '../../bootstrap/index.js';
 
 /** The condition's outcome, and the warning Event text when there is something to say. */
@@ -8,9 +8,6 @@ export interface UserDataVerdict {
   /** Set when userData has findings a user should act on. */
   event?: string;
 }
-
-/** Event reason for userData findings on an EC2NodeClass. */
-export const UserDataLintReason = 'UserDataLint';
 
 function line(f: LintFinding): string {
   return `${f.severity} ${f.code}: ${f.message} (fix: ${f.fix})`;
@@ -23,11 +20,28 @@ export function userDataVerdict(nodeClass: EC2NodeClass): UserDataVerdict {
   );
   const errors = findings.filter((f) => f.severity === 'error');
   if (findings.length === 0)
-    return { condition: { type: ConditionTypes.userDataValid, status: 'True', reason: 'UserDataValid', message: '' } };
+    return {
+      condition: {
+        type: ConditionTypes.userDataValid,
+        status: 'True',
+        reason: ConditionReasons.userDataValid,
+        message: '',
+      },
+    };
   const message = findings.map(line).join('; ');
   const condition =
     errors.length > 0
-      ? { type: ConditionTypes.userDataValid, status: 'False' as const, reason: 'UserDataInvalid', message }
-      : { type: ConditionTypes.userDataValid, status: 'True' as const, reason: 'UserDataWarnings', message };
+      ? {
+          type: ConditionTypes.userDataValid,
+          status: 'False' as const,
+          reason: ConditionReasons.userDataInvalid,
+          message,
+        }
+      : {
+          type: ConditionTypes.userDataValid,
+          status: 'True' as const,
+          reason: ConditionReasons.userDataWarnings,
+          message,
+        };
   return { condition, event: message };
 }

@@ -9,6 +9,8 @@ import type { Blocked, Candidate, Command, DisruptionNodePool, StaticPool } from
 import { candidatesPrice } from './consolidation.js';
 import { withinBudgets, type Method, type MethodContext, type MethodResult } from './method.js';
 import { describe } from './summary.js';
+import { ConditionReasons } from '../../../api/index.js';
+import { EventReasons } from '../../event-reasons.js';
 
 /** Karpenter's DisruptionBlocked message when limits.nodes leaves no room for a replacement. */
 export const staticAtLimitMessage = 'static NodePool is at its node limit and cannot stage a replacement';
@@ -26,7 +28,7 @@ export function staticRoom(p: Pick<StaticPool, 'limitNodes' | 'nodeClaims'>): nu
 /** The static drift method. */
 export class StaticDrift implements Method {
   readonly name = 'static-drift';
-  readonly reason = 'Drifted' as const;
+  readonly reason = ConditionReasons.drifted;
   readonly consolidationType = '' as const;
 
   /** Drifted nodes of static NodePools. */
@@ -52,7 +54,7 @@ export class StaticDrift implements Method {
     if (pool.active > pool.replicas) return [];
     const room = staticRoom(pool);
     for (const c of group.slice(room))
-      blocked.push({ node: c.node, message: staticAtLimitMessage, reason: 'DisruptionBlocked' });
+      blocked.push({ node: c.node, message: staticAtLimitMessage, reason: EventReasons.disruptionBlocked });
     return group.slice(0, room);
   }
 

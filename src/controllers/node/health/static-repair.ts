@@ -5,7 +5,7 @@
  * deletes the unhealthy NodeClaim once the replacement is initialized (without waiting for its drain). Nothing is
  * staged while the pool is still scaling down, and a pool whose limits.nodes leaves no room is blocked.
  */
-import { Labels } from '../../../api/index.js';
+import { ConditionReasons, Labels } from '../../../api/index.js';
 import type { Node } from '../../../kube/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
@@ -55,7 +55,7 @@ export async function stageStaticRepair(args: {
     disruptionCost: 0,
   };
   const command: Command = {
-    reason: 'Unhealthy',
+    reason: ConditionReasons.unhealthy,
     consolidationType: '',
     method: 'repair',
     candidates: [candidate],

@@ -84,12 +84,31 @@ export type Step =
   | { fault: Fault }
   | { expect: Expectation };
 
+/** A capacity reservation the simulated account holds from the start. */
+export interface CapacityReservationSpec {
+  instanceType: string;
+  /** A zone of the simulated region (`us-east-1a`). */
+  zone: string;
+  /** Instances it holds. */
+  count: number;
+  /** Default `targeted`. */
+  instanceMatchCriteria?: 'open' | 'targeted';
+  /** Default `default`. */
+  reservationType?: 'default' | 'capacity-block';
+  tags?: Record<string, string>;
+  interruptible?: boolean;
+  /** It ends this long after the start (a duration such as `2h`); none: it does not end. */
+  endsAfter?: string;
+}
+
 /** The simulated world a scenario runs in. */
 export interface WorldSpec {
   /** Zones of the simulated region (3 to 6). */
   zones?: number;
   /** Install the default EC2NodeClass and NodePool (default true). */
   defaults?: boolean;
+  /** Capacity reservations of the simulated account (their ids are generated: select them by tags). */
+  capacityReservations?: CapacityReservationSpec[];
 }
 
 /** A whole scenario file. */

@@ -165,8 +165,10 @@ export async function timeline(pg: Playground, t0: number): Promise<Timeline> {
 export function launches(pg: Playground, states?: Array<'pending' | 'running'>): LaunchGroup[] {
   const groups = new Map<string, LaunchGroup>();
   for (const i of pg.ec2.listInstances({ states })) {
-    const key = `${i.instanceType}/${i.zone}/${i.capacityType}`;
-    const g = groups.get(key) ?? { instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType, count: 0 };
+    // An instance in a capacity reservation is an on-demand instance to EC2, reserved capacity to the cluster.
+    const capacityType = i.capacityReservationId === undefined ? i.capacityType : 'reserved';
+    const key = `${i.instanceType}/${i.zone}/${capacityType}`;
+    const g = groups.get(key) ?? { instanceType: i.instanceType, zone: i.zone, capacityType, count: 0 };
     g.count++;
     groups.set(key, g);
   }

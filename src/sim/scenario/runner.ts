@@ -15,6 +15,7 @@ import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
 import type { Expectation, Scenario, Step, WaitStep } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
 import { findUnexplainedWaits } from '../report/unexplained-waits.js';
+import { addCapacityReservations } from './world-setup.js';
 
 /** Options of a run. */
 export interface RunScenarioOptions {
@@ -188,6 +189,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
   let error: string | undefined;
   let passed = true;
   try {
+    addCapacityReservations(pg, s.world?.capacityReservations ?? []);
     await run.look(true);
     for (const [i, step] of s.steps.entries()) {
       run.at(i + 1, stepText(step), stepLabel(step));

@@ -76,6 +76,30 @@ describe('scenario files', () => {
     ]);
   });
 
+  it('checks the world capacity reservations field by field', () => {
+    const ok = parseScenario(
+      valid.replace(
+        'zones: 3',
+        'zones: 3\n  capacityReservations: [{instanceType: m5.large, zone: us-east-1a, count: 2, tags: {team: ml}}]',
+      ),
+    );
+    expect(ok.errors).toEqual([]);
+    expect(ok.scenario?.world?.capacityReservations?.[0]).toEqual({
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      count: 2,
+      tags: { team: 'ml' },
+    });
+    const bad = parseScenario(
+      valid.replace('zones: 3', 'zones: 3\n  capacityReservations: [{zone: us-east-1a, count: 0, endsAfter: soon}]'),
+    );
+    expect(bad.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'world.capacityReservations[0].instanceType: is required',
+      'world.capacityReservations[0].count: must be at least 1',
+      'world.capacityReservations[0].endsAfter: must be a duration like 30s, 5m or 1h30m, got "soon"',
+    ]);
+  });
+
   it('YAML syntax errors carry their line', () => {
     const r = parseScenario('name: x\nsteps:\n  - advance: [1m\n');
     expect(r.errors[0]?.message).toMatch(/^not valid YAML/);

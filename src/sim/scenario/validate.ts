@@ -164,6 +164,26 @@ const step = union('step', {
   expect: expectation,
 });
 
+const stringMap: Check = (v, path, errors) => {
+  if (!isRecord(v)) return void errors.push({ path, message: 'must be a mapping of strings' });
+  for (const [k, x] of Object.entries(v))
+    if (typeof x !== 'string') errors.push({ path: [...path, k], message: 'must be a string' });
+};
+
+const capacityReservation = obj(
+  {
+    instanceType: str(),
+    zone: str(),
+    count: num({ integer: true, min: 1 }),
+    instanceMatchCriteria: oneOf(['open', 'targeted']),
+    reservationType: oneOf(['default', 'capacity-block']),
+    tags: stringMap,
+    interruptible: oneOf([true, false]),
+    endsAfter: duration,
+  },
+  ['instanceType', 'zone', 'count'],
+);
+
 const scenarioCheck = obj(
   {
     name: str((s) =>
@@ -173,7 +193,11 @@ const scenarioCheck = obj(
     ),
     description: str(),
     seed: num({ integer: true, min: 0 }),
-    world: obj({ zones: num({ integer: true, min: 3, max: 6 }), defaults: oneOf([true, false]) }),
+    world: obj({
+      zones: num({ integer: true, min: 3, max: 6 }),
+      defaults: oneOf([true, false]),
+      capacityReservations: list(capacityReservation),
+    }),
     steps: list(step, { nonEmpty: true }),
   },
   ['name', 'steps'],

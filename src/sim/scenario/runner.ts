@@ -189,7 +189,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
   let error: string | undefined;
   let passed = true;
   try {
-    addCapacityReservations(pg, s.world?.capacityReservations ?? []);
+    addCapacityReservations(pg, s.world);
     await run.look(true);
     for (const [i, step] of s.steps.entries()) {
       run.at(i + 1, stepText(step), stepLabel(step));

@@ -1,12 +1,12 @@
 /** What a scenario's `world` adds to a fresh playground beyond zones and defaults: capacity reservations. */
 import { parseDuration } from '../../settings/duration.js';
 import type { Playground } from '../playground/playground.js';
-import type { CapacityReservationSpec } from './format.js';
+import type { WorldSpec } from './format.js';
 
 /** Creates the reservations in the simulated account; throws naming the field when a zone is not the region's. */
-export function addCapacityReservations(pg: Playground, specs: readonly CapacityReservationSpec[]): void {
+export function addCapacityReservations(pg: Playground, world: WorldSpec | undefined): void {
   const zones = pg.ec2.account.zones;
-  specs.forEach((r, i) => {
+  (world?.capacityReservations ?? []).forEach((r, i) => {
     if (!zones.includes(r.zone))
       throw new Error(
         `world.capacityReservations[${i}].zone: "${r.zone}" is not a zone of the simulated region (${zones.join(', ')})`,

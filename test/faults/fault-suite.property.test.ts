@@ -1,7 +1,8 @@
 /**
  * The fault suite: random workloads under random faults (API errors 409/429/500/503/timeouts on any or some
  * verbs and resources, dropped watches, EC2 throttling, insufficient capacity on some or all offerings,
- * instances lost, kubelets stopped, controllers restarted with empty caches, clock jumps), with the invariants
+ * instances lost, kubelets stopped, controllers restarted with empty caches or killed as SIGKILL at a call of a
+ * launch, registration, drain or deletion, clock jumps, drift, short expireAfter), with the invariants
  * of invariants.ts. Seeded and replayable: a failure prints the command that replays it. CI runs a fixed seed
  * (`npm run test:faults`); `npm run soak` runs many cases (TENON_FAULT_RUNS) with a fresh seed.
  */
@@ -19,7 +20,7 @@ describe('fault suite', () => {
     async () => {
       const result = await fc.check(
         fc.asyncProperty(faultCaseArb, async (c) => {
-          const violations = await runFaultCase(c);
+          const { violations } = await runFaultCase(c);
           if (violations.length > 0)
             throw new Error(violations.map((v) => `minute ${v.atMinute.toFixed(1)}: ${v.what}`).join('\n'));
         }),

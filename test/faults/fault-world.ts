@@ -1,188 +1,33 @@
 /**
- * The fault suite's world: a random workload on the playground (a Deployment under a PodDisruptionBudget and a
- * pod annotated do-not-disrupt, a NodePool with a cpu limit and a disruption budget), random faults at random
- * simulated times, and the invariants of invariants.ts, checked continuously and at the end.
+ * The fault suite's runner: one case of fault-cases.ts on a fresh playground, the faults at their simulated times,
+ * and the invariants of invariants.ts, checked continuously and at the end.
  */
-import fc from 'fast-check';
-import { Resources, type Pod } from '../../src/kube/index.js';
-import { defaultOptions } from '../../src/settings/options.js';
+import { Resources, type KubeObject, type Pod } from '../../src/kube/index.js';
+import type { ControllerCall } from '../../src/sim/playground/controller-process.js';
 import { startPlayground, type Playground } from '../../src/sim/playground/playground.js';
 import { applyObjects, parseManifests, scaleObject } from '../../src/sim/scenario/apply.js';
 import { injectFault } from '../../src/sim/scenario/faults.js';
-import type { Fault } from '../../src/sim/scenario/format.js';
 import type { StoredNodeClaim } from '../../src/state/informers.js';
-import { InvariantWatcher, type Limits, type Violation } from './invariants.js';
+import {
+  convergeWithinMs,
+  deletingWithinMs,
+  driftRelease,
+  finalReplicas,
+  heapBoundBytes,
+  limitsOf,
+  manifests,
+  type Drift,
+  type FaultCase,
+  type Kill,
+  type TimedFault,
+} from './fault-cases.js';
+import { InvariantWatcher, type Violation } from './invariants.js';
+import { inPhase } from './kill-points.js';
 
+export { faultCaseArb, type FaultCase } from './fault-cases.js';
 export type { Violation } from './invariants.js';
 
-/** A fault at a simulated time (ms after the workload is applied), a controller restart, or a clock jump. */
-export type TimedFault =
-  { at: number; fault: Fault } | { at: number; restartControllers: true } | { at: number; clockJump: number };
-
-/** One random case: the world's seed, the workload and the faults. */
-export interface FaultCase {
-  seed: number;
-  replicas: number;
-  cpuMillis: number;
-  spot: boolean;
-  /** The NodePool's disruption budget (nodes). */
-  budget: number;
-  /** When (ms after the workload is applied) web scales down to `to` replicas: consolidation then has work. */
-  scaleDown: { at: number; to: number };
-  faults: TimedFault[];
-}
-
 const minute = 60_000;
-/** The NodePool's cpu limit the invariant holds launches to. */
-export const cpuLimit = 40;
-/** After the last fault, every pod must be Running within this much simulated time. */
-export const convergeWithinMs = 20 * minute;
-/** Once every pod runs, no NodeClaim may still be deleting after this long (no drain is held in the suite). */
-export const deletingWithinMs = 10 * minute;
-/** Bounded memory: the heap after a case stays under this (a leak of the 4 GB kind shows at once). */
-export const heapBoundBytes = 1.5 * 1024 ** 3;
-
-const window = fc.constantFrom('10s', '30s', '2m');
-const faultArb: fc.Arbitrary<Fault> = fc.oneof(
-  fc.record({
-    apiErrors: fc.record(
-      { rate: fc.constantFrom(0.2, 0.5, 1), code: fc.constantFrom(409, 429, 500, 503, 504), for: window },
-      { requiredKeys: ['rate', 'code', 'for'] },
-    ),
-  }),
-  fc.record({
-    apiErrors: fc.record({
-      rate: fc.constantFrom(0.5, 1),
-      verb: fc.constantFrom('create', 'patch', 'update', 'delete', 'list', 'watch'),
-      resource: fc.constantFrom('nodeclaims', 'nodes', 'pods', 'pods/eviction', 'nodes/status', 'nodeclaims/status'),
-      code: fc.constantFrom(409, 429, 500, 504),
-      for: window,
-    }),
-  }),
-  fc.constant<Fault>({ watchDrop: true }),
-  fc.record({ watchDrop: fc.record({ lifetime: fc.constantFrom('5s', '30s'), for: window }) }),
-  fc.record({
-    ec2Throttling: fc.record({
-      action: fc.constantFrom('CreateFleet', 'TerminateInstances', 'DescribeInstances'),
-      calls: fc.integer({ min: 1, max: 30 }),
-    }),
-  }),
-  fc.record({
-    insufficientCapacity: fc.record(
-      {
-        zone: fc.constantFrom('us-west-2a', 'us-west-2b'),
-        capacityType: fc.constantFrom('spot', 'on-demand'),
-        for: window,
-      },
-      { requiredKeys: ['for'] },
-    ),
-  }),
-  fc.record({ insufficientCapacity: fc.record({ for: window }) }),
-  fc.record({
-    instanceLoss: fc.record(
-      { count: fc.integer({ min: 1, max: 3 }), capacityType: fc.constantFrom('spot', 'on-demand') },
-      { requiredKeys: ['count'] },
-    ),
-  }),
-  fc.record({ kubeletStop: fc.record({ count: fc.integer({ min: 1, max: 2 }), for: fc.constantFrom('30s', '2m') }) }),
-  fc.record({
-    spotInterruption: fc.record(
-      { count: fc.integer({ min: 1, max: 2 }), warning: fc.constantFrom('30s', '2m') },
-      { requiredKeys: ['count'] },
-    ),
-  }),
-);
-const at = fc.integer({ min: 0, max: 4 * minute });
-const timedArb: fc.Arbitrary<TimedFault> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ at, fault: faultArb }) },
-  { weight: 1, arbitrary: fc.record({ at, restartControllers: fc.constant(true as const) }) },
-  { weight: 1, arbitrary: fc.record({ at, clockJump: fc.constantFrom(5 * minute, 20 * minute) }) },
-);
-
-/** Random cases. */
-export const faultCaseArb: fc.Arbitrary<FaultCase> = fc
-  .record({
-    seed: fc.integer({ min: 1, max: 1_000_000 }),
-    replicas: fc.integer({ min: 4, max: 12 }),
-    cpuMillis: fc.constantFrom(250, 500, 1000, 1500),
-    spot: fc.boolean(),
-    budget: fc.integer({ min: 1, max: 2 }),
-    scaleDownAt: at,
-    faults: fc.array(timedArb, { minLength: 1, maxLength: 4 }).map((fs) => [...fs].sort((a, b) => a.at - b.at)),
-  })
-  .map(({ scaleDownAt, ...c }) => ({
-    ...c,
-    scaleDown: { at: scaleDownAt, to: Math.max(2, Math.floor(c.replicas / 2)) },
-  }));
-
-/** The replicas of web once it scaled down. */
-function finalReplicas(c: FaultCase): number {
-  return c.scaleDown.to;
-}
-
-function limitsOf(c: FaultCase): Limits {
-  return {
-    cpu: cpuLimit,
-    budgetNodes: c.budget,
-    pdb: { app: 'web', minAvailable: finalReplicas(c) - 1 },
-    doNotDisruptApp: 'pinned',
-    registrationTimeoutMs: defaultOptions.registrationTimeout,
-  };
-}
-
-function manifests(c: FaultCase): string {
-  const capacity = c.spot ? '[spot, on-demand]' : '[on-demand]';
-  return `
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: default}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-      requirements:
-        - {key: karpenter.sh/capacity-type, operator: In, values: ${capacity}}
-        - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}
-        - {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["4"]}
-        - {key: karpenter.k8s.aws/instance-cpu, operator: In, values: ["2", "4"]}
-  limits: {cpu: "${cpuLimit}"}
-  disruption:
-    consolidationPolicy: WhenEmptyOrUnderutilized
-    consolidateAfter: 1m
-    budgets: [{nodes: "${c.budget}"}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: ${c.replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: app, image: app, resources: {requests: {cpu: ${c.cpuMillis}m, memory: 512Mi}}}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: web, namespace: default}
-spec:
-  minAvailable: ${finalReplicas(c) - 1}
-  selector: {matchLabels: {app: web}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: pinned, namespace: default}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: pinned}}
-  template:
-    metadata:
-      labels: {app: pinned}
-      annotations: {karpenter.sh/do-not-disrupt: "true"}
-    spec:
-      containers: [{name: app, image: app, resources: {requests: {cpu: 250m, memory: 256Mi}}}]
-`;
-}
 
 /** Progress lines on stderr when TENON_FAULT_TRACE is set (a long case shows where it is). */
 function trace(pg: Playground, t0: number, what: string): void {
@@ -204,8 +49,25 @@ class Restarts {
   private readonly errors: unknown[] = [];
 
   start(pg: Playground): void {
+    this.track(pg.restartControllers());
+  }
+
+  /** Where each kill landed (the call, or `at the deadline`): a case's trace says what it exercised. */
+  readonly landed: string[] = [];
+
+  /** Kills the controller process where `k` says, and starts a new one. */
+  kill(pg: Playground, k: Kill): void {
+    const at = { match: (c: ControllerCall) => inPhase(k.phase, c), skip: k.skip, delivered: k.delivered };
+    this.track(
+      pg.killControllers({ at, restartAfterMs: k.restartAfter }).then((c) => {
+        this.landed.push(c ? `${k.phase}: ${c.api} ${c.verb} ${c.path}`.trim() : `${k.phase}: at the deadline`);
+      }),
+    );
+  }
+
+  private track(restart: Promise<unknown>): void {
     this.pending++;
-    pg.restartControllers().then(
+    restart.then(
       () => this.pending--,
       (e: unknown) => this.errors.push(e),
     );
@@ -227,8 +89,44 @@ async function apply(pg: Playground, tf: TimedFault | ScaleDown, restarts: Resta
     const ref = { kind: 'Deployment', name: 'web', namespace: 'default', replicas: tf.scaleTo };
     await scaleObject(pg.observer.client, pg.observer.discovery, ref);
   } else if ('restartControllers' in tf) restarts.start(pg);
+  else if ('kill' in tf) restarts.kill(pg, tf.kill);
+  else if ('drift' in tf) await drift(pg, tf.drift);
   else if ('clockJump' in tf) await pg.clock.jump(tf.clockJump);
   else await injectFault(pg, tf.fault);
+}
+
+/** A user's change that drifts every NodeClaim (through the observer: a user's write is not the fault). */
+async function drift(pg: Playground, d: Drift): Promise<void> {
+  const c = pg.observer.client;
+  const change =
+    d === 'ami'
+      ? c.patch(
+          Resources.ec2NodeClasses,
+          { name: 'default' },
+          { spec: { amiSelectorTerms: [{ alias: driftRelease }] } },
+        )
+      : c.patch(
+          Resources.nodePools,
+          { name: 'default' },
+          { spec: { template: { metadata: { labels: { rollout: '2' } } } } },
+        );
+  await pg.clock.busy(change);
+}
+
+/** The objects the user created that are gone (nothing a user created may be lost). */
+async function lostObjects(pg: Playground): Promise<string[]> {
+  const c = pg.observer.client;
+  const wanted: Array<[Parameters<typeof c.get>[0], string, string?]> = [
+    [Resources.nodePools, 'default'],
+    [Resources.ec2NodeClasses, 'default'],
+    [Resources.deployments, 'web', 'default'],
+    [Resources.deployments, 'pinned', 'default'],
+    [Resources.podDisruptionBudgets, 'web', 'default'],
+  ];
+  const lost: string[] = [];
+  for (const [rt, name, namespace] of wanted)
+    await pg.clock.busy(c.get<KubeObject>(rt, { name, namespace })).catch(() => lost.push(`${rt.kind} ${name}`));
+  return lost;
 }
 
 async function pass(pg: Playground, w: InvariantWatcher, ms: number): Promise<void> {
@@ -275,8 +173,16 @@ async function leakedInstances(pg: Playground): Promise<string[]> {
     .map((i) => i.instanceId);
 }
 
+/** What a case broke, and what it exercised. */
+export interface CaseResult {
+  violations: Violation[];
+  seen: InvariantWatcher['seen'];
+  /** Where each kill of the controller process landed. */
+  kills: string[];
+}
+
 /** Runs one case; returns every invariant it broke. */
-export async function runFaultCase(c: FaultCase): Promise<Violation[]> {
+export async function runFaultCase(c: FaultCase): Promise<CaseResult> {
   const pg = await startPlayground({ seed: c.seed, defaults: true });
   const t0 = pg.clock.now();
   const w = new InvariantWatcher(pg, t0, limitsOf(c));
@@ -297,14 +203,19 @@ export async function runFaultCase(c: FaultCase): Promise<Violation[]> {
     }
     // Faults with a window heal by themselves within 2 minutes; then the cluster must converge.
     const lastFault = pg.clock.now();
-    while (!(await pg.clock.busy(allRunning(pg, c))) && pg.clock.now() - lastFault < 2 * minute + convergeWithinMs) {
-      trace(pg, t0, 'waiting for every pod to run');
+    const settled = async (): Promise<boolean> =>
+      (await pg.clock.busy(allRunning(pg, c))) && w.driftedLeft().length === 0;
+    while (!(await settled()) && pg.clock.now() - lastFault < 2 * minute + convergeWithinMs) {
+      trace(pg, t0, 'waiting for every pod to run and every drifted NodeClaim to be replaced');
       await pass(pg, w, 30_000);
     }
     if (!(await pg.clock.busy(allRunning(pg, c))))
       late(
         `pods not all Running ${convergeWithinMs / minute} min after the faults healed:\n${await pg.clock.busy(stateOf(pg))}`,
       );
+    const drifted = w.driftedLeft();
+    if (drifted.length > 0)
+      late(`drifted NodeClaims not replaced ${convergeWithinMs / minute} min after the faults: ${drifted.join(', ')}`);
     // Consolidation acts on the scaled-down fleet; past the garbage collector's period, no instance runs without a
     // NodeClaim, and no deletion hangs.
     await pass(pg, w, 6 * minute);
@@ -313,10 +224,16 @@ export async function runFaultCase(c: FaultCase): Promise<Violation[]> {
     const stuck = w.stuckDeleting(deletingWithinMs);
     if (stuck.length > 0) late(`NodeClaims deleting for over ${deletingWithinMs / minute} min: ${stuck.join(', ')}`);
     for (const p of restarts.problems()) late(p);
+    const lost = await lostObjects(pg);
+    if (lost.length > 0) late(`objects the user created are gone: ${lost.join(', ')}`);
     const heap = process.memoryUsage().heapUsed;
     if (heap > heapBoundBytes) late(`heap ${heap} bytes over the bound`);
-    trace(pg, t0, `done, ${w.violations.length} violation(s), seen ${JSON.stringify(w.seen)}`);
-    return w.violations;
+    trace(
+      pg,
+      t0,
+      `done, ${w.violations.length} violation(s), seen ${JSON.stringify(w.seen)}, kills ${JSON.stringify(restarts.landed)}`,
+    );
+    return { violations: w.violations, seen: w.seen, kills: restarts.landed };
   } finally {
     w.stop();
     await pg.stop();

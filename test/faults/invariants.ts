@@ -34,6 +34,8 @@ export interface Limits {
   doNotDisruptApp: string;
   /** Karpenter's registration timeout: a NodeClaim launched longer ago must have registered or be gone. */
   registrationTimeoutMs: number;
+  /** The NodePool's expireAfter, when short: a NodeClaim older than that (and a little) must be deleting or gone. */
+  expireAfterMs?: number;
 }
 
 function cpuOf(q: string | number | undefined): number {
@@ -64,7 +66,9 @@ function condition(nc: StoredNodeClaim, type: string): { status: string; lastTra
 export class InvariantWatcher {
   readonly violations: Violation[] = [];
   /** How often each checked situation arose (a case that never evicts proves nothing about PDBs). */
-  readonly seen = { evictions: 0, pdbEvictions: 0, marks: 0 };
+  readonly seen = { evictions: 0, pdbEvictions: 0, marks: 0, drifted: 0, expired: 0 };
+  private readonly drifted = new Set<string>();
+  private readonly expired = new Set<string>();
   private readonly informers: SharedInformers;
   private readonly untainted = new Set<string>();
   private readonly flagged = new Set<string>();
@@ -203,14 +207,20 @@ export class InvariantWatcher {
     }
     // A minute of slack past the timeout: the liveness check runs on its own period.
     const now = this.pg.clock.now();
+    this.expiry(claims, now);
     for (const nc of claims) {
       const launched = condition(nc, 'Launched');
-      if (
-        nc.metadata.deletionTimestamp ||
-        launched?.status !== 'True' ||
-        condition(nc, 'Registered')?.status === 'True'
-      )
+      if (nc.metadata.deletionTimestamp || condition(nc, 'Registered')?.status === 'True') continue;
+      // Karpenter's launch timeout is shorter than the registration timeout: a NodeClaim that never launches goes too.
+      const age = now - Date.parse(nc.metadata.creationTimestamp ?? '');
+      if (launched?.status !== 'True') {
+        if (age > this.limits.registrationTimeoutMs + minute)
+          this.flag(
+            `NodeClaim ${nc.metadata.name} created ${(age / minute).toFixed(1)} min ago, never launched, not deleted`,
+            `unlaunched ${nc.metadata.name}`,
+          );
         continue;
+      }
       const since = Date.parse(launched.lastTransitionTime ?? '');
       if (now - since > this.limits.registrationTimeoutMs + minute)
         this.flag(
@@ -218,6 +228,57 @@ export class InvariantWatcher {
           `unregistered ${nc.metadata.name}`,
         );
     }
+  }
+
+  /** Counts drifted and expired NodeClaims; flags one that outlived expireAfter by more than 3 minutes. */
+  private expiry(claims: StoredNodeClaim[], now: number): void {
+    for (const nc of claims) {
+      const name = nc.metadata.name ?? '';
+      if (condition(nc, 'Drifted')?.status === 'True' && !this.drifted.has(name)) {
+        this.drifted.add(name);
+        this.seen.drifted++;
+      }
+      const limit = this.limits.expireAfterMs;
+      if (limit === undefined) continue;
+      const age = now - Date.parse(nc.metadata.creationTimestamp ?? '');
+      if (nc.metadata.deletionTimestamp) {
+        if (age >= limit && !this.expired.has(name)) {
+          this.expired.add(name);
+          this.seen.expired++;
+        }
+      } else if (age > limit + 3 * minute)
+        this.flag(
+          `NodeClaim ${name} is ${(age / minute).toFixed(1)} min old, past expireAfter ${limit / minute} min, not deleted`,
+          `expired ${name}`,
+        );
+    }
+  }
+
+  /**
+   * Drifted NodeClaims not yet replaced, but those whose node runs a do-not-disrupt pod (drift is voluntary: such a
+   * node waits for the pod to go).
+   */
+  driftedLeft(): string[] {
+    const pods = this.informers.get<Pod>(Resources.pods).cache.list();
+    const pinned = new Set(
+      pods
+        .filter(
+          (p) =>
+            p.metadata.labels?.app === this.limits.doNotDisruptApp ||
+            p.metadata.annotations?.[Annotations.doNotDisrupt] === 'true',
+        )
+        .map((p) => p.spec?.nodeName),
+    );
+    return this.informers
+      .get<StoredNodeClaim>(Resources.nodeClaims)
+      .cache.list()
+      .filter(
+        (nc) =>
+          condition(nc, 'Drifted')?.status === 'True' &&
+          !nc.metadata.deletionTimestamp &&
+          !pinned.has(nc.status?.nodeName),
+      )
+      .map((nc) => nc.metadata.name ?? '');
   }
 
   /** NodeClaims deleting for longer than `ms` (nothing holds a drain in the suite's cases once the faults healed). */

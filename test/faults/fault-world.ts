@@ -201,6 +201,9 @@ export async function runFaultCase(c: FaultCase): Promise<CaseResult> {
       await apply(pg, tf, restarts);
       w.look();
     }
+    // Nodes of a short expireAfter expire before the cluster is judged: their replacement is part of converging.
+    if (c.expireAfterMinutes !== undefined)
+      await pass(pg, w, Math.max(0, t0 + (c.expireAfterMinutes + 1) * minute - pg.clock.now()));
     // Faults with a window heal by themselves within 2 minutes; then the cluster must converge.
     const lastFault = pg.clock.now();
     const settled = async (): Promise<boolean> =>

@@ -28,6 +28,10 @@ Catalog: data/aws-instance-types.json (us-east-1, types with an on-demand price)
 price and spot at a seeded, stable discount of 50-80% per type and zone; 3 zones (zone-spread: 6). NodePools: c/m/r,
 generation > 5, amd64, on-demand unless the workload says otherwise. --sizes overrides every workload's pod count;
 --quick uses a quarter of the default counts and fewer bound iterations.
+NodeOverlay and CapacityBuffer workloads go through production's code: overlay-price (a -45% overlay on m7i) and
+overlay-capacity (two example.com/licence seats on c7i; a quarter of the pods need one) overlay the types with
+applyOverlays before anything is priced, so the solve, FFD and the lower bound all use the overlaid prices and
+capacity; capacity-buffer adds a 20% CapacityBuffer on the pods' Deployment as the resolver's virtual pods.
 
 Columns: cost = Tenon's solve (default strategy), ffdCost = strategy karpenter-ffd, both the hourly price of the new
 NodeClaims at their cheapest offering; violations = what checkPlacement finds in Tenon's result, judged with

@@ -1,6 +1,7 @@
 /** The cost suite's workloads on the real EC2 catalog: each builds a full scheduling input for a pod count. */
 import type { DaemonSet, ExistingNode, NodePool, Pod, SchedulingInput } from '../../src/scheduling/index.js';
 import { ec2InstanceTypes, zones } from './ec2-catalog.js';
+import { apiWorkloads } from './cost-workloads-api.js';
 import { makeDiversePods } from './karpenter-workload.js';
 
 const zoneKey = 'topology.kubernetes.io/zone';
@@ -275,4 +276,6 @@ export const costWorkloads: CostWorkload[] = [
         { nodes: existingNodes(s, 8) },
       ),
   },
+  // NodeOverlay and CapacityBuffer workloads (cost-workloads-api.ts).
+  ...apiWorkloads({ pod: (cpu, memory, extra) => pod(cpu, memory, { extra }), many, input: (p, s) => input(p, s) }),
 ];

@@ -43,6 +43,8 @@ export async function runFile(
     cluster: o.cluster ? { kubeconfig: resolve(o.cluster), startMs: systemClock.now() } : undefined,
     baseDir: dirname(resolve(file)),
     onProgress: live ? (p) => process.stderr.write(`\r${progressLine(p)}\x1b[K`) : undefined,
+    // The cluster's components may stop answering or never act; a run that stalls says what it waits on.
+    onStall: o.cluster ? (text) => process.stderr.write(`\n${text}\n`) : undefined,
   });
   if (live) process.stderr.write('\n');
   if (!o.reportDir) return { report };

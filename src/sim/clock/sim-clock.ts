@@ -41,6 +41,7 @@ export class SimClock implements Clock {
   private readonly settleMs: number;
   private inFlight = 0;
   private lastActivity = performance.now();
+  private touches = 0;
   private driving = false;
 
   /** Starts at `opts.start`. */
@@ -74,6 +75,18 @@ export class SimClock implements Clock {
   /** Notes that something happened (a watch event arrived), which postpones the next idle jump. */
   touch(): void {
     this.lastActivity = performance.now();
+    this.touches++;
+  }
+
+  /** What holds time back, for saying why it stalls: work in flight, wall ms since the last activity, timers. */
+  state(): { inFlight: number; quietMs: number; activity: number; timers: number; nextDue?: number } {
+    return {
+      inFlight: this.inFlight,
+      quietMs: performance.now() - this.lastActivity,
+      activity: this.touches,
+      timers: this.timers.size,
+      nextDue: this.timers.peek()?.at,
+    };
   }
 
   /** Counts `work` as in flight until it settles: time does not jump meanwhile. */

@@ -22,7 +22,7 @@ import { startOperator, type RunningOperator } from '../../operator/operator.js'
 import { wireAwsProvider } from '../../providers/aws/index.js';
 import type { AwsCloudProvider } from '../../providers/aws/index.js';
 import { defaultOptions, type Options } from '../../settings/options.js';
-import { SimClock, trackTransport } from '../clock/index.js';
+import { RequestsInFlight, SimClock, trackTransport } from '../clock/index.js';
 import { sleep } from '../../clock/index.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
 import { SimEc2 } from '../ec2/index.js';
@@ -136,6 +136,8 @@ export interface Playground {
   restored: boolean;
   clock: SimClock;
   client: KubeClient;
+  /** The requests `client` has in flight (what simulated time waits on when it stalls). */
+  requests: RequestsInFlight;
   discovery: Discovery;
   /** A client no injected fault touches, and its discovery: the scenario runner's (it observes; agents suffer). */
   observer: { client: KubeClient; discovery: Discovery };
@@ -246,7 +248,8 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     o.controllerPod && !o.cluster && !o.log ? new ControllerLog({ now: () => clock.now() }) : undefined;
   const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o, controllerLog);
   const { server } = endpoint;
-  const tracked = trackTransport(endpoint.transport, clock);
+  const requests = new RequestsInFlight();
+  const tracked = trackTransport(endpoint.transport, clock, requests);
   const client = new KubeClient(tracked);
   const cluster = o.clusterName ?? playgroundCluster;
   const minor = o.kubernetesVersion ?? playgroundKubernetesVersion;
@@ -352,6 +355,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     restored: endpoint.restored,
     clock,
     client,
+    requests,
     discovery,
     observer,
     ec2,

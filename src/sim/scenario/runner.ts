@@ -16,6 +16,7 @@ import type { Expectation, Scenario, Step, WaitStep } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
 import { findUnexplainedWaits } from '../report/unexplained-waits.js';
 import { addCapacityReservations } from './world-setup.js';
+import { describeWaiting } from './waiting-on.js';
 
 /** Options of a run. */
 export interface RunScenarioOptions {
@@ -35,6 +36,14 @@ export interface RunScenarioOptions {
    * controllers run on the wall clock, so simulated time may only run ahead of it this much faster.
    */
   clusterPace?: number;
+  /** Ends the run early: the report's error says what it was waiting on (pods, NodeClaims, nodes, requests). */
+  signal?: AbortSignal;
+  /**
+   * Called with what the run waits on whenever simulated time has not moved for `stallMs` of wall time (default
+   * 60 s), so a run that hangs says why while it hangs.
+   */
+  onStall?: (text: string) => void;
+  stallMs?: number;
 }
 
 /** Why a scenario cannot run against an attached cluster (undefined when it can). */
@@ -74,6 +83,13 @@ class Run {
     this.step = step;
     this.text = text;
     this.steps.push({ step, t: (this.pg.clock.now() - this.t0) / 1000, label });
+  }
+
+  /** Which step the run is at, and for how long it has run (simulated and wall). */
+  where(): string {
+    const sim = ((this.pg.clock.now() - this.t0) / 1000).toFixed(0);
+    const wall = ((performance.now() - this.wall0) / 1000).toFixed(0);
+    return `step ${this.step} (${this.steps.at(-1)?.label ?? 'start'}) at ${sim} s simulated, ${wall} s wall`;
   }
 
   async look(force = false): Promise<void> {
@@ -144,9 +160,11 @@ async function wait(run: Run, i: number, w: WaitStep): Promise<boolean> {
     const late = run.pg.clock.now() >= deadline;
     if (o.passed || late) {
       const during = w.while ? ` (throughout: ${describeExpectation(w.while)})` : '';
+      // A wait that timed out says what the world looked like then: the only trace of it after the run.
+      const world = o.passed ? '' : `; waiting on:\n${describeWaiting(run.pg)}`;
       return run.record(i, `wait ≤ ${w.timeout}: ${describeExpectation(w.for)}${during}`, {
         passed: o.passed,
-        observed: `${o.observed} after ${waited()} s`,
+        observed: `${o.observed} after ${waited()} s${world}`,
       });
     }
     await run.pass(sliceMs);
@@ -173,7 +191,68 @@ async function runStep(run: Run, i: number, step: Step, baseDir: string): Promis
   return true;
 }
 
-/** Runs one scenario to its end (or first failure) and reports. */
+/** Resolves with `fallback` if `work` has not settled within `ms` of wall time (an API server that stopped answering). */
+async function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Watches a run on the wall clock: reports (once per stall) when simulated time has not moved for `stallMs`, and
+ * turns an abort into a rejection that says what the run was waiting on.
+ */
+class RunGuard {
+  readonly aborted: Promise<never>;
+  private readonly timer?: ReturnType<typeof setInterval>;
+  private stopAbort: () => void = () => undefined;
+
+  constructor(run: Run, o: RunScenarioOptions) {
+    const describe = (): string => `${run.where()}; waiting on:\n${describeWaiting(run.pg)}`;
+    this.aborted = new Promise<never>((_, reject) => {
+      const onAbort = (): void => reject(new Error(`run aborted at ${describe()}`));
+      if (o.signal?.aborted) onAbort();
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      this.stopAbort = () => o.signal?.removeEventListener('abort', onAbort);
+    });
+    this.aborted.catch(() => undefined);
+    const onStall = o.onStall;
+    if (!onStall) return;
+    const stallMs = o.stallMs ?? 60_000;
+    let seen = run.pg.clock.now();
+    let reported = false;
+    this.timer = setInterval(() => {
+      const now = run.pg.clock.now();
+      if (now !== seen) [seen, reported] = [now, false];
+      else if (!reported) {
+        reported = true;
+        onStall(`simulated time has not moved for ${(stallMs / 1000).toFixed(0)} s of wall time at ${describe()}`);
+      }
+    }, stallMs);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.stopAbort();
+  }
+}
+
+async function runSteps(run: Run, s: Scenario, baseDir: string): Promise<boolean> {
+  await run.look(true);
+  for (const [i, step] of s.steps.entries()) {
+    run.at(i + 1, stepText(step), stepLabel(step));
+    if (!(await runStep(run, i + 1, step, baseDir))) return false;
+  }
+  await run.look(true);
+  return true;
+}
+
+/** Runs one scenario to its end (or first failure, or until `o.signal` aborts) and reports. */
 export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Promise<RunReport> {
   const wall0 = performance.now();
   const seed = o.seed ?? s.seed ?? 1;
@@ -186,25 +265,31 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     cluster: o.cluster,
   });
   const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
+  const guard = new RunGuard(run, o);
   let error: string | undefined;
-  let passed = true;
+  let passed: boolean;
   try {
     addCapacityReservations(pg, s.world);
-    await run.look(true);
-    for (const [i, step] of s.steps.entries()) {
-      run.at(i + 1, stepText(step), stepLabel(step));
-      if (!(await runStep(run, i + 1, step, o.baseDir ?? process.cwd()))) {
-        passed = false;
-        break;
-      }
-    }
-    await run.look(true);
+    passed = await Promise.race([runSteps(run, s, o.baseDir ?? process.cwd()), guard.aborted]);
   } catch (e) {
     passed = false;
     error = e instanceof Error ? e.message : String(e);
+  } finally {
+    guard.stop();
   }
-  const events = await timeline(pg, run.t0).catch(() => ({ rows: [], omitted: 0, omittedByReason: {} }));
-  const unexplainedWaits = await findUnexplainedWaits(pg).catch(() => undefined);
+  // After an abort the API server may be what stopped answering: the report does not wait on it for long.
+  const patience = o.signal?.aborted ? 10_000 : 600_000;
+  const noEvents = { rows: [], omitted: 0, omittedByReason: {} };
+  const events = await within(
+    timeline(pg, run.t0).catch(() => noEvents),
+    patience,
+    noEvents,
+  );
+  const unexplainedWaits = await within(
+    findUnexplainedWaits(pg).catch(() => undefined),
+    patience,
+    undefined,
+  );
   const report: RunReport = {
     scenario: s.name,
     description: s.description,
@@ -224,6 +309,6 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     wallSeconds: (performance.now() - wall0) / 1000,
     error,
   };
-  await pg.stop();
+  await within(pg.stop(), patience, undefined);
   return report;
 }

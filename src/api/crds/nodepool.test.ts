@@ -2,6 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { fullNodePool, minimalNodePool } from '../fixtures/index.js';
 import { validateManifest, withEdits, type Edit } from './test-helpers.js';
 
+/** kube-apiserver's cause when a schema error kept it from evaluating the CEL rules. */
+const blocked =
+  '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
 const req = 'spec.template.spec.requirements';
 const labels = 'spec.template.metadata.labels';
 const inv = (path: string, type: string, msg: string): string => `${path}: Invalid value: "${type}": ${msg}`;
@@ -76,6 +80,7 @@ const requirementCases: Case[] = [
     edits: [[`${req}[0].operator`, 'Equals']],
     errors: [
       `${req}[0].operator: Unsupported value: "Equals": supported values: "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"`,
+      blocked,
     ],
   },
   {
@@ -92,7 +97,7 @@ const requirementCases: Case[] = [
   {
     name: 'key longer than 316',
     edits: [[`${req}[0].key`, 'a'.repeat(317)]],
-    errors: [`${req}[0].key: Too long: may not be more than 316 bytes`],
+    errors: [`${req}[0].key: Too long: may not be more than 316 bytes`, blocked],
   },
   {
     name: 'karpenter.sh domain',
@@ -182,26 +187,14 @@ const requirementCases: Case[] = [
   {
     name: 'more than 100 requirements',
     edits: [[req, Array.from({ length: 101 }, (_, i) => ({ key: `example.com/k${i}`, operator: 'Exists' }))]],
-    errors: [`${req}: Too many: 101: must have at most 100 items`],
+    errors: [`${req}: Too many: 101: must have at most 100 items`, blocked],
   },
-  { name: 'requirements missing', edits: [[req, undefined]], errors: [`${req}: Required value`] },
+  { name: 'requirements missing', edits: [[req, undefined]], errors: [`${req}: Required value`, blocked] },
   {
     // As in kube-apiserver, the list rules still run and fail to evaluate on the missing field.
     name: 'requirement without operator',
     edits: [[`${req}[0].operator`, undefined]],
-    errors: [
-      `${req}[0].operator: Required value`,
-      inv(
-        req,
-        'array',
-        "no such key: operator evaluating rule: self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
-      ),
-      inv(
-        req,
-        'array',
-        "no such key: operator evaluating rule: self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
-      ),
-    ],
+    errors: [`${req}[0].operator: Required value`, blocked],
   },
 ];
 
@@ -209,17 +202,17 @@ const templateCases: Case[] = [
   {
     name: 'nodeClassRef missing',
     edits: [['spec.template.spec.nodeClassRef', undefined]],
-    errors: ['spec.template.spec.nodeClassRef: Required value'],
+    errors: ['spec.template.spec.nodeClassRef: Required value', blocked],
   },
   {
     name: 'nodeClassRef without group',
     edits: [['spec.template.spec.nodeClassRef.group', undefined]],
-    errors: ['spec.template.spec.nodeClassRef.group: Required value'],
+    errors: ['spec.template.spec.nodeClassRef.group: Required value', blocked],
   },
   {
     name: 'nodeClassRef without kind',
     edits: [['spec.template.spec.nodeClassRef.kind', undefined]],
-    errors: ['spec.template.spec.nodeClassRef.kind: Required value'],
+    errors: ['spec.template.spec.nodeClassRef.kind: Required value', blocked],
   },
   {
     name: 'nodeClassRef group with a version',
@@ -228,24 +221,29 @@ const templateCases: Case[] = [
       `spec.template.spec.nodeClassRef.group: Invalid value: "karpenter.k8s.aws/v1": spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`,
     ],
   },
-  { name: 'template missing', edits: [['spec.template', undefined]], errors: ['spec.template: Required value'] },
+  {
+    name: 'template missing',
+    edits: [['spec.template', undefined]],
+    errors: ['spec.template: Required value', blocked],
+  },
   {
     name: 'template spec missing',
     edits: [['spec.template.spec', undefined]],
-    errors: ['spec.template.spec: Required value'],
+    errors: ['spec.template.spec: Required value', blocked],
   },
-  { name: 'spec missing', edits: [['spec', undefined]], errors: ['spec: Required value'] },
+  { name: 'spec missing', edits: [['spec', undefined]], errors: ['spec: Required value', blocked] },
   {
     name: 'taint effect not supported',
     edits: [['spec.template.spec.taints', [{ key: 'a', effect: 'NoWay' }]]],
     errors: [
       'spec.template.spec.taints[0].effect: Unsupported value: "NoWay": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      blocked,
     ],
   },
   {
     name: 'taint without effect',
     edits: [['spec.template.spec.taints', [{ key: 'a' }]]],
-    errors: ['spec.template.spec.taints[0].effect: Required value'],
+    errors: ['spec.template.spec.taints[0].effect: Required value', blocked],
   },
   {
     name: 'taint with an empty key',
@@ -286,7 +284,7 @@ const templateCases: Case[] = [
   {
     name: 'label value too long',
     edits: [[`${labels}.team`, 'a'.repeat(64)]],
-    errors: [`${labels}.team: Too long: may not be more than 63 bytes`],
+    errors: [`${labels}.team: Too long: may not be more than 63 bytes`, blocked],
   },
   {
     name: 'label value starting with a dash',
@@ -318,7 +316,7 @@ const templateCases: Case[] = [
   {
     name: 'more than 100 labels',
     edits: [[labels, Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`l${i}`, 'x']))]],
-    errors: [`${labels}: Too many: 101: must have at most 100 items`],
+    errors: [`${labels}: Too many: 101: must have at most 100 items`, blocked],
   },
 ];
 
@@ -328,6 +326,7 @@ const disruptionCases: Case[] = [
     edits: [['spec.disruption', { consolidationPolicy: 'WhenUnderutilized', consolidateAfter: '0s' }]],
     errors: [
       'spec.disruption.consolidationPolicy: Unsupported value: "WhenUnderutilized": supported values: "WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"',
+      blocked,
     ],
   },
   {
@@ -372,6 +371,7 @@ const disruptionCases: Case[] = [
     edits: [['spec.disruption', { consolidateAfter: '0s', budgets: [{ nodes: '1', reasons: ['Expired'] }] }]],
     errors: [
       'spec.disruption.budgets[0].reasons[0]: Unsupported value: "Expired": supported values: "Underutilized", "Empty", "Drifted", "Unhealthy"',
+      blocked,
     ],
   },
   {
@@ -379,7 +379,7 @@ const disruptionCases: Case[] = [
     edits: [
       ['spec.disruption', { consolidateAfter: '0s', budgets: Array.from({ length: 51 }, () => ({ nodes: '1' })) }],
     ],
-    errors: ['spec.disruption.budgets: Too many: 51: must have at most 50 items'],
+    errors: ['spec.disruption.budgets: Too many: 51: must have at most 50 items', blocked],
   },
   {
     name: 'weight 0',
@@ -394,10 +394,7 @@ const disruptionCases: Case[] = [
   {
     name: 'weight as a string',
     edits: [['spec.weight', 'high']],
-    errors: [
-      'spec.weight: Invalid value: "string": spec.weight in body must be of type integer: "string"',
-      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-    ],
+    errors: ['spec.weight: Invalid value: "string": spec.weight in body must be of type integer: "string"', blocked],
   },
   {
     name: 'limit not a quantity',

@@ -1,12 +1,21 @@
 import type { JsonSchemaProps } from '../schema/json-schema-props.js';
 import { validateRules } from './cel/rules.js';
 import { applyDefaults } from './defaults.js';
-import { invalid, type FieldError } from './errors.js';
+import { invalid, type FieldError, type FieldErrorType } from './errors.js';
 import { prune } from './prune.js';
 import { validateSchema } from './structural.js';
 
 const blockedMessage =
   'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+/** The schema errors after which kube-apiserver evaluates no CEL rule of the object. */
+const blockingTypes: ReadonlySet<FieldErrorType> = new Set<FieldErrorType>([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
 
 /** What to validate: a CRD version's schema, the object, and on update the object it replaces. */
 export interface ValidateOptions {
@@ -42,8 +51,9 @@ export function validateAndDefault(opts: ValidateOptions): ValidationResult {
       prune(old, schema, { root: true });
       applyDefaults(old, schema);
     }
-    // As kube-apiserver: a type error blocks CEL evaluation (rules assume the types the schema promises).
-    if (errors.some((e) => e.type === 'FieldValueTypeInvalid')) {
+    // As kube-apiserver (hasBlockingErr): a wrong type, a value outside its enum, a missing required field or a
+    // length or count over its maximum blocks every CEL rule, since rules assume what the schema promises.
+    if (errors.some((e) => blockingTypes.has(e.type))) {
       errors.push(invalid('<nil>', null, blockedMessage));
     } else {
       validateRules({ value: object, schema, path: '', old, hasOld }, errors);

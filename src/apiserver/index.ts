@@ -60,6 +60,11 @@ export interface ApiServerOptions {
   onSnapshotError?: (e: unknown) => void;
   /** Container logs served by pods/log (the playground's own pod); every other container's log is empty. */
   podLogs?: PodLogs;
+  /**
+   * A watch whose client has not read what was sent for this many wall ms when a live event comes is closed, as
+   * kube-apiserver closes watchers that cannot keep up (default 5 s).
+   */
+  slowWatcherMs?: number;
 }
 
 /** A running server. */
@@ -122,6 +127,7 @@ function newState(opts: ApiServerOptions): ServerState {
     lastEventLine: undefined,
     committedBytes: new WeakMap(),
     podLogs: opts.podLogs,
+    slowWatcherMs: opts.slowWatcherMs,
   };
   watchCrds(state);
   maintainBudgetStatus(state);

@@ -36,4 +36,6 @@ export interface ServerState {
   committedBytes: WeakMap<KObject, Buffer>;
   /** The container logs this process keeps (pods/log); others read as empty. */
   podLogs?: PodLogs;
+  /** Wall ms a watch client may fall behind before its watch is closed (ApiServerOptions.slowWatcherMs). */
+  slowWatcherMs?: number;
 }

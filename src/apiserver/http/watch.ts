@@ -47,7 +47,15 @@ interface Stream {
   send(type: WatchType, e: Entry): void;
   bookmark(rv: number): void;
   end(): void;
+  /** Wall ms the client has not taken what was written (0 while it keeps up). */
+  blockedMs(): number;
 }
+
+/**
+ * A watcher whose client has not read for this long when a live event comes is closed, as kube-apiserver closes
+ * a watcher that cannot keep up (the client lists and watches again), instead of buffering events without bound.
+ */
+export const slowWatcherMs = 5_000;
 
 function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   const table = wantsTable(ctx);
@@ -61,17 +69,25 @@ function openStream(ctx: Ctx, info: ResourceInfo): Stream {
   res.flushHeaders();
   const now = (): number => ctx.state.clock.now();
   const include = ctx.query.get('includeObject') === 'Object';
+  // Since when (wall clock) the response has held bytes the client did not take; undefined while it keeps up.
+  let blockedSince: number | undefined;
+  const write = (chunk: Buffer | string): void => {
+    if (res.write(chunk) || blockedSince !== undefined) return;
+    blockedSince = performance.now();
+    res.once('drain', () => (blockedSince = undefined));
+  };
   return {
     send(type, e) {
       if (!table) {
-        res.write(eventLine(ctx.state, type, e));
+        write(eventLine(ctx.state, type, e));
         return;
       }
       const body = JSON.stringify(
         renderTable(info, [parseEntry(e)], { now: now(), resourceVersion: String(e.rv), includeObject: include }),
       );
-      res.write(`{"type":"${type}","object":${body}}\n`);
+      write(`{"type":"${type}","object":${body}}\n`);
     },
+    blockedMs: () => (blockedSince === undefined ? 0 : performance.now() - blockedSince),
     bookmark(rv) {
       res.write(
         `{"type":"BOOKMARK","object":${JSON.stringify({ kind: info.kind, apiVersion: apiVersionOf(info), metadata: { resourceVersion: String(rv) } })}}\n`,
@@ -122,7 +138,9 @@ export function serveWatch(ctx: Ctx, info: ResourceInfo, namespace: string | und
   for (const ev of initial) stream.send(ev.type, ev.entry);
   const unsubscribe = table.watch((ev) => {
     const type = visibleType(filter, ev);
-    if (type) stream.send(type, ev.entry);
+    if (!type) return;
+    if (stream.blockedMs() > (state.slowWatcherMs ?? slowWatcherMs)) close();
+    else stream.send(type, ev.entry);
   });
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const faults = state.faults as FaultInjector;

@@ -15,6 +15,7 @@ import { watchAndApplyCases } from './cases-watch-apply.js';
 import { compare, pathValue, type Check } from './compare.js';
 import { endpointFromKubeconfig, send, type Endpoint, type Res } from './endpoint.js';
 import { knownDifferences } from './known-differences.js';
+import { slowWatch } from './slow-watch.js';
 
 function fill(step: Step, ns: string, id: string, vars: Record<string, string>): Step {
   const sub = (t: string): string =>
@@ -96,6 +97,22 @@ describe('differential conformance: embedded API server vs kube-apiserver v1.33.
           2,
         ),
       );
+  });
+
+  it('a watch client that stops reading is closed, not buffered for', async () => {
+    const seen: Record<string, string> = {};
+    for (const ep of [embedded, real]) {
+      const ns = `diff-${run}-slow-${ep.name}`;
+      await send(ep, { method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: ns } } });
+      // 30 MB over 12 s or more: past the socket buffers, and past the embedded server's 5 s of patience.
+      const r = await slowWatch(ep, ns, { count: 30, bytes: 1_000_000, pauseMs: 400 });
+      seen[ep.name] = r.closedByServer && r.events < 30 ? 'closed' : `kept open with ${r.events} of 30 events`;
+      await send(ep, { method: 'DELETE', path: `/api/v1/namespaces/${ns}` });
+    }
+    tally.total++;
+    if (seen.embedded === seen.real) tally.agree++;
+    else tally.differences['slow watcher'] = [`embedded ${seen.embedded} / real ${seen.real}`];
+    expect(seen).toEqual({ embedded: 'closed', real: 'closed' });
   });
 
   cases.forEach((c, i) => {

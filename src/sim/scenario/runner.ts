@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Logger } from '../../observability/logger.js';
 import { parseDuration } from '../../settings/duration.js';
+import { defaultOptions } from '../../settings/options.js';
 import { startPlayground, type Playground, type PlaygroundOptions } from '../playground/playground.js';
 import type { ExpectationResult, RunReport, Sample, StepMark } from '../report/run-report.js';
 import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply.js';
@@ -44,6 +45,26 @@ export interface RunScenarioOptions {
    */
   onStall?: (text: string) => void;
   stallMs?: number;
+}
+
+/** Simulated ms per wall ms of an attached run. */
+function clusterPace(o: RunScenarioOptions): number {
+  return o.clusterPace ?? 30;
+}
+
+/**
+ * The operator's settings of an attached run: the provisioning batch windows measured in the cluster's wall time.
+ * The cluster's controllers make pods at their wall-clock pace (a StatefulSet of 100 takes seconds), as they would
+ * for Karpenter; windows of simulated time, 30 times shorter in wall time, would cut that stream into dozens of
+ * batches, each launching its own nodes.
+ */
+function attachedOptions(o: RunScenarioOptions): PlaygroundOptions['options'] {
+  if (!o.cluster) return undefined;
+  const pace = clusterPace(o);
+  return {
+    batchIdleDuration: defaultOptions.batchIdleDuration * pace,
+    batchMaxDuration: defaultOptions.batchMaxDuration * pace,
+  };
 }
 
 /** Why a scenario cannot run against an attached cluster (undefined when it can). */
@@ -107,9 +128,12 @@ class Run {
     const target = this.pg.clock.now() + ms;
     while (this.pg.clock.now() < target) {
       const slice = Math.min(sliceMs, target - this.pg.clock.now());
+      const started = performance.now();
       await this.pg.clock.advance(slice);
-      // An attached cluster's components act on the wall clock: give them their share of each slice.
-      if (this.o.cluster) await new Promise((r) => setTimeout(r, slice / (this.o.clusterPace ?? 30)));
+      // An attached cluster's components act on the wall clock: each slice lasts at least its share of wall time
+      // (a slice whose own work took longer already gave them that).
+      const rest = this.o.cluster ? slice / clusterPace(this.o) - (performance.now() - started) : 0;
+      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
       await this.look();
     }
   }
@@ -263,6 +287,7 @@ export async function runScenario(s: Scenario, o: RunScenarioOptions = {}): Prom
     log: o.log,
     apiTransport: o.apiTransport,
     cluster: o.cluster,
+    options: attachedOptions(o),
   });
   const run = new Run(pg, wall0, { ...o, steps: s.steps.length });
   const guard = new RunGuard(run, o);

@@ -1,6 +1,6 @@
 /** The embedded Kubernetes API server: HTTPS on loopback, bearer token, built-in kinds and Tenon's CRDs. */
 import crypto from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { tenonCrds, type CustomResourceDefinition } from '../api/index.js';
 import { maintainBudgetStatus } from './budgets/budget-status.js';
 import { builtinResources } from './builtin/kinds.js';
@@ -14,7 +14,13 @@ import { createHttpsServer, dispatch, type LocalRequest } from './http/server.js
 import type { ResponseSink } from './http/http-io.js';
 import type { PodGrace, ServerState } from './state.js';
 import { Store, parseEntry } from './storage/store.js';
-import { generateServingCerts } from './tls/tls.js';
+import { generateServingCerts, type ServingCerts } from './tls/tls.js';
+import {
+  credentialsFileOf,
+  readCredentials,
+  writeCredentials,
+  type SavedCredentials,
+} from './tls/saved-credentials.js';
 import { Timestamps, type KObject, type ServerClock } from './types.js';
 import { createObject } from './writes/writes.js';
 import type { PodLogs } from './subresources/pod-log.js';
@@ -165,7 +171,35 @@ function stateSaver(state: ServerState, file: string | undefined): () => Promise
   };
 }
 
-/** Starts the server on 127.0.0.1 with a fresh CA, serving certificate and (unless given) token. */
+/** The server's certificates and token: those kept beside the state file if any (saved-credentials.ts), or new. */
+function identity(opts: ApiServerOptions): {
+  certs: ServingCerts;
+  token: string;
+  saved?: SavedCredentials;
+  credentialsFile?: string;
+} {
+  const credentialsFile = opts.stateFile ? credentialsFileOf(opts.stateFile) : undefined;
+  const saved = credentialsFile ? readCredentials(credentialsFile) : undefined;
+  const certs = saved ?? generateServingCerts();
+  const token = opts.token ?? saved?.token ?? crypto.randomBytes(24).toString('base64url');
+  return { certs, token, saved, credentialsFile };
+}
+
+/** Listens on 127.0.0.1:`port` (0: any free port); resolves with the port. */
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts the server on 127.0.0.1 with a fresh CA, serving certificate and (unless given) token, or, with a state
+ * file, those it had before (and its port, when free).
+ */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const state = newState(opts);
   const restored = opts.stateFile ? loadState(state, opts.stateFile) : false;
@@ -183,8 +217,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       ? setInterval(() => snapshot().catch(onSnapshotError), opts.snapshotIntervalMs ?? 60_000)
       : undefined;
   interval?.unref();
-  const certs = generateServingCerts();
-  const token = opts.token ?? crypto.randomBytes(24).toString('base64url');
+  const { certs, token, saved, credentialsFile } = identity(opts);
   const kubernetesVersion = opts.kubernetesVersion ?? 'v1.33.1';
   const server = createHttpsServer(state, { token, certs, kubernetesVersion });
   // Every TCP socket, so close() can end the ones the HTTP layer does not track (mid-handshake, idle TLS).
@@ -193,11 +226,20 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The saved port when free; another one (and a rewritten kubeconfig) when something else took it meanwhile.
+  const port =
+    !opts.port && saved?.port
+      ? await listen(server, saved.port).catch(() => listen(server, 0))
+      : await listen(server, opts.port ?? 0);
+  if (credentialsFile)
+    writeCredentials(credentialsFile, {
+      caPem: certs.caPem,
+      certPem: certs.certPem,
+      keyPem: certs.keyPem,
+      token,
+      port,
+    });
+  const url = `https://127.0.0.1:${port}`;
   const faults = state.faults;
   return {
     url,

@@ -1,6 +1,6 @@
 /** `tenon apiserver --state FILE`: objects survive a stop and a restart with their uids and resourceVersions. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,6 +115,22 @@ describe('tenon apiserver --state', () => {
       query: { watch: 'true', resourceVersion: cm.metadata?.resourceVersion },
     });
     expect(JSON.parse(watch.body)).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
+    expect(await stop(second.run)).toBe(0);
+  }, 90_000);
+
+  it('keeps its address, CA and token: a kubeconfig from before a kill -9 still works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenon-state-'));
+    const first = await startCli(dir);
+    const before = readFileSync(join(dir, 'kubeconfig'), 'utf8');
+    expect(statSync(join(dir, 'state.jsonl.credentials')).mode & 0o777).toBe(0o600);
+    first.run.child.kill('SIGKILL');
+    await first.run.exited;
+
+    const second = await startCli(dir);
+    expect(readFileSync(join(dir, 'kubeconfig'), 'utf8')).toBe(before);
+    // The client made from the first server's kubeconfig, as a kubectl or controller would still hold it.
+    const ns = await first.kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' });
+    expect(ns.metadata?.name).toBe('default');
     expect(await stop(second.run)).toBe(0);
   }, 90_000);
 

@@ -14,6 +14,7 @@ import type { ControllerContext } from '../context.js';
 import { EventReasons } from '../event-reasons.js';
 import type { Decision } from './decide.js';
 import { DisruptionPasses } from './pass-cache.js';
+import { QuietCluster } from './quiet-cluster.js';
 import type { OrchestrationQueue } from './orchestration/queue.js';
 import type { Blocked, Command } from './types.js';
 import { ConsolidationTtlMs, validate } from './validation.js';
@@ -40,6 +41,7 @@ export class DisruptionController implements Reconciler {
   private pending: { command: Command; validateAt: number } | undefined;
   private readonly lastBlocked = new Map<string, { message: string; at: number }>();
   private readonly passes = new DisruptionPasses();
+  private readonly quiet: QuietCluster;
   /** The instance type views its passes share (see SchedulingInputCache). */
   private readonly inputCache = new SchedulingInputCache();
   /** Called after every pass (tests observe decisions through it). */
@@ -51,22 +53,29 @@ export class DisruptionController implements Reconciler {
     private readonly orchestration: OrchestrationQueue,
   ) {
     this.queue = new WorkQueue(ctx.clock);
+    this.quiet = new QuietCluster(ctx.informers);
     this.queue.add(disruptionKey);
+  }
+
+  /** Why no pass runs now, as the requeue to return; undefined when a pass should run. */
+  private notNow(now: number): ReconcileResult | undefined {
+    if (!this.ctx.state.synced()) return { requeueAfter: 1_000 };
+    if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
+    if (this.pending) return undefined;
+    // Nothing can be a candidate before some NodeClaim is initialized: skip the (costly) view until then.
+    const initialized = this.ctx.informers.nodeClaims.cache
+      .list()
+      .some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized));
+    if (!initialized || this.quiet.unchanged(now)) return { requeueAfter: disruptionPollMs };
+    return undefined;
   }
 
   /** One disruption pass. */
   async reconcile(): Promise<ReconcileResult | void> {
-    if (!this.ctx.state.synced()) return { requeueAfter: 1_000 };
     const now = this.ctx.clock.now();
-    if (this.pending && now < this.pending.validateAt) return { requeueAfter: this.pending.validateAt - now };
-    // Nothing can be a candidate before some NodeClaim is initialized: skip the (costly) view until then.
-    if (
-      !this.pending &&
-      !this.ctx.informers.nodeClaims.cache
-        .list()
-        .some((nc) => isTrue(nc.status?.conditions, ConditionTypes.initialized))
-    )
-      return { requeueAfter: disruptionPollMs };
+    const wait = this.notNow(now);
+    if (wait) return wait;
+    const generation = this.quiet.current();
     const view = await buildView(this.ctx, this.orchestration.claimed(), this.inputCache);
     if (this.pending) {
       const { command } = this.pending;
@@ -79,7 +88,10 @@ export class DisruptionController implements Reconciler {
     const started = performance.now();
     const d = this.passes.run(view);
     // Unchanged since a pass that found nothing: Karpenter's "already consolidated".
-    if (!d) return { requeueAfter: disruptionPollMs };
+    if (!d) {
+      this.quiet.fruitless(view, generation, this.passes.fruitlessSince());
+      return { requeueAfter: disruptionPollMs };
+    }
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe((performance.now() - started) / 1000);
     this.record(d);
     if (d.incomplete) {
@@ -88,7 +100,12 @@ export class DisruptionController implements Reconciler {
     }
     await this.reportBlocked(d.blocked, now);
     this.onPass?.(d);
-    if (!d.command) return { requeueAfter: disruptionPollMs };
+    if (!d.command) {
+      if (d.incomplete) this.quiet.forget();
+      else this.quiet.fruitless(view, generation);
+      return { requeueAfter: disruptionPollMs };
+    }
+    this.quiet.forget();
     this.ctx.log.info({ controller: this.name, command: d.command.summary }, 'disruption decision');
     if (d.command.reason === 'Drifted') {
       await this.orchestration.start(d.command);

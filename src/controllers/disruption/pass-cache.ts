@@ -84,6 +84,11 @@ export class DisruptionPasses {
     return decision;
   }
 
+  /** When the last fruitless full pass ran, if the last pass was one. */
+  fruitlessSince(): number | undefined {
+    return this.fruitless?.at;
+  }
+
   /** Forgets the last fruitless pass, so the next one runs whatever the fingerprint says. */
   reset(): void {
     this.fruitless = undefined;

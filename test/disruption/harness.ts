@@ -4,6 +4,7 @@
  * and bind pods to nodes.
  */
 import * as k8s from '@kubernetes/client-node';
+import { Writable } from 'node:stream';
 import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
 import { ConditionTypes, Labels } from '../../src/api/index.js';
 import { FakeCloudProvider, fakeInstanceType } from '../../src/cloudprovider/fake/index.js';
@@ -21,6 +22,8 @@ export interface Cluster {
   clock: FakeClock;
   cloud: FakeCloudProvider;
   operator: RunningOperator;
+  /** The operator's log lines at info and above (JSON), as users read them. */
+  logs: string[];
   stop(): Promise<void>;
 }
 
@@ -49,12 +52,19 @@ export async function startCluster(): Promise<Cluster> {
   const client = new KubeClient(await transportFromKubeConfig(kc));
   const clock = new FakeClock(Date.now());
   const cloud = new FakeCloudProvider({ instanceTypes: e2eTypes() });
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
   const operator = await startOperator({
     client,
     cloudProvider: cloud,
     clock,
     options: { ...defaultOptions, disableLeaderElection: true },
-    log: createLogger({ level: 'error' }),
+    log: createLogger({ level: 'info', destination }),
   });
   return {
     server,
@@ -62,6 +72,7 @@ export async function startCluster(): Promise<Cluster> {
     clock,
     cloud,
     operator,
+    logs,
     stop: async () => {
       await operator.stop();
       await server.close();

@@ -110,6 +110,29 @@ describe('disruption orchestration (e2e)', () => {
     const big = await c.client.get<Node>(Resources.nodes, { name: 'node-big' }).catch(() => undefined);
     if (big) expect(tainted(big)).toBe(true);
     expect((await events('node-big')).join('\n')).toMatch(/DisruptionLaunching: Launching NodeClaim/);
+    // The line users grep for, once, in Karpenter's shape: the reason, the decision and what it touches.
+    const disrupting = c.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.message === 'disrupting node(s)');
+    expect(disrupting).toHaveLength(1);
+    expect(disrupting[0]).toMatchObject({
+      level: 'INFO',
+      controller: 'disruption.queue',
+      reason: 'underutilized',
+      decision: 'replace',
+      'disrupted-node-count': 1,
+      'replacement-node-count': 1,
+      'pod-count': 1,
+      'disrupted-nodes': [
+        {
+          Node: { name: 'node-big' },
+          NodeClaim: { name: 'big' },
+          'capacity-type': 'on-demand',
+          'instance-type': 'c.16x',
+        },
+      ],
+    });
+    expect(disrupting[0]?.['command-id']).toMatch(/^command-/);
   });
 
   it('a failed replacement un-marks and un-taints the candidate and leaves it running', async () => {

@@ -75,6 +75,15 @@ function spotInterruption(pg: Playground, f: { count: number; warning?: string }
   return `spot interruption warning for ${ids}; reclaimed after ${f.warning ?? '2m'}`;
 }
 
+function rebalanceRecommendation(pg: Playground, f: { count: number }): string {
+  const running = pg.ec2
+    .listInstances({ states: ['running'] })
+    .filter((i) => i.capacityType === 'spot')
+    .slice(0, f.count);
+  for (const i of running) pg.interruption.eventBridge.recommendRebalance(i.instanceId);
+  return `rebalance recommendation for ${running.map((i) => i.instanceId).join(', ') || 'no spot instance'}`;
+}
+
 /** The embedded API server, which the API faults need (a scenario naming them is skipped on an attached cluster). */
 function embedded(pg: Playground): NonNullable<Playground['server']> {
   if (!pg.server)
@@ -123,5 +132,6 @@ export async function injectFault(pg: Playground, fault: Fault): Promise<string>
     return `EC2 throttles the next ${fault.ec2Throttling.calls} ${fault.ec2Throttling.action ?? 'API'} calls`;
   }
   if ('spotInterruption' in fault) return spotInterruption(pg, fault.spotInterruption);
+  if ('rebalanceRecommendation' in fault) return rebalanceRecommendation(pg, fault.rebalanceRecommendation);
   return loseInstances(pg, fault.instanceLoss);
 }

@@ -57,7 +57,8 @@ export type Fault =
   | { watchDrop: true | ({ lifetime?: string } & FaultWindow) }
   | { ec2Throttling: { action?: string; calls: number } }
   | { instanceLoss: { count: number; capacityType?: string } }
-  | { spotInterruption: { count: number; warning?: string } };
+  | { spotInterruption: { count: number; warning?: string } }
+  | { rebalanceRecommendation: { count: number } };
 
 /** A reference to one object. */
 export interface ObjectRef {

@@ -149,6 +149,7 @@ const fault = union('fault', {
     'count',
   ]),
   spotInterruption: obj({ count: num({ integer: true, min: 1 }), warning: duration }, ['count']),
+  rebalanceRecommendation: obj({ count: num({ integer: true, min: 1 }) }, ['count']),
 });
 
 const applyBody: Check = (v, path, errors) =>

@@ -18,6 +18,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { generateUserData } from './bootstrap/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { CapacityReservationController } from './controllers/capacityreservation/controller.js';
 import { InterruptionController, type InterruptionCaches } from './controllers/interruption/controller.js';
 import { NodeClassController, type StoredNodeClass } from './controllers/nodeclass/controller.js';
 import { NodeClassResolver } from './nodeclass/resolver.js';
@@ -104,5 +105,18 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
         }),
       ]
     : [];
-  return { cloudProvider, controllers: [controller, ...interruption], informers: [nodeClasses] };
+  const reservations =
+    o.reservedCapacity === false
+      ? []
+      : [
+          new CapacityReservationController({
+            client: o.client,
+            clock: o.clock,
+            recorder,
+            get: (providerID) => cloudProvider.get(providerID),
+            reservationState: (nodeClass, id) =>
+              nodeClasses.cache.get(nodeClass)?.status?.capacityReservations?.find((r) => r.id === id)?.state,
+          }),
+        ];
+  return { cloudProvider, controllers: [controller, ...interruption, ...reservations], informers: [nodeClasses] };
 }

@@ -384,9 +384,10 @@ export class SimEc2 extends SimIamSsm implements AwsPort {
     this.account.capacityReservations.occupy(id, count);
   }
 
-  /** Cancels a capacity reservation (no further launches into it). */
+  /** Cancels a capacity reservation: no further launches into it; its instances run on as on-demand instances. */
   cancelCapacityReservation(id: string): void {
     this.account.capacityReservations.cancel(id);
+    for (const i of this.account.instances.all()) if (i.capacityReservationId === id) delete i.capacityReservationId;
   }
 
   /** Adds an IAM role (so an EC2NodeClass `role` can be used). */

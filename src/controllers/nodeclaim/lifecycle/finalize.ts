@@ -26,17 +26,20 @@ export async function finalizeNodeClaim(ctx: ControllerContext, nc: StoredNodeCl
       message: `terminating instance ${nc.status.providerID}`,
     });
   }
+  // A second reconcile of a stale cached copy finds the finalizer already gone: count and log the deletion once.
+  let released = false;
   await updateWithRetry<StoredNodeClaim>({
     client: ctx.client,
     resource: Resources.nodeClaims,
     ref: { name: nc.metadata.name ?? '' },
     mutate: (fresh) => {
-      if (!fresh.metadata.finalizers?.includes(Finalizers.termination)) return undefined;
-      fresh.metadata.finalizers = fresh.metadata.finalizers.filter((f) => f !== Finalizers.termination);
+      released = fresh.metadata.finalizers?.includes(Finalizers.termination) ?? false;
+      if (!released) return undefined;
+      fresh.metadata.finalizers = (fresh.metadata.finalizers ?? []).filter((f) => f !== Finalizers.termination);
       return fresh;
     },
   }).catch(ignoreNotFound);
-  recordDeleted(ctx, nc);
+  if (released) recordDeleted(ctx, nc);
   return { stop: true };
 }
 

@@ -81,6 +81,11 @@ export interface Scalable extends KubeObject {
   spec: { replicas?: number; template: { metadata?: { labels?: Record<string, string> }; spec: Pod['spec'] } };
 }
 
+/** A PodTemplate as stored (a CapacityBuffer's pod shape). */
+export interface StoredPodTemplate extends KubeObject {
+  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Pod['spec'] };
+}
+
 /** A CapacityBuffer as stored. */
 export type StoredCapacityBuffer = CapacityBuffer & KubeObject;
 
@@ -92,6 +97,8 @@ export interface ClusterInformers {
   capacityBuffers: Informer<StoredCapacityBuffer>;
   /** Deployments: what a CapacityBuffer's scalableRef names (the shape of its units). */
   deployments: Informer<Scalable>;
+  /** PodTemplates: the pod shapes CapacityBuffers resolve to (theirs, or the one their controller keeps). */
+  podTemplates: Informer<StoredPodTemplate>;
   nodes: Informer<Node>;
   pods: Informer<Pod>;
   pdbs: Informer<PodDisruptionBudget>;
@@ -123,6 +130,7 @@ export function createInformers(client: KubeClient, clock: Clock, shared?: Share
     nodeOverlays: make<StoredNodeOverlay>(Resources.nodeOverlays),
     capacityBuffers: make<StoredCapacityBuffer>(Resources.capacityBuffers),
     deployments: make<Scalable>(Resources.deployments),
+    podTemplates: make<StoredPodTemplate>(Resources.podTemplates),
     nodes: make<Node>(Resources.nodes, {
       [Indexes.providerID]: (n) => (n.spec?.providerID ? [n.spec.providerID] : []),
     }),

@@ -64,6 +64,8 @@ export function apiUses(root: string): ApiUse[] {
       add(m[1], 'get');
       add(m[1], 'update', /subresource: 'status'/.test(m[2] ?? '') ? '/status' : '');
     }
+    // A `scale` read through objectPath (CapacityBuffer scalableRef: any kind with a scale subresource).
+    if (/objectPath\([^;]*'scale'\)/.test(text)) uses.set('*/*/scale get', { resource: '*/*/scale', verb: 'get' });
     if (/\.evict\(/.test(text)) uses.set('/pods/eviction create', { resource: '/pods/eviction', verb: 'create' });
     if (/= Resources\.leases/.test(text)) for (const verb of ['get', 'create', 'update']) add('leases', verb);
   }

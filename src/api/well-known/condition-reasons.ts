@@ -40,12 +40,9 @@ export const ConditionReasons = {
   nodeClassReadinessUnknown: 'NodeClassReadinessUnknown',
   // NodeOverlay
   conflict: 'Conflict',
-  // CapacityBuffer: ReadyForProvisioning
-  scalableNotSupported: 'ScalableNotSupported',
-  podTemplateNotSupported: 'PodTemplateNotSupported',
-  noPodShape: 'NoPodShape',
-  scalableNotFound: 'ScalableNotFound',
-  unbounded: 'Unbounded',
+  // CapacityBuffer: ReadyForProvisioning (the cluster-autoscaler's buffer controller: True, or False as 'error')
+  attributesSetSuccessfully: 'AttributesSetSuccessfully',
+  bufferError: 'error',
   // EC2NodeClass: SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady, PlacementGroupReady,
   // ValidationSucceeded, UserDataValid
   subnetsNotFound: 'SubnetsNotFound',

@@ -1,22 +1,25 @@
+/**
+ * The virtual pods provisioning and disruption add for CapacityBuffers, read from what capacitybuffer.status
+ * resolved (as the cluster-autoscaler reads a buffer's status): a buffer ReadyForProvisioning, with the active
+ * capacity strategy, gives `status.replicas` pods shaped like the PodTemplate `status.podTemplateRef` names.
+ */
+import { ActiveCapacityStrategy } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 import type { ClusterInformers, StoredCapacityBuffer } from '../../state/informers.js';
-import { resolveBuffer, virtualPods, type ResolvedBuffer } from './resolve.js';
-import { ConditionReasons } from '../../api/index.js';
+import { isTrue } from '../conditions.js';
+import { virtualPods } from './resolve.js';
 
-/** A buffer resolved against the cluster as the informers see it. */
-export function resolveFromCache(informers: ClusterInformers, b: StoredCapacityBuffer): ResolvedBuffer {
-  const ref = b.spec.scalableRef;
-  const apps = ref && (ref.apiGroup ?? 'apps') === 'apps' && ref.kind === 'Deployment';
-  const scalable = apps
-    ? informers.deployments.cache.get(`${b.metadata.namespace ?? 'default'}/${ref.name}`)
-    : undefined;
-  if (ref && !apps)
-    return {
-      ok: false,
-      reason: ConditionReasons.scalableNotSupported,
-      message: `scalableRef ${ref.apiGroup ?? ''}/${ref.kind} is not supported; name an apps/v1 Deployment`,
-    };
-  return resolveBuffer(b, scalable);
+/** The condition CapacityBuffers report readiness with. */
+export const ReadyForProvisioning = 'ReadyForProvisioning';
+
+function podsOf(informers: ClusterInformers, b: StoredCapacityBuffer): Pod[] {
+  const status = b.status;
+  if (!status?.podTemplateRef || !status.replicas || !isTrue(status.conditions, ReadyForProvisioning)) return [];
+  const pt = informers.podTemplates.cache.get(`${b.metadata.namespace ?? 'default'}/${status.podTemplateRef.name}`);
+  // A template changed since the status was written is not used until the controller has looked again.
+  if (!pt || (status.podTemplateGeneration !== undefined && pt.metadata.generation !== status.podTemplateGeneration))
+    return [];
+  return virtualPods(b, { replicas: status.replicas, template: pt.template });
 }
 
 /** The virtual pods of every active-capacity buffer not being deleted. */
@@ -24,10 +27,8 @@ export function bufferPods(informers: ClusterInformers): Pod[] {
   const out: Pod[] = [];
   for (const b of informers.capacityBuffers.cache.list()) {
     if (b.metadata.deletionTimestamp) continue;
-    if ((b.spec.provisioningStrategy ?? 'buffer.x-k8s.io/active-capacity') !== 'buffer.x-k8s.io/active-capacity')
-      continue;
-    const r = resolveFromCache(informers, b);
-    if (r.ok) out.push(...virtualPods(b, r));
+    if ((b.spec.provisioningStrategy ?? ActiveCapacityStrategy) !== ActiveCapacityStrategy) continue;
+    out.push(...podsOf(informers, b));
   }
   return out;
 }

@@ -9,9 +9,8 @@
 import type { CapacityBuffer } from '../../src/api/index.js';
 import { applyOverlays, type OverlayRule } from '../../src/cloudprovider/overlay/apply.js';
 import type { InstanceType as ProviderInstanceType } from '../../src/cloudprovider/index.js';
-import { resolveBuffer, virtualPods } from '../../src/controllers/capacitybuffer/resolve.js';
+import { resolveBuffer, virtualPods, type BufferSource } from '../../src/controllers/capacitybuffer/resolve.js';
 import type { InstanceType, Pod, SchedulingInput } from '../../src/scheduling/index.js';
-import type { Scalable } from '../../src/state/informers.js';
 
 /** What a workload builder needs from the suite's shared pieces. */
 export interface ApiWorkloadKit {
@@ -62,13 +61,12 @@ export const capacityOverlay: OverlayRule = {
   capacity: { 'example.com/licence': '2' },
 };
 
-/** The Deployment a buffer scales with: `replicas` pods of one shape. */
-function deployment(replicas: number, template: Pod): Scalable {
+/** What the buffer controller finds for the Deployment a buffer scales with: `replicas` pods of one shape. */
+function deployment(replicas: number, template: Pod): BufferSource {
   return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: 'default' },
-    spec: { replicas, template: { metadata: { labels: { app: 'web' } }, spec: template.spec } },
+    ok: true,
+    template: { metadata: { labels: { app: 'web' } }, spec: template.spec },
+    scalableReplicas: replicas,
   };
 }
 

@@ -19,6 +19,11 @@ import {
 } from '../../../../kube/index.js';
 import { NodeClaimNotFoundError, type NodeClaim as CloudNodeClaim } from '../../../../cloudprovider/index.js';
 
+/** Event reasons of the capacity reservation controller. */
+export const CapacityReservationEventReasons = {
+  expiring: 'CapacityReservationExpiring',
+} as const;
+
 /** The controller's single work item. */
 export const CapacityReservationKey = 'capacityreservation';
 
@@ -107,7 +112,7 @@ export class CapacityReservationController implements Reconciler {
   private async expire(nc: StoredNodeClaim, reservationId: string): Promise<void> {
     await this.o.recorder.publish(nc, {
       type: 'Normal',
-      reason: 'CapacityReservationExpiring',
+      reason: CapacityReservationEventReasons.expiring,
       message: `Capacity block ${reservationId} is expiring: deleting the NodeClaim before EC2 reclaims the instance`,
     });
     await this.o.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);

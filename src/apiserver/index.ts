@@ -9,6 +9,8 @@ import { onDependentRemoved } from './writes/deletion.js';
 import { FaultInjector, type Faults } from './faults.js';
 import { kubeConfigYaml } from './tls/kubeconfig.js';
 import { loadState, saveState } from './storage/persistence.js';
+import { replayWriteLog, startWriteLog } from './storage/durable-state.js';
+import type { WriteLog } from './storage/write-log.js';
 import { ResourceRegistry, type ResourceInfo } from './resources/resource-types.js';
 import { createHttpsServer, dispatch, type LocalRequest } from './http/server.js';
 import type { ResponseSink } from './http/http-io.js';
@@ -156,19 +158,36 @@ function install(state: ServerState, crds: CustomResourceDefinition[]): void {
       createObject(state, crdInfo, JSON.parse(JSON.stringify(crd)) as KObject, { fieldManager: 'tenon' });
 }
 
-/** Saves the state to a file when asked, one save at a time, skipping saves when nothing changed. */
-function stateSaver(state: ServerState, file: string | undefined): () => Promise<void> {
+/**
+ * Saves the state to a file when asked, one save at a time, skipping saves when nothing changed; each save compacts
+ * the write log (the records it holds go).
+ */
+function stateSaver(state: ServerState, file: string | undefined, log: WriteLog | undefined): () => Promise<void> {
   let last = file && state.store.currentRv();
   let queue = Promise.resolve();
   return () => {
     queue = queue.then(async () => {
       const rv = state.store.currentRv();
       if (!file || rv === last) return;
+      await log?.rotate();
+      // Captured right after the rotation: every record moved aside is in it, later ones are in the new log.
       await saveState(state, file);
+      log?.compacted();
       last = rv;
     });
     return queue;
   };
+}
+
+/** Loads the snapshot and replays the write log after it; then opens the log for this run's writes. */
+function restore(
+  state: ServerState,
+  file: string,
+  onError: (e: unknown) => void,
+): { restored: boolean; log: WriteLog } {
+  const loaded = loadState(state, file);
+  const replayed = replayWriteLog(state, file);
+  return { restored: loaded || replayed, log: startWriteLog(state, file, onError) };
 }
 
 /** The server's certificates and token: those kept beside the state file if any (saved-credentials.ts), or new. */
@@ -202,16 +221,18 @@ function listen(server: Server, port: number): Promise<number> {
  */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const state = newState(opts);
-  const restored = opts.stateFile ? loadState(state, opts.stateFile) : false;
-  install(state, opts.crds ?? tenonCrds());
-  // As kube-apiserver's watch cache, which starts from a list at startup: a watch from an earlier
-  // resourceVersion is 410 Expired, not a replay of everything since the first write.
-  state.store.setRv(state.store.currentRv());
-  const snapshot = stateSaver(state, opts.stateFile);
   const onSnapshotError =
     opts.onSnapshotError ??
     ((e: unknown) =>
       process.stderr.write(`tenon apiserver: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`));
+  const { restored, log } = opts.stateFile
+    ? restore(state, opts.stateFile, onSnapshotError)
+    : { restored: false, log: undefined };
+  install(state, opts.crds ?? tenonCrds());
+  // As kube-apiserver's watch cache, which starts from a list at startup: a watch from an earlier
+  // resourceVersion is 410 Expired, not a replay of everything since the first write.
+  state.store.setRv(state.store.currentRv());
+  const snapshot = stateSaver(state, opts.stateFile, log);
   const interval =
     opts.stateFile && opts.snapshotIntervalMs !== 0
       ? setInterval(() => snapshot().catch(onSnapshotError), opts.snapshotIntervalMs ?? 60_000)
@@ -260,6 +281,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         for (const socket of sockets) socket.destroy();
       });
       await snapshot();
+      await log?.close();
     },
   };
 }

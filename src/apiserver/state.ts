@@ -1,4 +1,5 @@
 /** The server's shared state: resources, objects, time, options and fault injection. */
+import type { WriteLog } from './storage/write-log.js';
 import type { Faults } from './faults.js';
 import type { ResourceRegistry, ResourceInfo } from './resources/resource-types.js';
 import type { Entry, Store } from './storage/store.js';
@@ -36,6 +37,8 @@ export interface ServerState {
   committedBytes: WeakMap<KObject, Buffer>;
   /** The container logs this process keeps (pods/log); others read as empty. */
   podLogs?: PodLogs;
+  /** The write log of a server with saved state: answers to writes wait until it is durable. */
+  writeLog?: WriteLog;
   /** Wall ms a watch client may fall behind before its watch is closed (ApiServerOptions.slowWatcherMs). */
   slowWatcherMs?: number;
 }

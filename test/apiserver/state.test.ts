@@ -1,6 +1,6 @@
 /** `tenon apiserver --state FILE`: objects survive a stop and a restart with their uids and resourceVersions. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,20 +118,39 @@ describe('tenon apiserver --state', () => {
     expect(await stop(second.run)).toBe(0);
   }, 90_000);
 
-  it('keeps its address, CA and token: a kubeconfig from before a kill -9 still works', async () => {
+  it('keeps acknowledged writes, its address, CA and token across a kill -9', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenon-state-'));
     const first = await startCli(dir);
     const before = readFileSync(join(dir, 'kubeconfig'), 'utf8');
     expect(statSync(join(dir, 'state.jsonl.credentials')).mode & 0o777).toBe(0o600);
+    const core = first.kc.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'gone' } } });
+    await core.deleteNamespacedConfigMap({ name: 'gone', namespace: 'default' });
+    // Acknowledged, and killed right after: long before the periodic snapshot (60 s) could have saved it.
+    const written = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'acknowledged' }, data: { a: 'b' } },
+    });
     first.run.child.kill('SIGKILL');
     await first.run.exited;
 
     const second = await startCli(dir);
     expect(readFileSync(join(dir, 'kubeconfig'), 'utf8')).toBe(before);
     // The client made from the first server's kubeconfig, as a kubectl or controller would still hold it.
-    const ns = await first.kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' });
-    expect(ns.metadata?.name).toBe('default');
+    const again = await core.readNamespacedConfigMap({ name: 'acknowledged', namespace: 'default' });
+    expect(again.metadata).toMatchObject({
+      uid: written.metadata?.uid,
+      resourceVersion: written.metadata?.resourceVersion,
+    });
+    expect(again.data).toEqual({ a: 'b' });
+    const names = (await core.listNamespacedConfigMap({ namespace: 'default' })).items.map((c) => c.metadata?.name);
+    expect(names).not.toContain('gone');
+    const next = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'next' } } });
+    expect(Number(next.metadata?.resourceVersion)).toBeGreaterThan(Number(written.metadata?.resourceVersion));
     expect(await stop(second.run)).toBe(0);
+    // A clean stop saves a snapshot, which takes the log's records: nothing is left to replay.
+    expect(readFileSync(join(dir, 'state.jsonl.log'), 'utf8')).toBe('');
+    expect(existsSync(join(dir, 'state.jsonl.log.old'))).toBe(false);
   }, 90_000);
 
   it('refuses a corrupt state file, naming it', async () => {

@@ -2,8 +2,9 @@
 import crypto from 'node:crypto';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { serveDiscovery } from './discovery.js';
+import { durableResponse } from '../storage/durable-state.js';
 import { FaultExemptHeader, type FaultInjector } from '../faults.js';
 import { sendError, sendJson, type Ctx, type ResponseSink } from './http-io.js';
 import { serveOpenApi } from './openapi.js';
@@ -131,7 +132,7 @@ export async function dispatch(
   }
 }
 
-async function serve(state: ServerState, opts: HttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(state: ServerState, opts: HttpOptions, req: IncomingMessage, res: ResponseSink): Promise<void> {
   const url = req.url ?? '/';
   const isVersion = /^\/version\/?(\?|$)/.test(url);
   if (!isVersion && !authorized(req, opts.token)) return sendError(res, unauthorized());
@@ -155,7 +156,10 @@ export function createHttpsServer(state: ServerState, opts: HttpOptions): https.
       honorCipherOrder: true,
     },
     (req, res) => {
-      serve(state, opts, req, res).catch(() => res.destroy());
+      // With saved state, the answer to a write leaves only once the write is durable (storage/durable-state.ts).
+      const log = state.writeLog;
+      const sink = log && req.method !== 'GET' ? durableResponse(res, log) : res;
+      serve(state, opts, req, sink).catch(() => res.destroy());
     },
   );
   server.keepAliveTimeout = 60_000;

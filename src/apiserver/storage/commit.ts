@@ -47,6 +47,16 @@ export function restoreEntry(state: ServerState, info: ResourceInfo, obj: KObjec
   if (entry.owners) for (const o of entry.owners) addDependent(state, o, entry.uid);
 }
 
+/** Removes the object under `key` as a replayed write log says it was deleted (no event). */
+export function restoreDeletion(state: ServerState, info: ResourceInfo, key: string): void {
+  const table = state.store.table(info);
+  const previous = table.objects.get(key);
+  if (!previous) return;
+  if (previous.owners) unindexOwners(state, previous);
+  state.uids.delete(previous.uid);
+  table.forget(key);
+}
+
 /** Removes an object: a DELETED event carrying a fresh resourceVersion. */
 export function commitDelete(state: ServerState, info: ResourceInfo, obj: KObject): Entry {
   const table = state.store.table(info);

@@ -164,6 +164,11 @@ export class ResourceTable {
     this.compactedRv = Math.max(this.compactedRv, savedRv);
   }
 
+  /** Removes an object as a replayed log says it was deleted: no event, no watchers told. */
+  forget(key: string): void {
+    if (this.objects.delete(key)) this.sortedKeys.reset();
+  }
+
   /** The number of open watches. */
   watcherCount(): number {
     return this.watchers.size;

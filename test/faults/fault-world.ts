@@ -7,7 +7,10 @@ import type { ControllerCall } from '../../src/sim/playground/controller-process
 import { startPlayground, type Playground } from '../../src/sim/playground/playground.js';
 import { applyObjects, parseManifests, scaleObject } from '../../src/sim/scenario/apply.js';
 import { injectFault } from '../../src/sim/scenario/faults.js';
-import type { StoredNodeClaim } from '../../src/state/informers.js';
+import type { Scalable, StoredNodeClaim } from '../../src/state/informers.js';
+
+/** A Deployment or ReplicaSet: its scale and what its controller reports. */
+type Owner = Scalable & { status?: { replicas?: number; readyReplicas?: number } };
 import {
   convergeWithinMs,
   deletingWithinMs,
@@ -160,7 +163,19 @@ async function stateOf(pg: Playground): Promise<string> {
     const deleting = nc.metadata.deletionTimestamp ? ` deleting since ${nc.metadata.deletionTimestamp}` : '';
     return `  nodeclaim ${nc.metadata.name} ${nc.status?.nodeName ?? '-'}${deleting}: ${conds.join(' ')}`;
   });
-  return [...notRunning, ...nodeClaims].join('\n');
+  const owners = async (rt: typeof Resources.deployments): Promise<string[]> =>
+    (await pg.observer.client.list<Owner>(rt, { namespace: 'default' })).items.map(
+      (o) =>
+        `  ${rt.kind.toLowerCase()} ${o.metadata.name}: spec ${o.spec?.replicas ?? '-'}, status ${o.status?.replicas ?? '-'} (${o.status?.readyReplicas ?? 0} ready)`,
+    );
+  const live = pods.filter((p) => !p.metadata.deletionTimestamp).length;
+  return [
+    `  ${live} live pods`,
+    ...(await owners(Resources.deployments)),
+    ...(await owners(Resources.replicaSets)),
+    ...notRunning,
+    ...nodeClaims,
+  ].join('\n');
 }
 
 /** Running instances no NodeClaim knows, after the garbage-collection period. */

@@ -85,6 +85,31 @@ describe('Deployment rolling update', () => {
   });
 });
 
+describe('workload controller faults', () => {
+  it('a ReplicaSet scaled down while pod deletions fail deletes its surplus once the API heals', async () => {
+    h = await startWorld({ machines: [machine('a')] });
+    const world = h;
+    await until(world, () => allReady(world, 1), 120_000);
+    const six: Deployment = { ...web('app:1'), spec: { ...web('app:1').spec, replicas: 6 } };
+    await world.client.create(SimResources.deployments, six);
+    await until(world, async () => (await pods(world)).filter(isReady).length === 6, 120_000);
+    const accept = world.server.faults.addError({ verb: 'delete', resource: 'pods', code: 500, rate: 1 });
+    await world.client.patch(
+      SimResources.deployments,
+      { name: 'web', namespace: 'default' },
+      { spec: { replicas: 2 } },
+    );
+    await world.clock.advance(30_000);
+    const live = async (): Promise<number> => (await pods(world)).filter((p) => !p.metadata.deletionTimestamp).length;
+    expect(await live()).toBe(6);
+    accept();
+    const since = world.clock.now();
+    await until(world, async () => (await live()) === 2, 120_000);
+    // The queue's back-off (at most 30 s), not the expectations' 5-minute lapse.
+    expect(world.clock.now() - since).toBeLessThanOrEqual(60_000);
+  });
+});
+
 describe('kubelet faults', () => {
   it('posts a pod status the API server refused again, as its status manager resyncs', async () => {
     h = await startWorld({ machines: [machine('a')] });

@@ -10,7 +10,7 @@ import { nodeInfo } from '../scheduler/node-info.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { startQueue, type QueueRunner } from '../world/queue-runner.js';
 import { controllerRef, SimResources, type DaemonSet } from '../world/resources.js';
-import { Expectations } from './expectations.js';
+import { Expectations, inOrder } from './expectations.js';
 import { podsOf, watchOwnerAndPods, writeStatus } from './owned-pods.js';
 import { isActive, isReady, podFromTemplate } from './pod-template.js';
 
@@ -116,8 +116,18 @@ export class DaemonSetController implements Agent {
         (p) => !wanted.has(targetNode(p) ?? '') || (byNode.get(targetNode(p) ?? '')?.indexOf(p) ?? 0) > 0,
       );
       this.expectations.expect(key, missing.length, surplus.length);
-      for (const node of missing) await this.create(key, ds, node);
-      for (const p of surplus) await this.remove(key, p);
+      const changes = [
+        ...missing.map((node) => ({
+          add: () => this.create(key, ds, node),
+          release: () => this.expectations.created(key),
+        })),
+        ...surplus.map((p) => ({ add: () => this.remove(key, p), release: () => this.expectations.deleted(key) })),
+      ];
+      await inOrder(
+        changes,
+        (c) => c.add(),
+        (c) => c.release(),
+      );
     }
     const scheduled = pods.filter((p) => wanted.has(targetNode(p) ?? '') && p.spec.nodeName);
     await writeStatus(this.ctx, SimResources.daemonSets, ds, {

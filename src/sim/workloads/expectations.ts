@@ -54,3 +54,23 @@ export class Expectations {
     this.byKey.delete(key);
   }
 }
+
+/**
+ * Runs `each` over `items` in order. When one throws, the changes not attempted will never be observed: `release`
+ * is called for each of them (upstream lowers expectations for skipped pods the same way), then the error is
+ * rethrown so the key backs off and comes again.
+ */
+export async function inOrder<T>(
+  items: readonly T[],
+  each: (x: T) => Promise<void>,
+  release: (skipped: T) => void,
+): Promise<void> {
+  for (const [i, x] of items.entries()) {
+    try {
+      await each(x);
+    } catch (e) {
+      for (const skipped of items.slice(i + 1)) release(skipped);
+      throw e;
+    }
+  }
+}

@@ -8,6 +8,7 @@ import { rfc3339 } from '../../clock/index.js';
 import type { Pod } from '../../kube/index.js';
 import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type Job, type JobCondition } from '../world/resources.js';
+import { inOrder } from './expectations.js';
 import { OwnedPodsController, podsOf, writeStatus } from './owned-pods.js';
 import { deletionOrder, isActive, isReady, podFromTemplate } from './pod-template.js';
 
@@ -134,7 +135,11 @@ export class JobController extends OwnedPodsController {
     if (diff < 0) {
       const victims = [...t.active].sort(deletionOrder).slice(0, -diff);
       this.expectations.expect(key, 0, victims.length);
-      for (const p of victims) await this.deletePod(p, key);
+      await inOrder(
+        victims,
+        (p) => this.deletePod(p, key),
+        () => this.expectations.deleted(key),
+      );
       return;
     }
     if (diff === 0) return;
@@ -144,7 +149,12 @@ export class JobController extends OwnedPodsController {
       return;
     }
     this.expectations.expect(key, diff, 0);
-    for (let i = 0; i < diff; i++) await this.createPod(key, this.newPod(job));
+    const slots = Array.from({ length: diff }, (_, i) => i);
+    await inOrder(
+      slots,
+      () => this.createPod(key, this.newPod(job)),
+      () => this.expectations.created(key),
+    );
   }
 
   private newPod(job: Job): Pod {

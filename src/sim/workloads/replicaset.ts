@@ -2,6 +2,7 @@
 import type { Pod } from '../../kube/index.js';
 import type { AgentContext } from '../world/agent.js';
 import { controllerRef, SimResources, type ReplicaSet } from '../world/resources.js';
+import { inOrder } from './expectations.js';
 import { OwnedPodsController, PodTally, podsOf, writeStatus } from './owned-pods.js';
 import { deletionOrder, isActive, podFromTemplate } from './pod-template.js';
 
@@ -48,20 +49,20 @@ export class ReplicaSetController extends OwnedPodsController {
     if (diff > 0) {
       const n = Math.min(diff, burst);
       this.expectations.expect(key, n, 0);
-      for (let i = 0; i < n; i++) {
-        try {
-          await this.createPod(key, this.newPod(rs));
-        } catch (e) {
-          // The creations not attempted will never be observed: release them, or the ReplicaSet waits for them
-          // until something else queues it (upstream lowers expectations for skipped pods the same way).
-          for (let j = i + 1; j < n; j++) this.expectations.created(key);
-          throw e;
-        }
-      }
+      const slots = Array.from({ length: n }, (_, i) => i);
+      await inOrder(
+        slots,
+        () => this.createPod(key, this.newPod(rs)),
+        () => this.expectations.created(key),
+      );
     } else if (diff < 0) {
       const victims = podsOf(this.ctx, rs).filter(isActive).sort(deletionOrder).slice(0, Math.min(-diff, burst));
       this.expectations.expect(key, 0, victims.length);
-      for (const p of victims) await this.deletePod(p, key);
+      await inOrder(
+        victims,
+        (p) => this.deletePod(p, key),
+        () => this.expectations.deleted(key),
+      );
     }
   }
 

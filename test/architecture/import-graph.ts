@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { layerRules, type LayerRule } from './layer-rules.js';
 
 /** One import found in a source file. */
@@ -70,6 +70,11 @@ export function sourceFiles(dir: string): string[] {
     else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
   }
   return out;
+}
+
+/** The production sources of the given layers: no tests, no fixtures kept beside the code (`testing/` folders). */
+export function productionSources(srcRoot: string, layers: readonly string[]): string[] {
+  return layers.flatMap((layer) => sourceFiles(join(srcRoot, layer))).filter((f) => !f.split(sep).includes('testing'));
 }
 
 /** Checks every source file under srcRoot. */

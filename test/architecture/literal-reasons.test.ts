@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles } from './import-graph.js';
+import { productionSources } from './import-graph.js';
 import { literalReasonsOf } from './literal-reasons.js';
 
 const srcRoot = resolve(import.meta.dirname, '../../src');
@@ -9,16 +9,11 @@ const srcRoot = resolve(import.meta.dirname, '../../src');
 /** The layers that set status conditions and record Events against the cluster's objects. */
 const writingLayers = ['controllers', 'providers', 'operator', 'state', 'kube', 'cloudprovider'];
 
-const isFixture = (file: string): boolean => file.split(sep).includes('testing');
-
 describe('condition and Event reasons', () => {
   it('are named constants wherever conditions are set and Events recorded', () => {
-    const found = writingLayers
-      .flatMap((layer) => sourceFiles(join(srcRoot, layer)))
-      .filter((f) => !isFixture(f))
-      .flatMap((f) =>
-        literalReasonsOf(f, readFileSync(f, 'utf8')).map((r) => `${relative(srcRoot, f)}:${r.line} '${r.text}'`),
-      );
+    const found = productionSources(srcRoot, writingLayers).flatMap((f) =>
+      literalReasonsOf(f, readFileSync(f, 'utf8')).map((r) => `${relative(srcRoot, f)}:${r.line} '${r.text}'`),
+    );
     expect(found).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles } from './import-graph.js';
+import { productionSources } from './import-graph.js';
 import { moduleStateOf } from './module-state.js';
 
 const srcRoot = resolve(import.meta.dirname, '../../src');
@@ -9,17 +9,11 @@ const srcRoot = resolve(import.meta.dirname, '../../src');
 /** The production layers: a cache there is an object its owner creates and passes in (DESIGN.md). */
 const productionLayers = ['scheduling', 'kube', 'controllers', 'providers', 'apiserver'];
 
-/** Test fixtures kept beside the code (`testing/` folders) are not production code. */
-const isFixture = (file: string): boolean => file.split(sep).includes('testing');
-
 describe('module-level mutable state', () => {
   it('is absent from the production layers', () => {
-    const found = productionLayers
-      .flatMap((layer) => sourceFiles(join(srcRoot, layer)))
-      .filter((f) => !isFixture(f))
-      .flatMap((f) =>
-        moduleStateOf(f, readFileSync(f, 'utf8')).map((s) => `${relative(srcRoot, f)}:${s.line} ${s.name} (${s.why})`),
-      );
+    const found = productionSources(srcRoot, productionLayers).flatMap((f) =>
+      moduleStateOf(f, readFileSync(f, 'utf8')).map((s) => `${relative(srcRoot, f)}:${s.line} ${s.name} (${s.why})`),
+    );
     expect(found).toEqual([]);
   });
 

@@ -97,6 +97,18 @@ export function ephemeralDevice(family: AmiFamily): string {
   }
 }
 
+/** Windows Server builds by family, as Karpenter labels Windows nodes (`node.kubernetes.io/windows-build`). */
+const windowsBuilds: Partial<Record<AmiFamily, string>> = {
+  Windows2019: '10.0.17763',
+  Windows2022: '10.0.20348',
+  Windows2025: '10.0.26100',
+};
+
+/** The `node.kubernetes.io/windows-build` of a Windows family's nodes; undefined for Linux families. */
+export function familyWindowsBuild(family: AmiFamily): string | undefined {
+  return windowsBuilds[family];
+}
+
 /** The OS a node of the family runs. */
 export function familyOs(family: AmiFamily): 'linux' | 'windows' {
   return family.startsWith('Windows') ? 'windows' : 'linux';

@@ -14,7 +14,7 @@ import type { PlacementGroupProvider } from '../nodeclass/placement-group.js';
 import type { CapacityReservationProvider } from '../capacityreservation/provider.js';
 import type { AwsPort, InstanceTypeInfo, PlacementGroupInfo } from '../ports/index.js';
 import { spotKey, type PricingProvider } from '../pricing/pricing-provider.js';
-import { familyOs } from './ami-family.js';
+import { familyOs, familyWindowsBuild } from './ami-family.js';
 import { isCompatible } from './compatibility.js';
 import { instanceTypeLabels } from './labels.js';
 import { computeResources, maxPods, type OverheadSettings } from './overhead.js';
@@ -210,7 +210,7 @@ export class InstanceTypesProvider {
     const os = familyOs(s.family);
     // Windows AMIs exist for x86_64 only.
     if (os === 'windows' && info.architectures[0] === 'arm64') return undefined;
-    const labels = instanceTypeLabels(info, os);
+    const labels = instanceTypeLabels(info, os, familyWindowsBuild(s.family));
     const r = computeResources(info, s);
     const requirements = [
       ...instanceTypeRequirements({ labels, offerings, region: this.port.region, zoneIds }),

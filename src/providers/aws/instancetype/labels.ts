@@ -39,12 +39,20 @@ function acceleratorLabels(out: Record<string, string>, info: InstanceTypeInfo):
   }
 }
 
-/** Single-valued labels a node of this type carries (zone and capacity type come from the offering). */
-export function instanceTypeLabels(info: InstanceTypeInfo, os: 'linux' | 'windows'): Record<string, string> {
+/**
+ * Single-valued labels a node of this type carries (zone and capacity type come from the offering); a Windows
+ * family's nodes also carry its `node.kubernetes.io/windows-build`, Linux ones none (Karpenter: DoesNotExist).
+ */
+export function instanceTypeLabels(
+  info: InstanceTypeInfo,
+  os: 'linux' | 'windows',
+  windowsBuild?: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   set(out, Labels.instanceType, info.instanceType);
   set(out, Labels.arch, info.architectures[0] === 'arm64' ? 'arm64' : 'amd64');
   set(out, Labels.os, os);
+  if (os === 'windows') set(out, Labels.windowsBuild, windowsBuild);
   set(out, Labels.instanceCpu, info.vcpus);
   set(out, Labels.instanceCpuManufacturer, info.cpuManufacturer);
   set(out, Labels.instanceCpuSustainedClockSpeedMhz, info.sustainedClockSpeedMhz);

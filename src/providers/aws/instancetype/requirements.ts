@@ -18,6 +18,8 @@ const optionalLabels = [
   Labels.instanceNetworkBandwidth,
   Labels.instanceCpuManufacturer,
   Labels.instanceCpuSustainedClockSpeedMhz,
+  // Only Windows families set it (Karpenter starts every type at DoesNotExist and inserts the family's build).
+  Labels.windowsBuild,
 ];
 
 const unique = (xs: string[]): string[] => [...new Set(xs)].sort();

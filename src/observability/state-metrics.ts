@@ -1,6 +1,7 @@
 /**
  * Karpenter's gauges of the cluster's state (per-node totals, cluster-state node count and sync) filled when
- * scraped, the pod startup summary and the NodeClaim termination histogram, with v1's names, labels and buckets.
+ * scraped, the pod startup and node termination summaries and the NodeClaim termination histogram, with v1's names,
+ * labels and buckets.
  */
 import { Gauge, Histogram, Summary, type Registry } from 'prom-client';
 
@@ -33,6 +34,8 @@ type Refill = (name: NodeTotalGauge | ClusterStateGauge, gauge: Gauge) => void;
 export class StateMetrics {
   /** The time from pod creation until the pod is running (its Ready transition), for pods seen Pending. */
   readonly podStartupDuration: Summary;
+  /** The time taken between a node's deletion request and the removal of its finalizer. */
+  readonly nodeTerminationDuration: Summary<'nodepool'>;
   /** Duration of NodeClaim termination in seconds (deletion request to finalizer released). */
   readonly nodeClaimTerminationDuration: Histogram<'nodepool'>;
 
@@ -61,6 +64,15 @@ export class StateMetrics {
       name: 'karpenter_pods_startup_duration_seconds',
       help: 'The time from pod creation until the pod is running.',
       // client_golang's summary defaults (10 minute window in 5 buckets) and Karpenter's objectives.
+      percentiles: [0, 0.5, 0.9, 0.99, 1],
+      maxAgeSeconds: 600,
+      ageBuckets: 5,
+      registers: [registry],
+    });
+    this.nodeTerminationDuration = new Summary({
+      name: 'karpenter_nodes_termination_duration_seconds',
+      help: "The time taken between a node's deletion request and the removal of its finalizer",
+      labelNames: ['nodepool'],
       percentiles: [0, 0.5, 0.9, 0.99, 1],
       maxAgeSeconds: 600,
       ageBuckets: 5,

@@ -178,6 +178,11 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
     expect(text).toContain(`karpenter_nodeclaims_termination_duration_seconds_count{nodepool="${pool}"} 1`);
     const sum = /_sum\{[^}]*\} (\S+)/.exec(text)?.[1];
     expect(Number(sum)).toBeGreaterThan(0);
+    // The Node's own termination, the performance dashboard's "Node Termination Latency" summary.
+    const nodeText = await h.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_nodes_termination_duration_seconds',
+    );
+    expect(nodeText).toContain(`karpenter_nodes_termination_duration_seconds_count{nodepool="${pool}"} 1`);
   });
 
   it('a do-not-disrupt pod holds the drain until the terminationGracePeriod, then is deleted', async () => {

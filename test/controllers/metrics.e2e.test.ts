@@ -64,6 +64,7 @@ const dashboardFamilies = [
   'karpenter_cluster_state_node_count',
   'karpenter_cluster_state_synced',
   'karpenter_nodeclaims_termination_duration_seconds',
+  'karpenter_nodes_termination_duration_seconds',
 ];
 
 let h: Harness;

@@ -193,7 +193,14 @@ export class NodeTerminationController implements Reconciler {
     if (!released) return;
     this.ctx.log.info({ controller: this.name, Node: { name } }, 'drained node');
     this.ctx.log.info({ controller: this.name, Node: { name } }, 'deleted node');
-    const labels = this.ctx.informers.nodes.cache.get(name)?.metadata.labels ?? {};
+    const cached = this.ctx.informers.nodes.cache.get(name);
+    const labels = cached?.metadata.labels ?? {};
     this.ctx.metrics.nodesTerminated.inc({ nodepool: labels[Labels.nodePool] ?? '', zone: labels[Labels.zone] ?? '' });
+    const requested = Date.parse(cached?.metadata.deletionTimestamp ?? '');
+    if (Number.isFinite(requested))
+      this.ctx.metrics.state.nodeTerminationDuration.observe(
+        { nodepool: labels[Labels.nodePool] ?? '' },
+        Math.max(0, (this.ctx.clock.now() - requested) / 1000),
+      );
   }
 }

@@ -4,8 +4,8 @@
  * the disruption controller's last word (no cheaper replacement) — and a NodePool's usage against its limits and
  * what it would launch next.
  */
-import { Annotations, ConditionTypes, Labels, type Budget } from '../api/index.js';
-import { budgetActive, budgetNodes } from '../controllers/disruption/budgets/budgets.js';
+import { Annotations, ConditionTypes, Labels } from '../api/index.js';
+import { budgetActive, budgetNodes, budgetText } from '../controllers/disruption/budgets/budgets.js';
 import type { Node, Pod } from '../kube/index.js';
 import { compileSelector, type LabelSelector } from '../api/index.js';
 import { cheapestOffering } from '../scheduling/index.js';
@@ -75,10 +75,6 @@ function pdbBlockers(ctx: ExplainContext, pods: readonly Pod[]): Blocker[] {
     if (hit.length > 0) out.push(pdbBlocker(pdb, hit));
   }
   return out;
-}
-
-function budgetText(b: Budget): string {
-  return `"${b.nodes}"${b.schedule ? ` from "${b.schedule}" for ${b.duration ?? '?'}` : ''}${b.reasons?.length ? ` for ${b.reasons.join(', ')}` : ''}`;
 }
 
 function budgetBlockers(ctx: ExplainContext, pool: string): Blocker[] {

@@ -4,9 +4,11 @@
  * EC2NodeClass userData finding that explains it (S2, S3).
  */
 import { ConditionTypes, Labels, UnregisteredTaint } from '../api/index.js';
+import type { Node } from '../kube/index.js';
 import type { StoredNodeClaim } from '../state/informers.js';
 import type { ExplainContext } from './context.js';
 import type { Explanation } from './model.js';
+import { healthFinding } from './node-health.js';
 import { stepOf, type Step } from './nodeclaim-step.js';
 import { timeOf } from './snapshot.js';
 import { duration } from './units.js';
@@ -146,6 +148,25 @@ function whereLine(nc: StoredNodeClaim, node: string | undefined): string {
   return `NodePool \`${pool}\`, instance type ${nc.metadata.labels?.[Labels.instanceType] ?? '(not launched)'}${node ? `, node \`${node}\`` : ''}`;
 }
 
+/** An unhealthy node: its repair (when, or what holds it back) is the NodeClaim's story now. */
+function repairOf(
+  ctx: ExplainContext,
+  o: { name: string; node: Node | undefined; summary: string; details: string[] },
+): Explanation | undefined {
+  const health = o.node ? healthFinding(ctx, o.node) : undefined;
+  if (!health) return undefined;
+  return {
+    kind: 'nodeclaim',
+    name: o.name,
+    state: health.state,
+    summary: health.cause.message,
+    cause: health.cause,
+    fix: health.fix,
+    details: [`step ${o.summary}`, ...o.details],
+    explained: true,
+  };
+}
+
 /** Explains NodeClaim `name`; undefined when there is none. */
 export function explainNodeClaim(
   ctx: ExplainContext,
@@ -166,6 +187,8 @@ export function explainNodeClaim(
     ...[advice.detail, `next: ${next[step.name]}`, t].filter((x): x is string => x !== undefined),
     whereLine(nc, node?.metadata.name),
   ];
+  const repair = repairOf(ctx, { name, node, summary, details });
+  if (repair) return repair;
   const cause = causeOf(nc, step, { summary, taint, now: ctx.now });
   const fix = taint ? (lintNote(ctx, nc)?.fix ?? userDataFix) : advice.fix;
   return {

@@ -308,16 +308,27 @@ function limitsFix(f: PoolFacts, d: UnplacedReason['details']): string | undefin
   return `raise spec.limits.${res} of ${pool(f)} to at least ${raiseTo} (${String(d?.['usedOrPlanned'])} in use or planned now, and ${String(d?.['smallestInstanceType'])} adds ${String(d?.['adds'])}), or remove capacity it holds`;
 }
 
+/** The fix for a spread the NodePool's domains cannot keep: name the domain with the fewest matching pods. */
+function spreadFix(f: PoolFacts, d: UnplacedReason['details']): string | undefined {
+  const fewest = d?.['fewestDomain'];
+  if (typeof fewest !== 'string' || fewest === '') return undefined;
+  return `raise maxSkew, let ${pool(f)} launch in ${fewest} (it has the fewest matching pods), or set whenUnsatisfiable: ScheduleAnyway`;
+}
+
 function solverFinding(f: PoolFacts, reason: UnplacedReason): Finding {
   const text = reason.message.replace(/^incompatible with nodepool "[^"]*", /, '');
-  const limits = reason.constraint === 'nodepool-limits' ? limitsFix(f, reason.details) : undefined;
+  const specific: Partial<Record<string, typeof limitsFix>> = {
+    'nodepool-limits': limitsFix,
+    'topology-spread': spreadFix,
+  };
+  const fix = specific[reason.constraint]?.(f, reason.details);
   return finding(
     reason.constraint,
     `NodePool/${f.name}`,
     { ...(reason.details ?? {}) },
     {
       message: `${pool(f)}: ${text}`,
-      fix: limits ?? solverFixes[reason.constraint] ?? 'see the detail lines',
+      fix: fix ?? solverFixes[reason.constraint] ?? 'see the detail lines',
       rank: 6,
     },
   );

@@ -1,111 +1,14 @@
 /**
- * The situations table of `tenon explain`: SCENARIOS.md S1-S5, topology spread, volume zones, node repair and each
- * thing that keeps a node (do-not-disrupt, PodDisruptionBudget, disruption budget, consolidateAfter). Each world is
- * built in the playground from kubectl-style manifests and run by the real controllers on simulated time; each row
- * asserts the state, the cause (constraint and object), the first line with its numbers, and the fix line.
- * More rows live in pods.e2e.test.ts and situations.e2e.test.ts.
+ * The situations table of `tenon explain`: SCENARIOS.md S1-S4, topology spread, volume zones, the batch window and a
+ * NodePool that cannot launch. Each world is built in the playground from kubectl-style manifests and run by the
+ * real controllers on simulated time; each row asserts the state, the cause (constraint and object), the first line
+ * with its numbers, and the fix line. Nodes (S5 repair, what keeps a node) are in nodes.e2e.test.ts; more rows live
+ * in pods.e2e.test.ts and situations.e2e.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  explainNode,
-  explainNodeClaim,
-  explainNodePool,
-  explainPod,
-  type ExplainContext,
-  type Explanation,
-} from '../../src/explain/index.js';
-import { Resources } from '../../src/kube/index.js';
+import { explainNodeClaim, explainNodePool, explainPod } from '../../src/explain/index.js';
 import { injectFault } from '../../src/sim/scenario/faults.js';
-import { docs, nodeClass, nodePool, pod, situation, type Situation } from './harness.js';
-
-/** One row: what to explain in which snapshot, and what the explanation must say. */
-interface Row {
-  name: string;
-  at: string;
-  explain: (ctx: ExplainContext) => Explanation | undefined;
-  state: string;
-  constraint?: string;
-  object?: string | RegExp;
-  summary: RegExp;
-  /** The fix line; null when there is nothing to fix. */
-  fix: RegExp | null;
-  details?: RegExp[];
-}
-
-const onDemand = '{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}';
-const cmr = '{key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}';
-
-function inZone(zone: string): string {
-  return `[${onDemand}, ${cmr}, {key: topology.kubernetes.io/zone, operator: In, values: [${zone}]}]`;
-}
-
-function podOn(pool: string, name: string, extra: { labels?: string; spec?: string } = {}): string {
-  return pod(name, {
-    labels: extra.labels,
-    spec: `nodeSelector: {karpenter.sh/nodepool: ${pool}}${extra.spec ? `, ${extra.spec}` : ''}`,
-  });
-}
-
-function nodeOf(ctx: ExplainContext, podName: string): string {
-  return ctx.snapshot.pods.find((p) => p.metadata.name === podName)?.spec.nodeName ?? `(no node for ${podName})`;
-}
-
-function claimOf(ctx: ExplainContext, pool: string): string {
-  return (
-    ctx.snapshot.nodeClaims.find((c) => c.metadata.labels?.['karpenter.sh/nodepool'] === pool)?.metadata.name ??
-    `(no NodeClaim of ${pool})`
-  );
-}
-
-function check(row: Row, e: Explanation | undefined): void {
-  if (!e) throw new Error(`${row.name}: nothing to explain`);
-  const text = `${e.summary}\nfix: ${e.fix ?? '(none)'}\n${e.details.join('\n')}`;
-  expect(e.explained, text).toBe(true);
-  expect(e.state, text).toBe(row.state);
-  if (row.constraint) expect(e.cause?.constraint, text).toBe(row.constraint);
-  if (row.object) expect(e.cause?.object ?? '', text).toMatch(row.object);
-  expect(e.summary).toMatch(row.summary);
-  if (row.fix === null) expect(e.fix, text).toBeUndefined();
-  else expect(e.fix ?? '', text).toMatch(row.fix);
-  for (const d of row.details ?? [])
-    expect(
-      e.details.some((x) => d.test(x)),
-      `${text}\n(no detail ${d})`,
-    ).toBe(true);
-}
-
-/** Runs each row against the snapshot its `at` names, taken by `build`. */
-function table(
-  title: string,
-  build: () => Promise<{ s: Situation; snapshots: Map<string, ExplainContext> }>,
-  rows: Row[],
-): void {
-  describe(title, () => {
-    let world: { s: Situation; snapshots: Map<string, ExplainContext> } | undefined;
-    beforeAll(async () => {
-      world = await build();
-    }, 240_000);
-    afterAll(async () => {
-      await world?.s.pg.stop();
-    });
-    for (const row of rows)
-      it(row.name, () => {
-        const ctx = world?.snapshots.get(row.at);
-        if (!ctx) throw new Error(`no snapshot ${row.at}`);
-        check(row, row.explain(ctx));
-      });
-  });
-}
-
-/** Advances in 1 s steps until `ready` holds on a fresh snapshot (at most `maxMs`), and returns that snapshot. */
-async function until(s: Situation, ready: (ctx: ExplainContext) => boolean, maxMs = 120_000): Promise<ExplainContext> {
-  for (let t = 0; t <= maxMs; t += 1_000) {
-    const ctx = await s.context();
-    if (ready(ctx)) return ctx;
-    await s.pg.clock.advance(1_000);
-  }
-  throw new Error('the situation never came about');
-}
+import { docs, nodeClass, nodePool, pod, situation } from './harness.js';
+import { claimOf, inZone, onDemand, podOn, table, until } from './table-harness.js';
 
 table(
   'S1: the cloud provider taint lingers',
@@ -360,8 +263,8 @@ spec: {accessModes: [ReadWriteOnce], storageClassName: no-such-class, resources:
       constraint: 'topology-spread',
       object: 'NodePool/a',
       summary:
-        /^NodePool `a`: topology spread \(maxSkew 1, min 0\) on topology\.kubernetes\.io\/zone cannot be satisfied here \(matching pods per domain: us-east-1a=1\)$/,
-      fix: /^raise maxSkew, allow more zones in the NodePool, or set whenUnsatisfiable: ScheduleAnyway$/,
+        /^NodePool `a`: topology spread on topology\.kubernetes\.io\/zone \(maxSkew 1\) cannot be satisfied here: matching pods: us-east-1a has 1 \(the only domain this node may be in\); us-east-1[bc] has 0, the fewest; one more in us-east-1a would make the skew 2 > maxSkew 1$/,
+      fix: /^raise maxSkew, let NodePool `a` launch in us-east-1[bc] \(it has the fewest matching pods\), or set whenUnsatisfiable: ScheduleAnyway$/,
     },
     {
       name: 'a pod seen this instant waits for the batch window, naming what would launch',
@@ -373,166 +276,6 @@ spec: {accessModes: [ReadWriteOnce], storageClassName: no-such-class, resources:
       summary:
         /^pending for \d+ s; NodePool `a` would launch \S+ in us-east-1a \(on-demand, \$[\d.]+\/h\) once the batch window closes$/,
       fix: null,
-    },
-  ],
-);
-
-const fiveApart = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app, namespace: default}
-spec:
-  replicas: 5
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: app}}}]}}
-      containers: [{name: app, image: app, resources: {requests: {cpu: "1", memory: 1Gi}}}]
-`;
-
-table(
-  'S5: nodes whose kubelet stopped',
-  async () => {
-    const s = await situation(docs(nodeClass(), nodePool('general'), fiveApart), 90_000);
-    await injectFault(s.pg, { kubeletStop: { count: 1 } });
-    await s.advance(5 * 60_000, 10_000);
-    const one = await s.context();
-    await injectFault(s.pg, { kubeletStop: { count: 3 } });
-    await s.advance(3 * 60_000, 30_000);
-    return {
-      s,
-      snapshots: new Map([
-        ['one', one],
-        ['three', await s.context()],
-      ]),
-    };
-  },
-  [
-    {
-      name: 'S5: a node gone Unknown is repaired after the 30m toleration, and says when',
-      at: 'one',
-      explain: (ctx) =>
-        explainNode(
-          ctx,
-          ctx.snapshot.nodes.find((n) =>
-            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown'),
-          )?.metadata.name ?? '',
-        ),
-      state: 'Unhealthy',
-      constraint: 'node-repair',
-      object: /^Node\//,
-      summary: /^Ready=Unknown \(NodeStatusUnknown\) for \dm; Tenon repairs it in 2\dm, after the 30m toleration$/,
-      fix: /^nothing to do: the NodeClaim is replaced in 2\dm; to act sooner, check the kubelet on node `\S+` or delete its NodeClaim$/,
-    },
-    {
-      name: 'S5: with 3 of the pool unhealthy, repair is blocked, with the counts',
-      at: 'three',
-      explain: (ctx) =>
-        explainNode(
-          ctx,
-          ctx.snapshot.nodes.find((n) =>
-            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown'),
-          )?.metadata.name ?? '',
-        ),
-      state: 'RepairBlocked',
-      constraint: 'repair-threshold',
-      object: 'NodePool/general',
-      summary:
-        /^repair blocked: 3 of \d+ nodes of NodePool `general` are unhealthy, more than 20% \(\d allowed\); this node is Ready=Unknown \(NodeStatusUnknown\) for \dm$/,
-      fix: /^look for a network or control-plane incident first; Tenon repairs once at most \d of the \d+ nodes are unhealthy/,
-    },
-  ],
-);
-
-const keepers = docs(
-  nodeClass(),
-  nodePool('budget0', {
-    disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m, budgets: [{nodes: "0"}]}',
-  }),
-  nodePool('guarded', {
-    disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m, budgets: [{nodes: "1"}]}',
-  }),
-  nodePool('pinned', {
-    disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m, budgets: [{nodes: "1"}]}',
-  }),
-  nodePool('slow', { disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 30m}' }),
-  nodePool('never', { disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: Never}' }),
-  podOn('budget0', 'b0'),
-  podOn('guarded', 'guarded', { labels: '{app: guarded}' }),
-  `apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: guarded, namespace: default}
-spec: {minAvailable: 1, selector: {matchLabels: {app: guarded}}}
-`,
-  podOn('pinned', 'pinned'),
-  podOn('slow', 'slow'),
-  podOn('never', 'never'),
-);
-
-table(
-  'what keeps a node: do-not-disrupt, PDB, budget, consolidateAfter',
-  async () => {
-    const s = await situation(keepers, 60_000);
-    const ctx = await s.context();
-    await s.pg.client.patch(
-      Resources.nodes,
-      { name: nodeOf(ctx, 'pinned') },
-      { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } },
-    );
-    await s.advance(10_000);
-    return { s, snapshots: new Map([['kept', await s.context()]]) };
-  },
-  [
-    {
-      name: 'a node annotated do-not-disrupt',
-      at: 'kept',
-      explain: (ctx) => explainNode(ctx, nodeOf(ctx, 'pinned')),
-      state: 'NotDisrupted',
-      constraint: 'do-not-disrupt',
-      object: /^Node\/\S+/,
-      summary: /^node carries karpenter\.sh\/do-not-disrupt$/,
-      fix: /^remove the karpenter\.sh\/do-not-disrupt annotation from the node$/,
-    },
-    {
-      name: 'a node whose pod a PodDisruptionBudget allowing 0 covers',
-      at: 'kept',
-      explain: (ctx) => explainNode(ctx, nodeOf(ctx, 'guarded')),
-      state: 'NotDisrupted',
-      constraint: 'pdb',
-      object: 'PodDisruptionBudget/default/guarded',
-      summary:
-        /^PodDisruptionBudget default\/guarded allows 0 disruptions \(1 healthy, 1 desired\) and covers guarded$/,
-      fix: /^scale up the pods PodDisruptionBudget default\/guarded protects, or relax its minAvailable\/maxUnavailable$/,
-    },
-    {
-      name: 'a node of a NodePool whose budget allows 0 nodes',
-      at: 'kept',
-      explain: (ctx) => explainNode(ctx, nodeOf(ctx, 'b0')),
-      state: 'NotDisrupted',
-      constraint: 'budget',
-      object: 'NodePool/budget0',
-      summary: /^NodePool `budget0` budget "0" is active now and allows 0 of 1 nodes$/,
-      fix: /^wait for the budget window to end, or change spec\.disruption\.budgets of NodePool `budget0`$/,
-    },
-    {
-      name: 'a node within consolidateAfter, with the time left',
-      at: 'kept',
-      explain: (ctx) => explainNode(ctx, nodeOf(ctx, 'slow')),
-      state: 'NotDisrupted',
-      constraint: 'consolidate-after',
-      object: 'NodePool/slow',
-      summary: /^consolidateAfter 30m not elapsed since the last pod event \(2\dm left\)$/,
-      fix: /^wait, or lower consolidateAfter$/,
-    },
-    {
-      name: 'a node of a NodePool that never consolidates',
-      at: 'kept',
-      explain: (ctx) => explainNode(ctx, nodeOf(ctx, 'never')),
-      state: 'NotDisrupted',
-      constraint: 'consolidate-after',
-      object: 'NodePool/never',
-      summary: /^NodePool `never` has consolidateAfter: Never$/,
-      fix: /^set a consolidateAfter duration$/,
     },
   ],
 );

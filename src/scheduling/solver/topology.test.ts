@@ -53,6 +53,20 @@ describe('topology spread', () => {
     expect(counts).toEqual({ 'test-zone-a': 2, 'test-zone-b': 2 });
   });
 
+  it('says which domain holds the fewest matching pods and the skew one more would make', () => {
+    // The NodePool allows only zone a, which already holds a matching pod; zone b holds none (its node is full).
+    const pool = makeNodePool({ requirements: [{ key: zone, operator: 'In', values: ['test-zone-a'] }] });
+    const existing = [
+      nodeIn('a1', 'test-zone-a', [makePod({ labels, cpu: '1' })]),
+      nodeIn('b1', 'test-zone-b', [makePod({ cpu: '1' })]),
+    ];
+    const r = run(spreadPods(1, spread()), { nodes: existing, pool });
+    const reason = r.unplaced[0]?.reasons.find((x) => x.target === 'nodepool/default');
+    expect(reason?.message).toBe(
+      'incompatible with nodepool "default", topology spread on topology.kubernetes.io/zone (maxSkew 1) cannot be satisfied here: matching pods: test-zone-a has 1 (the only domain this node may be in); test-zone-b has 0, the fewest; one more in test-zone-a would make the skew 2 > maxSkew 1',
+    );
+  });
+
   it('counts existing matching pods and fills the emptier zones first', () => {
     const existing = [nodeIn('a1', 'test-zone-a', [makePod({ labels }), makePod({ labels })])];
     const pods = spreadPods(4, spread());

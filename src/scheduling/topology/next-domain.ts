@@ -125,12 +125,57 @@ export function refuse(a: { group: TopologyGroup }, constraint: Constraint, what
   };
 }
 
+/** Up to `n` domains, with a count each, as "us-east-1a has 1, us-east-1b has 2". */
+function withCounts(domains: readonly string[], count: (d: string) => number, n = 3): string {
+  const shown = domains.slice(0, n).map((d) => `${d} has ${count(d)}`);
+  return `${shown.join(', ')}${domains.length > n ? ` (and ${domains.length - n} more)` : ''}`;
+}
+
+/** The eligible domains, other than `here`, that hold the group's minimum (none for hostnames: a new node). */
+function fewestDomains(a: Args, here: readonly string[], min: number): string[] {
+  const { spec } = a.group;
+  if (spec.key === hostnameKey) return [];
+  const e = {
+    podReq: spec.honorNodeAffinity ? a.pod.requirements.get(spec.key) : undefined,
+    taints: !!spec.tolerations,
+  };
+  const out: string[] = [];
+  for (const d of a.domains.of(spec.key).keys())
+    if (!here.includes(d) && eligibleDomain(a, d, e) && a.group.floor(d) === min) out.push(d);
+  return out.sort();
+}
+
+/**
+ * Why no domain this node may be in keeps the spread within maxSkew, with the counts: how many matching pods each
+ * domain the node may be in holds, which domain holds the fewest, and the skew one more pod would make ("matching
+ * pods: us-east-1a has 1 (the only domain this node may be in); us-east-1b has 0, the fewest; one more in
+ * us-east-1a would make the skew 2 > maxSkew 1").
+ */
+function spreadRefusal(a: Args, min: number, self: number): Refusal {
+  const { spec } = a.group;
+  const count = (d: string): number => a.group.count(d);
+  const here = candidates(a).sort((x, y) => count(x) - count(y) || (x < y ? -1 : 1));
+  const least = here[0] ?? '';
+  const skew = count(least) + self - min;
+  const fewest = fewestDomains(a, here, min);
+  const where =
+    here.length === 1
+      ? `${least} has ${count(least)} (the only domain this node may be in)`
+      : `in the domains this node may be in, ${withCounts(here, count)}`;
+  const low = fewest.length ? `${withCounts(fewest, () => min)}, the fewest` : `the fewest any domain has is ${min}`;
+  return {
+    ok: false,
+    constraint: 'topology-spread',
+    message: `topology spread on ${spec.key} (maxSkew ${spec.maxSkew}) cannot be satisfied here: matching pods: ${where}; ${low}; one more in ${least} would make the skew ${skew} > maxSkew ${spec.maxSkew}`,
+    details: { topologyKey: spec.key, maxSkew: spec.maxSkew, min, skew, domain: least, fewestDomain: fewest[0] ?? '' },
+  };
+}
+
 function spread(a: Args): DomainChoice {
   const min = minCount(a);
   const self = a.group.selects(a.pod.namespace, a.pod.labels) ? 1 : 0;
   const allowed = candidates(a).filter((d) => a.group.count(d) + self - min <= a.group.spec.maxSkew);
-  if (allowed.length === 0)
-    return refuse(a, 'topology-spread', `topology spread (maxSkew ${a.group.spec.maxSkew}, min ${min})`);
+  if (allowed.length === 0) return spreadRefusal(a, min, self);
   return { ok: true, allowed, pick: 'least' };
 }
 

@@ -43,13 +43,32 @@ export function allowedByBudgets(
   pool: DisruptionNodePool,
   args: { reason: DisruptionReason; numNodes: number; now: number },
 ): number {
-  let allowed = Unlimited;
+  return mostRestrictiveBudget(pool, args).allowed;
+}
+
+/** The most restrictive active budget for `reason` and what it allows (no budget: Unlimited). */
+export function mostRestrictiveBudget(
+  pool: DisruptionNodePool,
+  args: { reason: DisruptionReason; numNodes: number; now: number },
+): { allowed: number; budget: Budget | undefined } {
+  let out: { allowed: number; budget: Budget | undefined } = { allowed: Unlimited, budget: undefined };
   for (const b of budgetsOf(pool)) {
     if (b.reasons?.length && !b.reasons.includes(args.reason)) continue;
     if (!budgetActive(b, args.now)) continue;
-    allowed = Math.min(allowed, budgetNodes(b, args.numNodes));
+    const n = budgetNodes(b, args.numNodes);
+    if (n < out.allowed) out = { allowed: n, budget: b };
   }
-  return allowed;
+  return out;
+}
+
+/** When an active scheduled budget's window ends; undefined for a budget always active (or unreadable). */
+export function budgetWindowEnd(b: Budget, now: number): number | undefined {
+  if (!b.schedule) return undefined;
+  const cron = parseCron(b.schedule);
+  const window = b.duration ? parseDuration(b.duration) : undefined;
+  if (!cron.ok || window === undefined) return undefined;
+  const fired = lastFiring(cron.schedule, now, window);
+  return fired === undefined ? undefined : fired + window;
 }
 
 /** Node counts of one NodePool as budgets see them. */
@@ -93,4 +112,9 @@ export function allowances(
     out.set(pool.name, { allowed, remaining: Math.max(0, allowed - c.disrupting) });
   }
   return out;
+}
+
+/** A budget as its spec reads: `"1"`, `"0" from "0 9 * * 1-5" for 8h`, `… for Unhealthy`. */
+export function budgetText(b: Budget): string {
+  return `"${b.nodes}"${b.schedule ? ` from "${b.schedule}" for ${b.duration ?? '?'}` : ''}${b.reasons?.length ? ` for ${b.reasons.join(', ')}` : ''}`;
 }

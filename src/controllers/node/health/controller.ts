@@ -1,4 +1,4 @@
-import { Annotations, ConditionTypes, Labels, ConditionReasons } from '../../../api/index.js';
+import { Annotations, Labels } from '../../../api/index.js';
 import { rfc3339 } from '../../../clock/index.js';
 import {
   ignoreNotFound,
@@ -11,20 +11,16 @@ import {
 import { formatDuration } from '../../../settings/duration.js';
 import type { RepairPolicy } from '../../../cloudprovider/index.js';
 import { Indexes, type StoredNodeClaim, type StoredNodePool } from '../../../state/informers.js';
-import { getCondition } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
-import { allowedByBudgets } from '../../disruption/budgets/budgets.js';
 import type { OrchestrationQueue } from '../../disruption/orchestration/queue.js';
 import { EventReasons } from '../../event-reasons.js';
 import { stageStaticRepair } from './static-repair.js';
+import { isInitialized, unhealthyBudget } from './unhealthy-budget.js';
 import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
 
 const blockedRetry = 5 * 60_000;
 /** How soon a repair held back by a budget is retried (a replacement in flight may finish soon). */
 const budgetRetry = 30_000;
-
-const isInitialized = (nc: StoredNodeClaim): boolean =>
-  nc.status?.conditions?.some((c) => c.type === ConditionTypes.initialized && c.status === 'True') ?? false;
 
 /**
  * node.health (SCENARIOS.md S5): a Node whose condition matches a repair policy (Ready=False or Ready=Unknown
@@ -102,9 +98,8 @@ export class NodeHealthController implements Reconciler {
   }
 
   /**
-   * Whether the NodePool's budgets for reason `Unhealthy` leave no room. As in Karpenter, only repairs already in
-   * flight (NodeClaims being deleted) count against that budget, not the unhealthy nodes themselves, which would
-   * otherwise starve the budget meant to repair them; a node that never initialized is repaired regardless.
+   * Whether the NodePool's budgets for reason `Unhealthy` leave no room (unhealthy-budget.ts); a node that never
+   * initialized is repaired regardless.
    */
   private async outOfBudget(r: {
     node: Node;
@@ -113,23 +108,10 @@ export class NodeHealthController implements Reconciler {
     now: number;
   }): Promise<boolean> {
     if (!isInitialized(r.nodeClaim)) return false;
-    const pool = this.ctx.informers.nodePools.cache.get(r.nodePool);
-    const budgets = pool?.spec.disruption?.budgets ?? [];
-    const claims = this.ctx.informers.nodeClaims.cache
-      .list()
-      .filter((nc) => nc.metadata.labels?.[Labels.nodePool] === r.nodePool);
-    const allowed = allowedByBudgets(
-      { name: r.nodePool, budgets, consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfterMs: undefined },
-      { reason: ConditionReasons.unhealthy, numNodes: claims.filter(isInitialized).length, now: r.now },
-    );
-    // A static pool's repair in flight is a NodeClaim marked for disruption as Unhealthy, not yet deleted.
-    const inFlight = claims.filter(
-      (nc) =>
-        nc.metadata.deletionTimestamp !== undefined ||
-        getCondition(nc.status?.conditions, ConditionTypes.disruptionReason)?.reason === 'Unhealthy',
-    ).length;
-    if (allowed - inFlight > 0) return false;
-    const message = `Node repair waits: the disruption budgets of NodePool ${r.nodePool} for reason Unhealthy allow ${allowed} node(s) at a time and ${inFlight} are being replaced`;
+    const pool = { name: r.nodePool, nodePool: this.ctx.informers.nodePools.cache.get(r.nodePool) };
+    const b = unhealthyBudget(pool, this.ctx.informers.nodeClaims.cache.list(), r.now);
+    if (b.allowed - b.repairing.length > 0) return false;
+    const message = `Node repair waits: the disruption budgets of NodePool ${r.nodePool} for reason Unhealthy allow ${b.allowed} node(s) at a time and ${b.repairing.length} are being replaced`;
     await this.ctx.recorder.publish(r.node, { type: 'Normal', reason: EventReasons.disruptionBlocked, message });
     return true;
   }

@@ -59,7 +59,7 @@ export class Packing {
     readonly strategy: Strategy,
     opts: { targets: boolean; tighten?: boolean } = { targets: true },
   ) {
-    this.tighten = opts.tighten ?? strategy === 'tenon';
+    this.tighten = opts.tighten ?? false;
     this.demand = strategy === 'tenon' && opts.targets ? new Demand(ctx.templates, ctx.pods) : undefined;
   }
 

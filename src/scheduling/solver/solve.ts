@@ -32,7 +32,7 @@ export type Variant = {
   ruin?: boolean;
   /**
    * When NodePool limits bind, planned NodeClaims drop their options larger than the type they launch as (see
-   * Packing.underLimits); on for Tenon, off for Karpenter's FFD unless set (Tenon's portfolio sets it).
+   * Packing.underLimits); off unless set (solve() retries with it when pods were left out by limits).
    */
   tighten?: boolean;
 };
@@ -81,9 +81,22 @@ export function solve(
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
   const targets: Variant = { strategy, targets: true };
   const marginal: Variant = { strategy, targets: false };
-  return input.pods.length > PortfolioMaxPods
-    ? solveLarge(input, { targets, marginal }, { usage, cache })
-    : solveSmall(input, { targets, marginal }, { usage, cache });
+  const run = (rules: Rules): SchedulingResult =>
+    input.pods.length > PortfolioMaxPods
+      ? solveLarge(input, rules, { usage, cache })
+      : solveSmall(input, rules, { usage, cache });
+  const best = run({ targets, marginal });
+  if (!heldByLimits(best)) return best;
+  // Planned NodeClaims that give up their options larger than the type they launch as when the limits bind
+  // (Packing.underLimits) cannot grow, which costs nodes wherever the limits are not what holds pods back: the
+  // whole solve again with them, kept only when it places more pods (or as many, cheaper).
+  const tightened = run({ targets: { ...targets, tighten: true }, marginal: { ...marginal, tighten: true } });
+  return better(tightened, best) ? tightened : best;
+}
+
+/** Whether some pod was left out by a NodePool's limits. */
+function heldByLimits(r: SchedulingResult): boolean {
+  return r.unplaced.some((u) => u.reasons.some((x) => x.constraint === 'nodepool-limits'));
 }
 
 interface Rules {
@@ -127,7 +140,7 @@ function solveSmall(input: SchedulingInput, { targets, marginal }: Rules, { usag
   let bestVariant: Variant = targets;
   for (const v of [
     { ...marginal, ruin: false },
-    { strategy: 'karpenter-ffd' as const, targets: false, tighten: true },
+    { strategy: 'karpenter-ffd' as const, targets: false, tighten: targets.tighten },
   ]) {
     const r = pack(input, v, usage, cache);
     if (better(r, best)) [best, bestVariant] = [r, v];
@@ -185,7 +198,7 @@ export function pack(
   const strategy = variant.strategy;
   const packing = new Packing(ctx, strategy, {
     targets: variant.targets,
-    tighten: variant.tighten ?? strategy === 'tenon',
+    tighten: variant.tighten ?? false,
   });
   const failures = new Map<PodInfo, UnplacedReason[]>();
   const schedulable: PodInfo[] = [];

@@ -11,6 +11,8 @@ export interface Offering {
   available: boolean;
   /** Set for offerings backed by a capacity reservation. */
   reservationId?: string;
+  /** Instances the reservation can still take (reserved offerings only). */
+  reservationCapacity?: number;
 }
 
 /** What the node itself keeps back from the machine's capacity; allocatable = capacity - all three. */

@@ -3,6 +3,7 @@
  * solution needs, nominates pods to in-flight capacity, and tells every pod it could not place why.
  */
 import { bufferPods } from '../capacitybuffer/buffer-pods.js';
+import { withinReservations } from './reservations.js';
 import type { InstanceType as ProviderInstanceType } from '../../cloudprovider/index.js';
 import {
   Resources,
@@ -120,7 +121,8 @@ export class ProvisioningController implements Reconciler {
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
-    const { created, failed } = await this.createNodeClaims(result.newNodeClaims, pools, view.pods);
+    const planned = withinReservations(result.newNodeClaims, types);
+    const { created, failed } = await this.createNodeClaims(planned, pools, view.pods);
     this.nominateInFlight(result, view.pods);
     this.flushEvents();
     this.reportUnplaced(result, view, types);

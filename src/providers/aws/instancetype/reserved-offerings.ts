@@ -28,12 +28,14 @@ function reservedOffering(
   o: ReservedOfferingsInput,
 ): Offering {
   const onDemand = type.instanceType.offerings.find((x) => x.capacityType === 'on-demand')?.price ?? 0;
+  const room = o.availableCount(r.id);
   return {
     zone: r.availabilityZone,
     capacityType: 'reserved',
     price: onDemand / ReservedPriceDivisor,
-    available: o.availableCount(r.id) > 0 && r.state !== 'expiring' && o.zones.has(r.availabilityZone),
+    available: room > 0 && r.state !== 'expiring' && o.zones.has(r.availabilityZone),
     reservationId: r.id,
+    reservationCapacity: room,
   };
 }
 

@@ -194,7 +194,11 @@ async function waitSettled(o: {
     const claims = (await o.client.list(nodeClaims)).items;
     const pods = (await o.client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
     const running = pods.filter((p) => p.status?.phase === 'Running').length;
-    seen = `${claims.length} NodeClaims, ${running}/${o.n} pods Running`;
+    const stuck = pods
+      .filter((p) => p.status?.phase !== 'Running')
+      .slice(0, 3)
+      .map((p) => `${p.metadata.name ?? ''} ${p.status?.phase ?? 'no phase'} on ${p.spec.nodeName || 'no node'}`);
+    seen = `${claims.length} NodeClaims, ${running}/${o.n} pods Running${stuck.length ? `; not Running: ${stuck.join(', ')}` : ''}`;
     if (claims.length === o.n && running === o.n) return;
     await sleep(1000);
   }

@@ -63,6 +63,8 @@ spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}
     const e = must(explainNode(ctx, node));
     expect(e.state).toBe('NotDisrupted');
     expect(e.cause).toMatchObject({ constraint: 'do-not-disrupt', object: 'Pod/default/first' });
+    expect(e.summary).toBe('pod default/first carries karpenter.sh/do-not-disrupt');
+    expect(e.fix).toBe('remove the annotation from pod default/first, or wait for it to finish');
     expect(
       e.details.some((d) =>
         /^PodDisruptionBudget default\/web allows 0 disruptions \(1 healthy, 1 desired\) and covers first$/.test(d),

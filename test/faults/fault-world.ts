@@ -244,6 +244,7 @@ export async function runFaultCase(c: FaultCase): Promise<CaseResult> {
     for (const p of restarts.problems()) late(p);
     const lost = await lostObjects(pg);
     if (lost.length > 0) late(`objects the user created are gone: ${lost.join(', ')}`);
+    (globalThis as { gc?: () => void }).gc?.();
     const heap = process.memoryUsage().heapUsed;
     if (heap > heapBoundBytes) late(`heap ${heap} bytes over the bound`);
     trace(

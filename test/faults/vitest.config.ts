@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/faults/**/*.test.ts'],
     testTimeout: 60 * 60_000,
     hookTimeout: 60_000,
+    // The bounded-memory invariant measures the live heap: a collection first, not whatever garbage is pending.
+    execArgv: ['--expose-gc'],
     ...reporting(),
   },
 });

@@ -65,6 +65,14 @@ describe('CapacityBuffer resolution (the cluster-autoscaler translators)', () =>
     );
   });
 
+  test('limits count exact requests: 100m and 200m containers fit 10 units in 3 CPU', () => {
+    const small = {
+      containers: ['100m', '200m'].map((cpu, i) => ({ name: `c${i}`, resources: { requests: { cpu } } })),
+    };
+    const source: BufferSource = { ok: true, template: { spec: small } };
+    expect(count({ podTemplateRef: { name: 'small' }, limits: { cpu: '3' } }, source)).toBe(10);
+  });
+
   test('unitsWithinLimits ignores resources the pods do not request', () => {
     expect(unitsWithinLimits({ cpu: '3', 'nvidia.com/gpu': '1' }, { cpu: '1' })).toBe(3);
     expect(unitsWithinLimits({ 'nvidia.com/gpu': '1' }, { cpu: '1' })).toBeUndefined();

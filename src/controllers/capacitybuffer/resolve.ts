@@ -6,7 +6,7 @@
  * priced into the solve like pods, launch nodes when they fit nowhere, and since they never bind, real pods take
  * their room at once. Consolidation counts them as pending pods, so it keeps the room. Pure: the controllers feed it.
  */
-import { exactQuantity, type CapacityBuffer, type PodSpec } from '../../api/index.js';
+import { isQuantity, scaledQuantity, type CapacityBuffer, type PodSpec } from '../../api/index.js';
 import type { Pod } from '../../kube/index.js';
 
 /** A pod shape: the labels and spec virtual pods are made of. */
@@ -21,11 +21,10 @@ export type BufferSource = { ok: true; template: PodShape; scalableReplicas?: nu
 /** A resolved buffer: how many units of which shape, or why it cannot be provisioned (upstream's condition). */
 export type ResolvedBuffer = { ok: true; replicas: number; template: PodShape } | { ok: false; message: string };
 
-/** The quantity in units (0 when absent, NaN when malformed), read by the API's one quantity parser. */
-function amountOf(q: string | number | undefined): number {
-  if (q === undefined) return 0;
-  const e = exactQuantity(q);
-  return e ? Number(e.num) / 10 ** e.scale : Number.NaN;
+/** The quantity in exact milli-units (0 when absent, undefined when malformed), by the API's one quantity parser. */
+function milliOf(q: string | number | undefined): bigint | undefined {
+  if (q === undefined) return 0n;
+  return isQuantity(q) ? scaledQuantity(q, 3) : undefined;
 }
 
 /**
@@ -38,17 +37,18 @@ export function unitsWithinLimits(
 ): number | undefined {
   let units: number | undefined;
   for (const [resource, limit] of Object.entries(limits ?? {})) {
-    const each = amountOf(perUnit[resource]);
-    if (each > 0) units = Math.min(units ?? Number.POSITIVE_INFINITY, Math.floor(amountOf(limit) / each));
+    const [each, cap] = [milliOf(perUnit[resource]), milliOf(limit)];
+    if (each && each > 0n && cap !== undefined) units = Math.min(units ?? Number.POSITIVE_INFINITY, Number(cap / each));
   }
   return units;
 }
 
 function requestsOf(spec: PodSpec): Record<string, string> {
-  const out: Record<string, number> = {};
+  // Summed exactly: 100m + 200m is 300m, not 0.30000000000000004 (which would fit 9 units in 3 CPU, not 10).
+  const out: Record<string, bigint> = {};
   for (const c of spec.containers)
-    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0) + amountOf(v);
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)]));
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) out[k] = (out[k] ?? 0n) + (milliOf(v) ?? 0n);
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, `${v}m`]));
 }
 
 /**

@@ -30,7 +30,7 @@ function deployment(replicas: number): Step {
 }
 
 // A pod of the case's Deployment (or a bare one), then its status: Running, and Ready unless said otherwise.
-function runningPod(name: string, opts: { owned: boolean; ready?: boolean }): Step[] {
+function runningPod(name: string, opts: { owned: boolean; ready?: boolean; node?: string; app?: string }): Step[] {
   const owner = opts.owned
     ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '{uid}', controller: true }] }
     : {};
@@ -42,8 +42,8 @@ function runningPod(name: string, opts: { owned: boolean; ready?: boolean }): St
       body: {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { name, labels: { app: 'web' }, ...owner },
-        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        metadata: { name, labels: { app: opts.app ?? 'web' }, ...owner },
+        spec: { containers: [{ name: 'c', image: 'nginx' }], ...(opts.node ? { nodeName: opts.node } : {}) },
       },
     },
     {
@@ -100,6 +100,25 @@ function evict(name: string): Step {
   };
 }
 
+const drained = 'drain-{id}';
+
+/**
+ * What `kubectl drain` sends after listing a node's pods: a cordon, then one eviction per pod (it retries a 429
+ * every 5 s until its timeout; the first answers decide what goes).
+ */
+function drain(podNames: string[]): Step[] {
+  return [
+    {
+      method: 'PATCH',
+      path: `/api/v1/nodes/${drained}`,
+      contentType: 'application/strategic-merge-patch+json',
+      setup: true,
+      body: { spec: { unschedulable: true } },
+    },
+    ...podNames.map(evict),
+  ];
+}
+
 /** The disruption cases, in order. */
 export const disruptionCases: Case[] = [
   {
@@ -135,6 +154,27 @@ export const disruptionCases: Case[] = [
       evict('e1'),
       evict('e2'),
       computedStatus((s) => field(s, 'disruptedPods') === undefined && field(s, 'currentHealthy') === 2),
+    ],
+  },
+  {
+    name: 'kubectl drain: a budget lets one Deployment pod go, a bare pod outside every budget goes',
+    steps: [
+      {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        setup: true,
+        body: { apiVersion: 'v1', kind: 'Node', metadata: { name: drained } },
+      },
+      deployment(3),
+      ...runningPod('d1', { owned: true, node: drained }),
+      ...runningPod('d2', { owned: true, node: drained }),
+      ...runningPod('d3', { owned: true, node: drained }),
+      ...runningPod('lone', { owned: false, node: drained, app: 'lone' }),
+      budget({ maxUnavailable: 1 }),
+      computedStatus(),
+      ...drain(['d1', 'd2', 'lone', 'd3']),
+      computedStatus((s) => field(s, 'disruptedPods') === undefined && field(s, 'currentHealthy') === 2),
+      { method: 'DELETE', path: `/api/v1/nodes/${drained}`, setup: true },
     ],
   },
   {

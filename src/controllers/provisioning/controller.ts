@@ -32,7 +32,7 @@ import {
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
 
-/** How often pods that could not be placed are tried again without a new trigger. */
+/** How often pending pods are tried again without a new trigger (Karpenter requeues each every 10 s). */
 const retryUnplacedMs = 10_000;
 
 /** NodePools that may launch for pods: not being deleted, not reported not Ready, and not static (replicas). */
@@ -148,8 +148,10 @@ export class ProvisioningController implements Reconciler {
     // A failed create is the queue's to retry, with back-off: its pods may never change again to re-trigger a pass.
     if (failed.length > 0)
       throw new Error(`creating ${failed.length} of ${result.newNodeClaims.length} NodeClaims failed: ${failed[0]}`);
+    // As Karpenter's pod controller requeues every provisionable pod: a pod nominated to capacity that then went
+    // away may never change again (a real kube-scheduler leaves its condition as it was), yet needs another pass.
     // Buffers are topped up again once real pods have taken their room, which no pod event announces.
-    return result.unplaced.length > 0 || virtual.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
+    return view.pods.size > 0 || virtual.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
   }
 
   /** Stops the batch timer. */

@@ -56,8 +56,14 @@ cheapest such placement):
     of (pi.a - lambda.capacity)/price and V_e bounds pi.a over configurations of existing node e. Each variant's
     max_a pi.a is exact where branch and bound proved it, else the least of these valid upper bounds: surrogate
     fractional knapsacks (each resource alone and mixes of two); an integer knapsack over the two binding resources
-    on a 128 x 128 grid, each pod weighing floor(request/unit + eps) units, so every set of pods that fits the node
-    fits the grid; and, for the final bound, the exact LP relaxation of the pricing problem (HiGHS). In all of them a
+    on a grid, each pod weighing floor(request/unit + eps) units, so every set of pods that fits the node fits the
+    grid (128 x 128 units, or units of whole grains - the requests' greatest common divisor, e.g. 50m CPU and 4Mi -
+    up to a budget of cells: with one grain per unit the grid is exact in those resources, and the configuration it
+    finds, read back, is the best one when it also fits the node's other resources); and the exact LP relaxation of
+    the pricing problem (HiGHS), whose solution rounded down is a configuration too. The generation starts from one
+    column per class plus the new NodeClaims of Tenon's own placement (a hint: any columns keep the bound valid, good
+    ones converge sooner); the final bound prices, lazily from the variant that sets rho, as tightly as all of these
+    allow, for the last master's duals and for the duals that gave the best bound. In all of them a
     hostname anti-affinity group takes at most one member per node across its classes (its choice is enumerated or
     it is replaced by one dominating item), never one of each class. Rounds price duals halfway between the
     master's and those that gave the best bound so far (Wentges smoothing; any duals >= 0 give a valid bound), and
@@ -110,7 +116,7 @@ export async function runCost(opts: {
   const seconds = (performance.now() - t0) / 1000;
   const ffd = solve({ ...input, strategy: 'karpenter-ffd' });
   const solveLp = await loadHighs();
-  const lb = lowerBound(input, { solveLp, maxIterations: opts.quick ? 15 : 40, domains: 'karpenter' });
+  const lb = lowerBound(input, { solveLp, maxIterations: opts.quick ? 15 : 40, domains: 'karpenter', hint: ours });
   const round = (x: number, d = 4): number => Number(x.toFixed(d));
   return {
     suite: 'cost',

@@ -21,10 +21,10 @@
  * The result is the largest of the five. Pods no variant can hold are left out (no placement holds them either).
  */
 import type { DomainMode } from '../rules/karpenter-domains.js';
-import type { SchedulingInput } from '../model.js';
+import type { SchedulingInput, SchedulingResult } from '../model.js';
 import { aggregateBound, type Aggregate } from './aggregate.js';
 import { classCoverBound } from './class-cover.js';
-import { blended, finalFarley, generate } from './column-generation.js';
+import { blended, finalFarley, generate, type Column } from './column-generation.js';
 import type { LpSolve } from './lp.js';
 import { buildProblem, toNumber, type Problem } from './problem.js';
 import type { Variant } from './shapes.js';
@@ -60,6 +60,11 @@ export interface LowerBoundOptions {
    * spread also splits a class over the zones (spread-cover.ts). Default kube.
    */
   domains?: DomainMode;
+  /**
+   * A known placement of the same input (e.g. the solver's): its new NodeClaims start the column generation as
+   * configurations, which only speeds convergence (the bound holds for any columns).
+   */
+  hint?: SchedulingResult;
 }
 
 /** Per hostname anti-affinity group: the new nodes it needs (members beyond the existing nodes able to host one) and the variants that can host one. */
@@ -127,6 +132,36 @@ function wholeNodes(p: Problem, solveLp: LpSolve): number {
   );
 }
 
+/** The hint's new NodeClaims as columns: those whose variant survived and whose pods fit it, each pod counted once. */
+function hintColumns(p: Problem, hint: SchedulingResult | undefined): Column[] {
+  if (!hint) return [];
+  const classOf = new Map<string, number>();
+  p.classes.forEach((c, i) => {
+    for (const pod of c.pods) classOf.set(`${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, i);
+  });
+  const byName = new Map(p.variants.filter((v) => !v.existing).map((v) => [v.name, v]));
+  const out: Column[] = [];
+  for (const nc of hint.newNodeClaims) {
+    const v = byName.get(`${nc.nodePool}/${nc.cheapest.instanceType}/${nc.cheapest.capacityType}`);
+    if (!v) continue;
+    const counts = new Map<number, number>();
+    for (const pod of nc.pods) {
+      const i = classOf.get(pod);
+      if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+    }
+    const fits =
+      counts.size > 0 &&
+      [...counts].every(([i, n]) => n <= (p.bound[v.id]?.[i] ?? 0)) &&
+      p.resources.every(
+        (k) =>
+          [...counts].reduce((s, [i, n]) => s + n * toNumber(p.classes[i]?.demand ?? new Map(), k), 0) <=
+          toNumber(v.capacity, k) * (1 + 1e-12),
+      );
+    if (fits) out.push({ variant: v, counts });
+  }
+  return out;
+}
+
 /** A valid lower bound on the cost of placing `input.pods` (new NodeClaims only; existing capacity is free). */
 export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): LowerBound {
   const p = buildProblem(input);
@@ -144,9 +179,10 @@ export function lowerBound(input: SchedulingInput, opts: LowerBoundOptions): Low
       splits,
     }) ?? 0;
   const whole = wholeNodes(p, opts.solveLp);
-  const g = generate(p, opts);
+  const g = generate(p, { ...opts, columns: hintColumns(p, opts.hint) });
   let lp = g.lp;
   if (g.last && !g.converged) lp = Math.max(lp, blended(p, g.last, agg.alpha), finalFarley(p, g.last, opts.solveLp));
+  if (g.center && g.center !== g.last && !g.converged) lp = Math.max(lp, finalFarley(p, g.center, opts.solveLp));
   return {
     lowerBound: Math.max(lp, anti, agg.bound, cover, whole),
     lpBound: lp,

@@ -5,9 +5,9 @@
  * pricing bounds allow.
  */
 import { bestConfiguration, fractionalBound, type Pricing } from './knapsack.js';
-import { gridBound } from './grid.js';
+import { gridBest, gridBound } from './grid.js';
 import { writeLp, type LpSolve, type Term } from './lp.js';
-import { pricingLpBound } from './pricing-lp.js';
+import { pricingLp } from './pricing-lp.js';
 import { limitCost, pricing, toNumber, type Problem } from './problem.js';
 import type { Variant } from './shapes.js';
 
@@ -16,9 +16,12 @@ export interface GenerationOptions {
   solveLp: LpSolve;
   maxIterations?: number;
   mipsPerIteration?: number;
+  /** Columns to start from besides one per class (e.g. a known placement's nodes): a good start converges sooner. */
+  columns?: readonly Column[];
 }
 
-interface Column {
+/** A configuration of a variant: pods per class. */
+export interface Column {
   variant: Variant;
   counts: Map<number, number>;
 }
@@ -124,36 +127,86 @@ export function blended(p: Problem, m: Master, alpha: readonly number[]): number
 }
 
 /** Lowers a variant's value bound to the grid bound (grid.ts) where that is smaller, nudged up against round-off. */
-function tighten(best: Map<number, number>, id: number, pr: Pricing): void {
-  const g = gridBound(pr);
+function tighten(best: Map<number, number>, id: number, pr: Pricing, cells = 0): void {
+  const g = gridBound(pr, cells);
   if (g !== undefined) best.set(id, Math.min(best.get(id) ?? Number.POSITIVE_INFINITY, g * (1 + 1e-9) + 1e-12));
 }
 
-/** Most exact LP pricing bounds (pricing-lp.ts) solved for the final bound. */
-const FinalLps = 40;
+/** Largest exact grid (cells) a pricing round solves by dynamic programming when branch and bound gave up. */
+const RoundCells = 1 << 18;
+/** Most dynamic programmes per pricing round (the highest-ranked variants branch and bound gave up on). */
+const RoundGrids = 8;
+
+/** A priced variant: the best configuration found, whether it is proven best, a bound on the best (∞: none yet). */
+interface Priced {
+  value: number;
+  counts: Map<number, number>;
+  proven: boolean;
+  bound: number;
+  /** Whether the dynamic programme ran. */
+  dp: boolean;
+}
 
 /**
- * Farley's bound for the last master's duals with every variant bounded by the least of its fractional and grid
- * bounds, then, lazily from the variant that sets ρ, by the exact LP relaxation of its pricing problem as well.
+ * The best configuration of a pricing problem: branch and bound, and where it gives up, the exact grid's dynamic
+ * programme (whose optimum bounds the value; its configuration is the best one when it fits the other resources).
+ */
+function price(pr: Pricing, cells: number, solveLp?: LpSolve): Priced {
+  const exact = bestConfiguration(pr);
+  if (exact.proven) return { ...exact, bound: exact.value, dp: false };
+  const dp = cells > 0 ? gridBest(pr, cells) : undefined;
+  if (dp?.fits && dp.value >= exact.value)
+    return { value: dp.value, counts: dp.counts, proven: true, bound: dp.value, dp: true };
+  // The LP relaxation bounds it too, and its rounded-down solution is a good configuration on large nodes.
+  const lp = solveLp ? pricingLp(pr, solveLp) : undefined;
+  const found = lp && lp.value > exact.value ? lp : exact;
+  const bound = Math.min(dp?.value ?? Number.POSITIVE_INFINITY, lp?.bound ?? Number.POSITIVE_INFINITY);
+  return {
+    value: found.value,
+    counts: found.counts,
+    proven: bound <= found.value * (1 + 1e-9),
+    bound,
+    dp: !!dp,
+  };
+}
+
+/** Most variants priced tightly (exactly, or by the exact grid and the LP relaxation) for the final bound. */
+const FinalPricings = 40;
+/** Largest exact grid (cells) for the final bound. */
+const FinalCells = 1 << 21;
+
+/**
+ * Farley's bound for duals `m` with every variant bounded by its fractional bound (existing nodes also by the grid),
+ * then, lazily from the variant that sets ρ, as tightly as branch and bound, the exact grid's dynamic programme, the
+ * K × K grid and the exact LP relaxation of its pricing problem allow.
  */
 export function finalFarley(p: Problem, m: Master, solveLp: LpSolve): number {
   const best = new Map<number, number>();
   for (const v of p.variants) {
     const pr = pricing(p, v, m.duals);
     best.set(v.id, fractionalBound(pr));
-    tighten(best, v.id, pr);
+    if (v.existing) tighten(best, v.id, pr);
   }
   const done = new Set<number>();
   const fresh = p.variants.filter((v) => !v.existing && v.price > 0);
   const ratio = (v: Variant): number => ((best.get(v.id) ?? 0) - limitCost(p, v, m.lambda)) / v.price;
-  for (let k = 0; k < FinalLps; k++) {
+  const lower = (id: number, x: number): void => {
+    best.set(id, Math.min(best.get(id) ?? Number.POSITIVE_INFINITY, x * (1 + 1e-9) + 1e-12));
+  };
+  for (let k = 0; k < FinalPricings; k++) {
     const top = fresh.reduce<Variant | undefined>((a, v) => (!a || ratio(v) > ratio(a) ? v : a), undefined);
     if (!top || done.has(top.id)) break;
     done.add(top.id);
-    const lp = pricingLpBound(pricing(p, top, m.duals), solveLp);
-    if (lp !== undefined) best.set(top.id, Math.min(best.get(top.id) ?? Number.POSITIVE_INFINITY, lp));
+    const pr = pricing(p, top, m.duals);
+    const priced = price(pr, FinalCells, solveLp);
+    if (Number.isFinite(priced.bound)) lower(top.id, priced.bound);
+    if (!priced.proven) tighten(best, top.id, pr);
   }
   return farley(p, m, best);
+}
+
+function columnKey(v: Variant, counts: ReadonlyMap<number, number>): string {
+  return `${v.id}:${[...counts].sort((a, b) => a[0] - b[0]).join(';')}`;
 }
 
 interface Round {
@@ -175,6 +228,7 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
   scored.sort((a, b) => b.rank - a.rank || b.gain - a.gain);
   const added: Column[] = [];
   let solved = 0;
+  let grids = 0;
   let complete = true;
   for (const { v, gain } of scored) {
     if (gain <= 1e-9 * Math.max(1, v.price)) continue;
@@ -183,18 +237,20 @@ function priceRound(p: Problem, m: Master, opts: { solveLp: LpSolve; mips: numbe
       break;
     }
     solved++;
-    const exact = bestConfiguration(pricing(p, v, m.duals));
-    if (exact.proven) {
-      // Guard against float round-off: the value used for the bound is nudged up, never down.
-      best.set(v.id, Math.min(best.get(v.id) ?? Number.POSITIVE_INFINITY, exact.value * (1 + 1e-9) + 1e-12));
-    } else {
+    const pr = pricing(p, v, m.duals);
+    const exact = price(pr, grids < RoundGrids ? RoundCells : 0, opts.solveLp);
+    if (exact.dp) grids++;
+    // Guard against float round-off: the value used for the bound is nudged up, never down.
+    if (Number.isFinite(exact.bound))
+      best.set(v.id, Math.min(best.get(v.id) ?? Number.POSITIVE_INFINITY, exact.bound * (1 + 1e-9) + 1e-12));
+    if (!exact.proven) {
       complete = false;
-      tighten(best, v.id, pricing(p, v, m.duals));
+      if (!Number.isFinite(exact.bound)) tighten(best, v.id, pr);
     }
     const reduced = v.existing
       ? (m.existingDuals.get(v.id) ?? 0) - exact.value
       : v.price + limitCost(p, v, m.lambda) - exact.value;
-    const key = `${v.id}:${[...exact.counts].join(';')}`;
+    const key = columnKey(v, exact.counts);
     if (reduced < -1e-9 && !opts.seen.has(key)) {
       opts.seen.add(key);
       added.push({ variant: v, counts: exact.counts });
@@ -227,6 +283,8 @@ export interface Generation {
   iterations: number;
   converged: boolean;
   last: Master | undefined;
+  /** The duals that gave the best bound during the generation. */
+  center: Master | undefined;
 }
 
 /**
@@ -235,10 +293,21 @@ export interface Generation {
  * that matter and raises the bound steadily. When the smoothed duals find no column, the master's own duals are
  * priced, so convergence is still judged on the master's duals.
  */
-export function generate(p: Problem, opts: GenerationOptions): Generation {
+/** One column per class, then the given columns not already there. */
+function startColumns(p: Problem, given: readonly Column[], seen: Set<string>): Column[] {
   const columns = initialColumns(p);
+  for (const c of given) {
+    const key = columnKey(c.variant, c.counts);
+    if (!seen.has(key)) columns.push(c);
+    seen.add(key);
+  }
+  return columns;
+}
+
+export function generate(p: Problem, opts: GenerationOptions): Generation {
   const seen = new Set<string>();
-  const g: Generation = { lp: 0, master: 0, iterations: 0, converged: false, last: undefined };
+  const columns = startColumns(p, opts.columns ?? [], seen);
+  const g: Generation = { lp: 0, master: 0, iterations: 0, converged: false, last: undefined, center: undefined };
   const maxIterations = opts.maxIterations ?? 60;
   let mips = opts.mipsPerIteration ?? 40;
   let center: Master | undefined;
@@ -256,6 +325,7 @@ export function generate(p: Problem, opts: GenerationOptions): Generation {
       if (bound > g.lp) {
         g.lp = bound;
         center = duals;
+        g.center = duals;
       }
       if (round.added.length > 0) break;
     }

@@ -29,6 +29,8 @@ function bindingResources(p: Pricing, items: readonly Item[]): number[] {
 }
 
 interface Grid {
+  /** Whether weights are whole grains: the grid is then exact in its resources. */
+  exact: boolean;
   dims: number[];
   units: number[];
   stride: number;
@@ -39,22 +41,28 @@ function units(it: Item, g: Grid): number[] {
   return g.dims.map((k, j) => Math.floor((it.weight[k] ?? 0) / (g.units[j] ?? 1) + Epsilon));
 }
 
-/** Adds one 0/1 item (weight in grid units) to `layer`, reading the best values without it from `from`. */
+/**
+ * Adds one 0/1 item (weight in grid units) to `layer`, reading the best values without it from `from`; with `mark`,
+ * sets the bit of every cell the item improved (for reading the configuration back).
+ */
 function addItem(
   g: Grid,
-  layers: { layer: Float64Array; from: Float64Array },
+  layers: { layer: Float64Array; from: Float64Array; mark?: Uint32Array },
   w: readonly number[],
   value: number,
 ): void {
   const [w1 = 0, w2 = 0] = w;
-  const { layer, from } = layers;
+  const { layer, from, mark } = layers;
   const c2max = g.stride - 1;
   const c1max = g.size / g.stride - 1;
   for (let c1 = c1max; c1 >= w1; c1--) {
     for (let c2 = c2max; c2 >= w2; c2--) {
       const v = (from[(c1 - w1) * g.stride + (c2 - w2)] ?? 0) + value;
       const at = c1 * g.stride + c2;
-      if (v > (layer[at] ?? 0)) layer[at] = v;
+      if (v > (layer[at] ?? 0)) {
+        layer[at] = v;
+        if (mark) mark[at >>> 5] = (mark[at >>> 5] ?? 0) | (1 << (at & 31));
+      }
     }
   }
 }
@@ -71,12 +79,39 @@ function copies(bound: number): number[] {
   return out;
 }
 
-/** The grid over the binding resources: K units each (one resource alone gets K² units). */
-function grid(p: Pricing, dims: readonly number[]): Grid {
+/**
+ * The grid over the binding resources. Without a cell budget: K units each (one resource alone gets K² units). With
+ * one, and every weight a whole number of its resource's grain: units of whole grains, one grain when the node's
+ * capacity in grains fits the budget (the grid is then exact in those resources: a pod weighs exactly its grains),
+ * else the fewest grains per unit that fit, coarsening the resource with more units first.
+ */
+function grid(p: Pricing, dims: readonly number[], cells: number): Grid {
+  const grains = dims.map((d) => p.grain?.[d] ?? 0);
+  if (cells > 0 && grains.every((g) => g > 0)) {
+    const per = dims.map(() => 1);
+    // The node holds floor(capacity/u + n·ε) units, n ≤ 1000 pods: every set that fits the node fits the grid.
+    const count = (j: number): number =>
+      Math.floor((p.capacity[dims[j] ?? 0] ?? 0) / ((grains[j] ?? 1) * (per[j] ?? 1)) + 1000 * Epsilon);
+    const size = (): number => dims.reduce((a, _, j) => a * (count(j) + 1), 1);
+    while (size() > cells) {
+      const j = dims.length > 1 && count(1) > count(0) ? 1 : 0;
+      per[j] = Math.max((per[j] ?? 1) + 1, Math.ceil((per[j] ?? 1) * 1.1));
+    }
+    const k = [count(0), dims.length > 1 ? count(1) : 0];
+    const stride = (k[1] ?? 0) + 1;
+    return {
+      exact: per.every((x) => x === 1),
+      dims: [...dims],
+      units: dims.map((_, j) => (grains[j] ?? 1) * (per[j] ?? 1)),
+      stride,
+      size: ((k[0] ?? 0) + 1) * stride,
+    };
+  }
   const k = dims.length === 1 ? [Units * Units, 0] : [Units, Units];
   // The node holds floor(capacity/u + n·ε) = K units while n·ε < 1 (n ≤ 1000 pods here).
   const stride = (k[1] ?? 0) + 1;
   return {
+    exact: false,
     dims: [...dims],
     units: dims.map((d, j) => (p.capacity[d] ?? 0) / (k[j] ?? 1)),
     stride,
@@ -105,12 +140,15 @@ function splitGroups(p: Pricing, valued: readonly Item[]): { free: Item[]; first
   return { free, first };
 }
 
-/** The grid bound (undefined when no resource binds: the fractional bounds are exact then). */
-export function gridBound(p: Pricing): number | undefined {
+/**
+ * The grid bound (undefined when no resource binds: the fractional bounds are exact then). `cells` caps the exact
+ * grid's size (its cost is cells × items); 0 uses the K × K grid.
+ */
+export function gridBound(p: Pricing, cells = 0): number | undefined {
   const valued = p.items.filter((it) => it.value > 1e-12 && it.bound > 0);
   const dims = bindingResources(p, valued);
   if (dims.length === 0) return undefined;
-  const g = grid(p, dims);
+  const g = grid(p, dims, cells);
   const { free, first } = splitGroups(p, valued);
   const none = new Float64Array(g.size);
   const taken = new Float64Array(g.size);
@@ -124,4 +162,107 @@ export function gridBound(p: Pricing): number | undefined {
     }
   }
   return Math.max(none[g.size - 1] ?? 0, taken[g.size - 1] ?? 0);
+}
+
+/** The exact grid's best configuration (class counts) and its value. */
+export interface GridBest {
+  /** The optimum over the grid's two resources: an upper bound on the best configuration's value. */
+  value: number;
+  counts: Map<number, number>;
+  /** Whether the counts also fit the node's other resources: then they are the best configuration. */
+  fits: boolean;
+}
+
+/**
+ * The best configuration on the grid of at most `cells` cells (dynamic programming over the two binding resources),
+ * read back from marks; undefined when no resource binds or a second anti-affinity group makes the grid's items
+ * stand-ins rather than pods. Its value bounds the best configuration's (weights only round down); when its counts
+ * fit the node's real capacity, they reach that bound and are the best configuration.
+ */
+type Pass = { it: Item; n: number; w: number[] };
+
+/** A layer of the dynamic programme: best values per cell and, per pass, the cells that pass improved. */
+interface Layer {
+  values: Float64Array;
+  marks: Uint32Array[];
+}
+
+function runLayer(g: Grid, passes: readonly Pass[], init: Float64Array): Layer {
+  const words = (g.size >>> 5) + 1;
+  const marks = passes.map((ps) => {
+    const mark = new Uint32Array(words);
+    addItem(g, { layer: init, from: init, mark }, ps.w, ps.it.value * ps.n);
+    return mark;
+  });
+  return { values: init, marks };
+}
+
+/** One member of `group` per cell (the most valuable that fits), and which one. */
+function memberLayer(g: Grid, group: readonly Item[]): { start: Float64Array; member: Int32Array } {
+  const start = new Float64Array(g.size);
+  const member = new Int32Array(g.size).fill(-1);
+  group.forEach((a, ai) => {
+    const [w1 = 0, w2 = 0] = units(a, g);
+    for (let c1 = w1; c1 < g.size / g.stride; c1++)
+      for (let c2 = w2; c2 < g.stride; c2++) {
+        const at = c1 * g.stride + c2;
+        if (a.value > (start[at] ?? 0)) {
+          start[at] = a.value;
+          member[at] = ai;
+        }
+      }
+  });
+  return { start, member };
+}
+
+/** Reads the passes taken back from the top cell; returns the counts and the cell left. */
+function readBack(g: Grid, passes: readonly Pass[], layer: Layer): { counts: Map<number, number>; at: number } {
+  const counts = new Map<number, number>();
+  let at = g.size - 1;
+  for (let j = passes.length - 1; j >= 0; j--) {
+    const ps = passes[j];
+    if (!ps || (((layer.marks[j]?.[at >>> 5] ?? 0) >>> (at & 31)) & 1) === 0) continue;
+    counts.set(ps.it.cls, (counts.get(ps.it.cls) ?? 0) + ps.n);
+    at -= (ps.w[0] ?? 0) * g.stride + (ps.w[1] ?? 0);
+  }
+  return { counts, at };
+}
+
+/**
+ * The best configuration on the grid of at most `cells` cells (dynamic programming over the two binding resources),
+ * read back from marks; undefined when no resource binds or a second anti-affinity group makes the grid's items
+ * stand-ins rather than pods. Its value bounds the best configuration's (weights only round down); when its counts
+ * fit the node's real capacity, they reach that bound and are the best configuration.
+ */
+export function gridBest(p: Pricing, cells: number): GridBest | undefined {
+  const valued = p.items.filter((it) => it.value > 1e-12 && it.bound > 0);
+  const dims = bindingResources(p, valued);
+  if (dims.length === 0) return undefined;
+  const g = grid(p, dims, cells);
+  const { free, first } = splitGroups(p, valued);
+  if (free.some((it) => it.cls < 0)) return undefined;
+  const passes = free.flatMap((it) => copies(it.bound).map((n) => ({ it, n, w: units(it, g).map((x) => x * n) })));
+  const none = runLayer(g, passes, new Float64Array(g.size));
+  // The taken layer starts from one member of the first group (which one, per cell), then adds the free items.
+  const members = first ? memberLayer(g, first) : undefined;
+  const taken = members ? runLayer(g, passes, members.start) : undefined;
+  const top = g.size - 1;
+  const noneValue = none.values[top] ?? 0;
+  const takenValue = taken?.values[top] ?? 0;
+  if (!taken || !members || !first || takenValue <= noneValue) {
+    const { counts } = readBack(g, passes, none);
+    return { value: noneValue, counts, fits: fitsNode(p, counts) };
+  }
+  const { counts, at } = readBack(g, passes, taken);
+  const a = first[members.member[at] ?? -1];
+  if (a) counts.set(a.cls, (counts.get(a.cls) ?? 0) + 1);
+  return { value: takenValue, counts, fits: fitsNode(p, counts) };
+}
+
+/** Whether the counts fit the node's real capacity in every resource. */
+function fitsNode(p: Pricing, counts: ReadonlyMap<number, number>): boolean {
+  const byCls = new Map(p.items.map((it) => [it.cls, it]));
+  return p.capacity.every(
+    (c, k) => [...counts].reduce((sum, [cls, n]) => sum + n * (byCls.get(cls)?.weight[k] ?? 0), 0) <= c + 1e-9,
+  );
 }

@@ -10,8 +10,19 @@ import { writeLp, type LpSolve, type Term } from './lp.js';
 
 /** The LP bound (undefined when the solve fails), nudged up against the solver's tolerances. */
 export function pricingLpBound(p: Pricing, solveLp: LpSolve): number | undefined {
+  return pricingLp(p, solveLp)?.bound;
+}
+
+/**
+ * The LP bound and a configuration read from the LP's solution: each class's count rounded down (still within every
+ * capacity, bound and group limit), on large nodes close to the best.
+ */
+export function pricingLp(
+  p: Pricing,
+  solveLp: LpSolve,
+): { bound: number; counts: Map<number, number>; value: number } | undefined {
   const items = p.items.filter((it) => it.value > 1e-12 && it.bound > 0);
-  if (items.length === 0) return 0;
+  if (items.length === 0) return { bound: 0, counts: new Map(), value: 0 };
   const name = (i: number): string => `x${i}`;
   const rows = p.capacity.map((c, k) => ({
     name: `r${k}`,
@@ -34,5 +45,24 @@ export function pricingLpBound(p: Pricing, solveLp: LpSolve): number | undefined
       upper,
     }),
   );
-  return r.optimal ? r.objective * (1 + 1e-6) + 1e-9 : undefined;
+  if (!r.optimal) return undefined;
+  const counts = new Map<number, number>();
+  let value = 0;
+  items.forEach((it, i) => {
+    // Round-off can leave a whole count just below its integer: a small nudge keeps it; the check below rejects
+    // any overfill that causes.
+    const n = Math.floor((r.values[name(i)] ?? 0) + 1e-9);
+    if (n > 0) {
+      counts.set(it.cls, n);
+      value += n * it.value;
+    }
+  });
+  const fits = p.capacity.every(
+    (c, k) => items.reduce((s, it) => s + (counts.get(it.cls) ?? 0) * (it.weight[k] ?? 0), 0) <= c + 1e-12,
+  );
+  return {
+    bound: r.objective * (1 + 1e-6) + 1e-9,
+    counts: fits ? counts : new Map(),
+    value: fits ? value : 0,
+  };
 }

@@ -13,6 +13,8 @@ export interface Problem {
   variants: Variant[];
   resources: string[];
   scale: number[];
+  /** Per resource: the greatest common divisor of the classes' requests, scaled as the weights (0 when none). */
+  grain: number[];
   /** bound[v][i]: most pods of class i on one node of variant v (0: incompatible). */
   bound: number[][];
   limits: { pool: string; resource: string; index: number; remaining: number }[];
@@ -52,6 +54,18 @@ function limitRows(input: SchedulingInput, usable: readonly Variant[]): Problem[
     }
   }
   return out;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  return b === 0n ? a : gcd(b, a % b);
+}
+
+/** Per resource, the greatest common divisor of the classes' requests in the weights' scale. */
+function grains(classes: readonly PodClass[], resources: readonly string[], scale: readonly number[]): number[] {
+  return resources.map((k, r) => {
+    const g = classes.reduce((acc, c) => gcd(c.demand.get(k) ?? 0n, acc), 0n);
+    return g > 0n ? Number(g) / 1e9 / (scale[r] ?? 1) : 0;
+  });
 }
 
 function parseQuantity(q: string | undefined): bigint {
@@ -96,6 +110,7 @@ export function buildProblem(
     variants: kept,
     resources,
     scale,
+    grain: grains(classes, resources, scale),
     bound,
     limits: limitRows(input, kept),
     excluded,
@@ -108,6 +123,7 @@ export function buildProblem(
 export function pricing(p: Problem, v: Variant, duals: readonly number[]): Pricing {
   return {
     capacity: p.resources.map((k, r) => toNumber(v.capacity, k) / (p.scale[r] ?? 1)),
+    grain: p.grain,
     items: p.classes.map((c, i) => ({
       cls: i,
       weight: p.resources.map((k, r) => toNumber(c.demand, k) / (p.scale[r] ?? 1)),

@@ -124,12 +124,7 @@ interface Search {
   stand: Item[];
   /** Free items, in branching order. */
   items: Item[];
-  /**
-   * Surrogate directions (non-negative weights per resource: each resource alone and mixes of the two binding ones);
-   * any configuration satisfies every direction's combined constraint, so each gives a valid fractional bound.
-   */
-  directions: number[][];
-  /** Per direction: indices into free items then dominating items, by value per unit of its weight, zero weights first. */
+  /** Per resource: indices into free items then dominating items, by value per unit of that resource, zero weights first. */
   order: number[][];
   capacity: number[];
   counts: number[];
@@ -141,50 +136,30 @@ interface Search {
 }
 
 /**
- * Per surrogate direction, the fractional knapsack over the undecided groups (from `group` on, as their dominating
- * items) and the free items from `from` on, taken greedily in that direction's order; the least of them.
+ * Per resource, the fractional knapsack over the undecided groups (from `group` on, as their dominating items) and
+ * the free items from `from` on, taken greedily in one order by value per unit of that resource.
  */
 function remainingBound(s: Search, group: number, from: number): number {
   let best = Number.POSITIVE_INFINITY;
   const nFree = s.items.length;
-  for (let d = 0; d < s.directions.length; d++) {
-    const mu = s.directions[d] ?? [];
-    let cap = 0;
-    for (let k = 0; k < s.capacity.length; k++) cap += (mu[k] ?? 0) * (s.capacity[k] ?? 0);
+  for (let k = 0; k < s.capacity.length; k++) {
+    let cap = s.capacity[k] ?? 0;
     let total = 0;
-    for (const i of s.order[d] ?? []) {
+    for (const i of s.order[k] ?? []) {
       const it = i < nFree ? s.items[i] : s.stand[i - nFree];
       if (!it || (i < nFree ? i < from : i - nFree < group)) continue;
-      const w = scalar(it, mu);
+      const w = it.weight[k] ?? 0;
       if (w <= 0) total += it.value * it.bound;
       else if (cap > 0) {
         const n = Math.min(it.bound, cap / w);
         total += n * it.value;
         cap -= n * w;
-      } else break;
+      }
     }
     best = Math.min(best, total);
     if (best <= 0) break;
   }
   return best;
-}
-
-/** The surrogate directions of a search: each resource alone, then mixes of the two most loaded resources. */
-function searchDirections(p: Pricing, items: readonly Item[]): number[][] {
-  const n = p.capacity.length;
-  const unit = (k: number, t: number): number => ((p.capacity[k] ?? 0) > 0 ? t / (p.capacity[k] ?? 1) : 0);
-  const out: number[][] = p.capacity.map((_, k) => p.capacity.map((_, j) => (j === k ? 1 : 0)));
-  const load = p.capacity.map((c, k) =>
-    c > 0 ? items.reduce((sum, it) => sum + it.bound * (it.weight[k] ?? 0), 0) / c : 0,
-  );
-  const [a, b] = load
-    .map((l, k) => ({ l, k }))
-    .filter((x) => x.l > 0)
-    .sort((x, y) => y.l - x.l)
-    .map((x) => x.k);
-  if (a !== undefined && b !== undefined && n > 1)
-    for (const t of Mixes) out.push(p.capacity.map((_, j) => (j === a ? unit(a, t) : j === b ? unit(b, 1 - t) : 0)));
-  return out;
 }
 
 function fits(s: Search, it: Item, n: number): boolean {
@@ -247,10 +222,10 @@ function searchGroups(s: Search, g: number): boolean {
   return true;
 }
 
-/** Value per unit of surrogate weight in direction `mu` (zero-weight items first). */
-function ratio(it: Item | undefined, mu: readonly number[]): number {
+/** Value per unit of resource k (zero-weight items first). */
+function ratio(it: Item | undefined, k: number): number {
   if (!it) return 0;
-  const w = scalar(it, mu);
+  const w = it.weight[k] ?? 0;
   return w <= 0 ? Number.POSITIVE_INFINITY : it.value / w;
 }
 
@@ -266,14 +241,12 @@ export function bestConfiguration(
   const items = free.sort((a, b) => density(b) - density(a));
   const stand = groups.map((g) => dominating(g, p.capacity.length));
   const all = [...items, ...stand];
-  const directions = searchDirections(p, all);
-  const order = directions.map((mu) => all.map((_, i) => i).sort((a, b) => ratio(all[b], mu) - ratio(all[a], mu)));
+  const order = p.capacity.map((_, k) => all.map((_, i) => i).sort((a, b) => ratio(all[b], k) - ratio(all[a], k)));
   const none = groups.map((): Item | undefined => undefined);
   const s: Search = {
     groups,
     stand,
     items,
-    directions,
     order,
     capacity: [...p.capacity],
     counts: items.map(() => 0),

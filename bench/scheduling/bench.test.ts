@@ -65,8 +65,8 @@ describe('cost benchmark (quick sizes)', { timeout: 180_000 }, () => {
     }
   });
 
-  // The same mix on the EC2 catalog.
+  // The same mix on the EC2 catalog (the placement only: the bound's properties are tested in lower-bound/).
   it('finds no violations on the diverse mix', async () => {
-    expect((await runCost({ workload: 'diverse', seed: 42, quick: true })).violations).toBe(0);
+    expect((await runCost({ workload: 'diverse', seed: 42, quick: true, bound: false })).violations).toBe(0);
   });
 });

@@ -106,6 +106,8 @@ export async function runCost(opts: {
   pods?: number;
   seed: number;
   quick?: boolean;
+  /** false: skip the lower bound (its fields are 0), for callers that only judge the placement. */
+  bound?: boolean;
 }): Promise<CostRow> {
   const w = costWorkloads.find((x) => x.name === opts.workload);
   if (!w) throw new Error(`unknown workload ${opts.workload}; known: ${costWorkloads.map((x) => x.name).join(', ')}`);
@@ -116,7 +118,10 @@ export async function runCost(opts: {
   const seconds = (performance.now() - t0) / 1000;
   const ffd = solve({ ...input, strategy: 'karpenter-ffd' });
   const solveLp = await loadHighs();
-  const lb = lowerBound(input, { solveLp, maxIterations: opts.quick ? 15 : 40, domains: 'karpenter', hint: ours });
+  const lb =
+    opts.bound === false
+      ? { lowerBound: 0 }
+      : lowerBound(input, { solveLp, maxIterations: opts.quick ? 15 : 40, domains: 'karpenter', hint: ours });
   const round = (x: number, d = 4): number => Number(x.toFixed(d));
   return {
     suite: 'cost',

@@ -3,27 +3,10 @@
  * carrying the NodePool's template labels and annotations, its drift hash, the narrowed requirements, the pods'
  * resource requests, the NodePool's taints and startup taints, and an owner reference to the NodePool.
  */
-import {
-  Annotations,
-  KarpenterApiVersion,
-  Labels,
-  type NodeClaim,
-  type NodeSelectorRequirementWithMinValues,
-} from '../../api/index.js';
+import { Annotations, KarpenterApiVersion, Labels } from '../../api/index.js';
 import type { NewNodeClaim } from '../../scheduling/index.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../state/informers.js';
 import { nodePoolHash, nodePoolHashVersion } from '../nodepool/hash/nodepool-hash.js';
-
-type NodeClaimRequirement = NodeClaim['spec']['requirements'][number];
-
-/** A requirement in the NodeClaim CRD's operators: Gte/Lte become Gt/Lt on the neighbouring integer. */
-export function toNodeClaimRequirement(r: NodeSelectorRequirementWithMinValues): NodeClaimRequirement {
-  if (r.operator !== 'Gte' && r.operator !== 'Lte') return { ...r, operator: r.operator };
-  const n = Number(r.values?.[0] ?? '0');
-  return r.operator === 'Gte'
-    ? { ...r, operator: 'Gt', values: [String(n - 1)] }
-    : { ...r, operator: 'Lt', values: [String(n + 1)] };
-}
 
 /** The NodeClaim object to create for a planned NodeClaim of `nodePool`. */
 export function nodeClaimFor(nodePool: StoredNodePool, planned: NewNodeClaim): StoredNodeClaim {
@@ -55,7 +38,8 @@ export function nodeClaimFor(nodePool: StoredNodePool, planned: NewNodeClaim): S
     },
     spec: {
       nodeClassRef: t.spec.nodeClassRef,
-      requirements: planned.requirements.map(toNodeClaimRequirement),
+      // Written as planned, Gte/Lte included: the NodeClaim CRD takes every operator the NodePool does (v1.15).
+      requirements: planned.requirements,
       resources: { requests: planned.requests },
       taints: t.spec.taints,
       startupTaints: t.spec.startupTaints,

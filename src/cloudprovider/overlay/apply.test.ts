@@ -79,7 +79,7 @@ describe('NodeOverlay price', () => {
     expect(priceOf(applyOverlays(types, [low, high], 'default').types, 'm5.large')).toBe(0.01);
   });
 
-  test('equal weights: the first by name wins and the other is reported as conflicting', () => {
+  test('equal weights (Karpenter v1.15): the name later in the alphabet wins; the other conflicts and applies nowhere', () => {
     const a: OverlayRule = { name: 'alpha', weight: 5, requirements: family('m5'), price: '0.01' };
     const b: OverlayRule = {
       name: 'beta',
@@ -87,12 +87,26 @@ describe('NodeOverlay price', () => {
       requirements: [{ key: Labels.instanceType, operator: 'In', values: ['m5.large'] }],
       priceAdjustment: '-10%',
     };
-    const { types: out, conflicts } = applyOverlays(types, [b, a], 'default');
-    expect(priceOf(out, 'm5.large')).toBe(0.01);
-    expect([...conflicts.keys()]).toEqual(['beta']);
-    expect(conflicts.get('beta')).toMatch(
-      /^conflicts with NodeOverlay alpha \(same weight 5\) over price of m5\.large/,
+    const before = priceOf(types, 'm5.large') ?? 0;
+    const { types: out, conflicts } = applyOverlays(types, [a, b], 'default');
+    expect(priceOf(out, 'm5.large')).toBeCloseTo(before * 0.9, 10);
+    // alpha also selects m5.xlarge, where nothing else competes: a conflicting overlay is not applied at all.
+    expect(priceOf(out, 'm5.xlarge')).toBe(priceOf(types, 'm5.xlarge'));
+    expect([...conflicts.keys()]).toEqual(['alpha']);
+    expect(conflicts.get('alpha')).toMatch(
+      /^conflict with another overlay: NodeOverlay beta \(same weight 5\) over price of m5\.large/,
     );
+  });
+
+  test('equal weights conflict even when they set the same value; a different weight never does', () => {
+    const same = (name: string, weight: number): OverlayRule => ({
+      name,
+      weight,
+      requirements: family('m5'),
+      price: '0.01',
+    });
+    expect([...applyOverlays(types, [same('x', 1), same('y', 1)], 'default').conflicts.keys()]).toEqual(['x']);
+    expect(applyOverlays(types, [same('x', 1), same('y', 2)], 'default').conflicts.size).toBe(0);
   });
 
   test('capacity adds extended resources to capacity and allocatable', () => {

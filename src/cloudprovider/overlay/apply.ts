@@ -1,9 +1,9 @@
 /**
  * NodeOverlay (karpenter.sh/v1alpha1): what the instance types its requirements select cost and hold, changed
  * before anything prices or packs with them, so the solver, the lower bound and consolidation all see the same
- * prices. Overlays apply highest weight first; at equal weight by name, the first one setting a value winning.
- * Two overlays of equal weight setting different values for the same offering (price) or instance type
- * (a capacity key) conflict: the later one by name is reported with ValidationSucceeded=False.
+ * prices. As Karpenter v1.15: overlays apply highest weight first, at equal weight the name later in the alphabet
+ * first; an overlay setting the price of an offering or a capacity key that an overlay of the same weight already
+ * set conflicts, whatever the values, and is not applied (ValidationSucceeded=False, reason Conflict).
  */
 import {
   Labels,
@@ -43,73 +43,60 @@ function selects(rule: OverlayRule, labels: Readonly<Record<string, string>>): b
   return rule.requirements.every((r) => valueSatisfies(r, labels[r.key]));
 }
 
-/** Highest weight first, then by name: the order overlays are applied in. */
+/**
+ * The order overlays are applied in (Karpenter v1.15 NodeOverlayList.OrderByWeight): highest weight first; at equal
+ * weight the name later in the alphabet first.
+ */
 export function overlayOrder(a: OverlayRule, b: OverlayRule): number {
-  return (b.weight ?? 0) - (a.weight ?? 0) || a.name.localeCompare(b.name);
+  // Byte order, as Go compares strings.
+  return (b.weight ?? 0) - (a.weight ?? 0) || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0);
 }
 
-interface Claim {
-  by: OverlayRule;
-  value: string;
-}
-
-// Records who set what; a second setter of equal weight and a different value is a conflict.
-interface Claims {
-  claims: Map<string, Claim>;
-  conflicts: Map<string, string>;
-}
-
-function claim({ claims, conflicts }: Claims, key: string, rule: OverlayRule, value: string): boolean {
-  const held = claims.get(key);
-  if (!held) {
-    claims.set(key, { by: rule, value });
-    return true;
-  }
-  if ((held.by.weight ?? 0) === (rule.weight ?? 0) && held.value !== value && !conflicts.has(rule.name)) {
-    conflicts.set(
-      rule.name,
-      `conflicts with NodeOverlay ${held.by.name} (same weight ${rule.weight ?? 0}) over ${key}`,
+/** What an overlay sets on one NodePool's types: offering prices and capacity keys, by a key naming each. */
+function keysOf(rule: OverlayRule, types: readonly InstanceType[], nodePool: string): string[] {
+  const keys: string[] = [];
+  for (const it of types) {
+    const labels = { ...it.labels, [Labels.nodePool]: nodePool };
+    const selected = it.offerings.filter((o) =>
+      selects(rule, { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType }),
     );
+    if (selected.length === 0) continue;
+    if (rule.price !== undefined || rule.priceAdjustment !== undefined)
+      for (const o of selected) keys.push(priceKey(it.name, o));
+    for (const k of Object.keys(rule.capacity ?? {})) keys.push(capacityKey(it.name, k));
   }
-  return false;
+  return keys;
 }
 
-function overlayOffering(
-  o: Offering,
-  labels: Record<string, string>,
-  rules: readonly OverlayRule[],
-  ctx: Claims & { type: string },
-): Offering {
-  const at = { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType };
-  let price = o.price;
-  for (const rule of rules) {
-    if ((rule.price === undefined && rule.priceAdjustment === undefined) || !selects(rule, at)) continue;
-    const key = `price of ${ctx.type} ${o.capacityType} in ${o.zone}`;
-    if (claim(ctx, key, rule, rule.price ?? rule.priceAdjustment ?? '')) price = adjustedPrice(o.price, rule);
-  }
-  return price === o.price ? o : { ...o, price };
-}
+const priceKey = (type: string, o: Offering): string => `price of ${type} ${o.capacityType} in ${o.zone}`;
+const capacityKey = (type: string, resource: string): string => `capacity ${resource} of ${type}`;
 
-function overlayCapacity(
-  it: InstanceType,
-  labels: Record<string, string>,
+/**
+ * Which overlay sets each key, as Karpenter's validation builds its store: in order, an overlay setting a key that
+ * an overlay of the same weight already set conflicts (whatever the values) and is not applied at all; otherwise
+ * it takes every key no heavier overlay holds.
+ */
+function holders(
   rules: readonly OverlayRule[],
-  ctx: Claims,
-): ResourceList {
-  const added: ResourceList = {};
+  types: readonly InstanceType[],
+  nodePool: string,
+): { held: Map<string, OverlayRule>; conflicts: Map<string, string> } {
+  const held = new Map<string, OverlayRule>();
+  const conflicts = new Map<string, string>();
   for (const rule of rules) {
-    if (
-      !rule.capacity ||
-      !it.offerings.some((o) =>
-        selects(rule, { ...labels, [Labels.zone]: o.zone, [Labels.capacityType]: o.capacityType }),
-      )
-    )
+    const keys = keysOf(rule, types, nodePool);
+    const clash = keys.find((k) => (held.get(k)?.weight ?? 0) === (rule.weight ?? 0) && held.has(k));
+    if (clash !== undefined) {
+      const other = held.get(clash)?.name ?? '';
+      conflicts.set(
+        rule.name,
+        `conflict with another overlay: NodeOverlay ${other} (same weight ${rule.weight ?? 0}) over ${clash}`,
+      );
       continue;
-    for (const [k, v] of Object.entries(rule.capacity)) {
-      if (claim(ctx, `capacity ${k} of ${it.name}`, rule, String(v))) added[k] = String(v);
     }
+    for (const k of keys) if (!held.has(k)) held.set(k, rule);
   }
-  return added;
+  return { held, conflicts };
 }
 
 /** Applies the overlays to the instance types a NodePool can launch. */
@@ -118,14 +105,19 @@ export function applyOverlays(
   overlays: readonly OverlayRule[],
   nodePool: string,
 ): OverlayResult {
-  const conflicts = new Map<string, string>();
   const rules = [...overlays].sort(overlayOrder);
-  if (rules.length === 0) return { types: [...types], conflicts };
+  if (rules.length === 0) return { types: [...types], conflicts: new Map() };
+  const { held, conflicts } = holders(rules, types, nodePool);
   const out = types.map((it) => {
-    const labels = { ...it.labels, [Labels.nodePool]: nodePool };
-    const claims = new Map<string, Claim>();
-    const offerings = it.offerings.map((o) => overlayOffering(o, labels, rules, { claims, conflicts, type: it.name }));
-    const added = overlayCapacity(it, labels, rules, { claims, conflicts });
+    const offerings = it.offerings.map((o) => {
+      const rule = held.get(priceKey(it.name, o));
+      const price = rule ? adjustedPrice(o.price, rule) : o.price;
+      return price === o.price ? o : { ...o, price };
+    });
+    const added: ResourceList = {};
+    for (const [key, rule] of held)
+      for (const [k, v] of Object.entries(rule.capacity ?? {}))
+        if (key === capacityKey(it.name, k)) added[k] = String(v);
     const changed = offerings.some((o, i) => o !== it.offerings[i]) || Object.keys(added).length > 0;
     if (!changed) return it;
     return { ...it, offerings, capacity: { ...it.capacity, ...added }, allocatable: { ...it.allocatable, ...added } };

@@ -1,7 +1,8 @@
 /**
  * nodeoverlay.validation: the NodeOverlay status. `ValidationSucceeded` (and `Ready`) turn False with reason
- * `Conflict` when the overlay sets, at the same weight as another, a different price or capacity for the same
- * offering or instance type of some NodePool: the other (first by name) wins there.
+ * `Conflict` when the overlay sets, at the same weight as another that goes first (the name later in the
+ * alphabet, as Karpenter v1.15 orders them), the price of the same offering or the same capacity key of an
+ * instance type of some NodePool; a conflicting overlay is not applied (cloudprovider/overlay/apply.ts).
  */
 import { ConditionTypes, ConditionReasons } from '../../api/index.js';
 import { OverlaidCloudProvider } from '../../cloudprovider/index.js';

@@ -44,7 +44,9 @@ function section(title: string, lines: string[], max: number): string[] {
 function podLine(p: Pod): string {
   const phase = p.status?.phase ?? 'Pending';
   const false_ = (p.status?.conditions ?? []).filter((c) => c.status !== 'True').map(conditionText);
-  return `${named(p)} ${phase} on ${p.spec.nodeName ?? '-'}${false_.length ? `; ${false_.join('; ')}` : ''}`;
+  // A nominated node (set by the scheduler's preemption) keeps Tenon, as Karpenter, from provisioning for the pod.
+  const nominated = p.status?.nominatedNodeName ? ` nominated to ${p.status.nominatedNodeName}` : '';
+  return `${named(p)} ${phase} on ${p.spec.nodeName ?? '-'}${nominated}${false_.length ? `; ${false_.join('; ')}` : ''}`;
 }
 
 function nodeClaimLine(c: NodeClaimView): string {

@@ -268,12 +268,17 @@ class RunGuard {
 
 async function runSteps(run: Run, s: Scenario, baseDir: string): Promise<boolean> {
   await run.look(true);
+  let passed = true;
   for (const [i, step] of s.steps.entries()) {
     run.at(i + 1, stepText(step), stepLabel(step));
-    if (!(await runStep(run, i + 1, step, baseDir))) return false;
+    if (!(await runStep(run, i + 1, step, baseDir))) {
+      passed = false;
+      break;
+    }
   }
+  // The world as the run ends, failed or not: the report's last sample and "all pods running" come from it.
   await run.look(true);
-  return true;
+  return passed;
 }
 
 /** Runs one scenario to its end (or first failure, or until `o.signal` aborts) and reports. */

@@ -7,6 +7,25 @@
  */
 import type { Clock } from '../../clock/index.js';
 import type { Transport, TransportRequest } from '../../kube/index.js';
+import type { RunningOperator } from '../../operator/operator.js';
+import type { AwsCloudProvider } from '../../providers/aws/index.js';
+
+/** One life of the controller process: its gates, its operator and its cloud provider. */
+export interface OperatorLife {
+  life: ControllerProcess;
+  operator: RunningOperator;
+  provider: AwsCloudProvider;
+}
+
+/** Runs what it is given one at a time, in order (a failure does not stop the ones after it). */
+export function oneAtATime(): <T>(f: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(f: () => Promise<T>): Promise<T> => {
+    const run = last.then(f, f);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
 
 /** A call the controllers make to the outside world. */
 export interface ControllerCall {

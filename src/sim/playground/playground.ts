@@ -19,8 +19,7 @@ import type { NodeClaim } from '../../api/index.js';
 import { Metrics } from '../../observability/metrics.js';
 import type { Logger } from '../../observability/logger.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
-import { wireAwsProvider } from '../../providers/aws/index.js';
-import type { AwsCloudProvider } from '../../providers/aws/index.js';
+import { wireAwsProvider, type AwsCloudProvider } from '../../providers/aws/index.js';
 import { defaultOptions, type Options } from '../../settings/options.js';
 import { RequestsInFlight, SimClock, trackTransport } from '../clock/index.js';
 import { sleep } from '../../clock/index.js';
@@ -35,7 +34,8 @@ import { defaultObjects } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
 import { ControllerLog } from './controller-log.js';
-import { ControllerProcess, type ControllerCall, type KillPoint } from './controller-process.js';
+import { ControllerProcess, oneAtATime, type ControllerCall, type KillPoint } from './controller-process.js';
+import type { OperatorLife } from './controller-process.js';
 import { controllerPodLogs, ensureControllerPod } from './controller-pod.js';
 import { operatorLog } from './log-sink.js';
 import { amiKubernetesVersions, apiServerVersion } from '../machines/kubernetes-version.js';
@@ -171,13 +171,6 @@ export interface Playground {
   /** Errors agents of the world recovered from. */
   worldErrors: Array<{ agent: string; error: unknown }>;
   stop(): Promise<void>;
-}
-
-/** One life of the controller process: its gates, its operator and its cloud provider. */
-interface OperatorLife {
-  life: ControllerProcess;
-  operator: RunningOperator;
-  provider: AwsCloudProvider;
 }
 
 async function playgroundTransport(server: ApiServer, kind: PlaygroundOptions['apiTransport']): Promise<Transport> {
@@ -336,6 +329,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   if ((o.defaults ?? true) && !endpoint.restored)
     await clock.busy(applyObjects(client, discovery, defaultObjects(cluster)));
   if (controllerLog) await clock.busy(ensureControllerPod(client, new Date(clock.now()).toISOString()));
+  const serially = oneAtATime(); // two restarts of one process at once would start two, both running
   const relaunch = async (): Promise<void> => {
     const started = await launchOperator(new ControllerProcess());
     if (stopped) {
@@ -366,27 +360,29 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
     informers: shared,
     controllerLog,
     worldErrors,
-    restartControllers: async () => {
-      // Everything the controllers and the provider held in memory is lost, as when the process is killed.
-      const stopping = current.operator.stop();
-      await relaunch();
-      await stopping;
-    },
-    killControllers: async (o = {}) => {
-      const { life, operator } = current;
-      let landedOn: ControllerCall | undefined;
-      if (o.at) {
-        // A call that never comes (no drain in this run) does not spare the process: it dies at the deadline.
-        const deadline = clock.setTimer(o.withinMs ?? 3 * 60_000, () => life.kill());
-        landedOn = await life.killAt(o.at);
-        deadline();
-      } else life.kill();
-      // Its queues close and its watches end; its workers stay where the kill found them, so no waiting for them.
-      void operator.stop();
-      await sleep(clock, o.restartAfterMs ?? 10_000);
-      await relaunch();
-      return landedOn;
-    },
+    restartControllers: () =>
+      serially(async () => {
+        // Everything the controllers and the provider held in memory is lost, as when the process is killed.
+        const stopping = current.operator.stop();
+        await relaunch();
+        await stopping;
+      }),
+    killControllers: (o = {}) =>
+      serially(async () => {
+        const { life, operator } = current;
+        let landedOn: ControllerCall | undefined;
+        if (o.at) {
+          // A call that never comes (no drain in this run) does not spare the process: it dies at the deadline.
+          const deadline = clock.setTimer(o.withinMs ?? 3 * 60_000, () => life.kill());
+          landedOn = await life.killAt(o.at);
+          deadline();
+        } else life.kill();
+        // Its queues close and its watches end; its workers stay where the kill found them, so no waiting for them.
+        void operator.stop();
+        await sleep(clock, o.restartAfterMs ?? 10_000);
+        await relaunch();
+        return landedOn;
+      }),
     stop: async () => {
       stopped = true;
       eventBridge.stop();

@@ -16,8 +16,10 @@ import { clusterClient, clusterKubeconfig } from './cluster.js';
 // Not here yet (issue 25):
 // - s4-immediate-pvc makes 8 NodeClaims where 3-6 are expected: its pods become provisionable over several seconds
 //   as their volumes bind and the real kube-scheduler re-marks them, so several passes each launch nodes.
-// - expiration ends in 2 of 3 runs with 6 pods Pending and no NodeClaim for 20 minutes after the expired nodes
-//   went; the cause is not found yet, and a red CI would hold back everything else.
+// - expiration: attached runs pace the simulated clock at 30x the wall clock, while a NodeClaim's
+//   creationTimestamp comes from the real API server's wall clock, so every NodeClaim created after the start looks
+//   older than it is. The replacements of the expired nodes expire as they register (one run launched 372
+//   instances for 6 pods). Needs the test bed to give Tenon object ages on one clock, not a change to expiry.
 const scenarios = [
   's1-ccm-taint-race',
   's2-user-register-taints',

@@ -27,7 +27,7 @@ import {
 import { StaticMachines } from '../../src/sim/machines/static-machines.js';
 import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
 import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
-import { World, type AgentName } from '../../src/sim/world/world.js';
+import { allAgentsBut, World, type AgentName } from '../../src/sim/world/world.js';
 import { clockTicksPerSecond, processCpuSeconds } from './process-cpu.js';
 
 /** bin/tenon.js from the build (dist/bench/idle) or from the sources (bench/idle). */
@@ -209,24 +209,11 @@ async function startWorld(server: ApiServer): Promise<{ client: KubeClient; worl
   const client = new KubeClient(inProcessTransport(server));
   // The cluster's side only: a kube-scheduler and the workload controllers (the kubelets are the fake cloud's).
   const run: readonly AgentName[] = ['scheduler', 'deployments', 'replicaSets'];
-  const all: readonly AgentName[] = [
-    'kubelets',
-    'nodeLifecycle',
-    'ccm',
-    'scheduler',
-    'deployments',
-    'replicaSets',
-    'daemonSets',
-    'statefulSets',
-    'jobs',
-    'volumes',
-    'attachDetach',
-  ];
   const world = new World({
     client,
     clock: systemClock,
     machines: new StaticMachines(),
-    disable: all.filter((a) => !run.includes(a)),
+    disable: allAgentsBut(run),
   });
   await world.start();
   return { client, world };

@@ -10,7 +10,7 @@ import { FakeCloudProvider } from '../../cloudprovider/fake/index.js';
 import type { KubeClient } from '../../kube/index.js';
 import type { KubeletTimings } from '../kubelet/timings.js';
 import { FakeProviderMachines } from '../machines/fake-provider-machines.js';
-import { World, type AgentName } from '../world/world.js';
+import { allAgentsBut, World, type AgentName } from '../world/world.js';
 import { catalogInstanceTypes, fakeCloudZones } from './catalog-instance-types.js';
 
 /** How to start the fake cloud. */
@@ -35,19 +35,6 @@ export interface FakeCloud {
 
 /** Only the agents that stand for the machines: a real cluster has its own scheduler and controllers. */
 const cloudSideAgents: readonly AgentName[] = ['kubelets', 'ccm'];
-const allAgents: readonly AgentName[] = [
-  'kubelets',
-  'nodeLifecycle',
-  'ccm',
-  'scheduler',
-  'deployments',
-  'replicaSets',
-  'daemonSets',
-  'statefulSets',
-  'jobs',
-  'volumes',
-  'attachDetach',
-];
 
 /** Nodes register in a few seconds on the system clock (EKS takes about a minute; tests should not). */
 const fastKubelet: Partial<KubeletTimings> = {
@@ -75,7 +62,7 @@ export async function startFakeCloud(o: FakeCloudOptions): Promise<FakeCloud> {
     client: o.client,
     clock: o.clock,
     machines,
-    disable: allAgents.filter((a) => !cloudSideAgents.includes(a)),
+    disable: allAgentsBut(cloudSideAgents),
     kubelet: { ...fastKubelet, ...o.kubelet },
     ccm: { initDelay: { min: 200, max: 1_000 } },
     onError: o.onError,

@@ -24,18 +24,27 @@ import { InformerSet } from './informers.js';
 import { Rng } from './random.js';
 
 /** The agents a World can run; each can be turned off. */
-export type AgentName =
-  | 'kubelets'
-  | 'nodeLifecycle'
-  | 'ccm'
-  | 'scheduler'
-  | 'deployments'
-  | 'replicaSets'
-  | 'daemonSets'
-  | 'statefulSets'
-  | 'jobs'
-  | 'volumes'
-  | 'attachDetach';
+export const agentNames = [
+  'kubelets',
+  'nodeLifecycle',
+  'ccm',
+  'scheduler',
+  'deployments',
+  'replicaSets',
+  'daemonSets',
+  'statefulSets',
+  'jobs',
+  'volumes',
+  'attachDetach',
+] as const;
+
+/** One of the agents a World can run. */
+export type AgentName = (typeof agentNames)[number];
+
+/** The `disable` list of a World that runs only `run`. */
+export function allAgentsBut(run: readonly AgentName[]): AgentName[] {
+  return agentNames.filter((a) => !run.includes(a));
+}
 
 /** Construction options of a World. */
 export interface WorldOptions {

@@ -92,9 +92,31 @@ describe('CapacityBuffer (e2e)', () => {
       },
     });
     await buffer('db-room', { scalableRef: { apiGroup: 'apps', kind: 'StatefulSet', name: 'db' }, percentage: 50 });
-    const b = await settled('db-room', 'True');
-    expect(b.status?.replicas).toBe(2);
-    expect(b.status?.podTemplateRef?.name).toBe('capacitybuffer-db-room-pod-template');
+    const ready = await settled('db-room', 'True');
+    expect(ready.status?.podTemplateRef?.name).toBe('capacitybuffer-db-room-pod-template');
+    // Once the shape is kept, the count comes from the scale's status.replicas, as upstream: this harness runs no
+    // StatefulSet controller, so the test reports the 4 replicas it would, and the buffer takes 50% of them.
+    const sts = await h.client.get<KubeObject & { spec: unknown; status?: { replicas?: number } }>(
+      Resources.statefulSets,
+      {
+        name: 'db',
+        namespace: 'default',
+      },
+    );
+    await h.client.update<typeof sts>(Resources.statefulSets, { ...sts, status: { replicas: 4 } }, 'status');
+    const b = await eventually(
+      h,
+      'buffer db-room at 2 replicas',
+      async () => {
+        const x = await h.client.get<StoredCapacityBuffer>(Resources.capacityBuffers, {
+          name: 'db-room',
+          namespace: 'default',
+        });
+        return x.status?.replicas === 2 ? x : undefined;
+      },
+      { advanceMs: 1_000 },
+    );
+    expect(condition(b)?.reason).toBe('AttributesSetSuccessfully');
     const kept = await h.client.get<StoredPodTemplate>(Resources.podTemplates, {
       name: 'capacitybuffer-db-room-pod-template',
       namespace: 'default',

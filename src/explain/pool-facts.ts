@@ -141,9 +141,10 @@ function factsOf(
   const ref = np.spec.template.spec.nodeClassRef;
   const readable = ref.kind === 'EC2NodeClass' && nodeClasses !== undefined;
   const nc = readable ? nodeClasses.get(ref.name) : undefined;
-  const requirements = Requirements.fromSelector(np.spec.template.spec.requirements).addAll(
-    Requirements.fromLabels(np.spec.template.metadata?.labels),
-  );
+  // Its nodes carry karpenter.sh/nodepool=<name>: a pod selecting another NodePool is ruled out here first.
+  const requirements = Requirements.fromSelector(np.spec.template.spec.requirements)
+    .addAll(Requirements.fromLabels(np.spec.template.metadata?.labels))
+    .addAll(Requirements.fromLabels({ [Labels.nodePool]: name }));
   const zones = nc?.status?.subnets?.map((s) => s.zone);
   return {
     name,

@@ -172,3 +172,35 @@ describe('explain pod: a NodePool whose EC2NodeClass is not Ready', () => {
     expect(events[0]?.message).not.toMatch(/remaining|exceed/);
   });
 });
+
+describe('explain pod: the NodePool a pod selects comes first', () => {
+  let s: Situation;
+  beforeAll(async () => {
+    s = await situation(
+      docs(
+        nodeClass('nosubnets', 'team: nobody'),
+        nodePool('picked', { nodeClass: 'nosubnets' }),
+        nodePool('aaa-other', { nodeClass: 'missing' }),
+        pod('picky', { spec: 'nodeSelector: {karpenter.sh/nodepool: picked}' }),
+      ),
+      30_000,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await s.pg.stop();
+  });
+
+  it('names the selected NodePool that cannot launch, not another one that cannot either', async () => {
+    const e = await explained(s, 'default/picky');
+    check(e, {
+      pod: 'picky',
+      constraint: 'nodeclass',
+      object: 'EC2NodeClass/nosubnets',
+      message: /^NodePool `picked` cannot launch: EC2NodeClass `nosubnets` is not Ready/,
+      fix: /fix EC2NodeClass `nosubnets`/,
+    });
+    expect(
+      e.details.some((d) => d.startsWith('NodePool `aaa-other` requires karpenter.sh/nodepool In [aaa-other]')),
+    ).toBe(true);
+  });
+});

@@ -87,3 +87,31 @@ export function startTenon(args: string[], env: Record<string, string> = {}): Te
   };
   return { child, output: () => out, exited, stop };
 }
+
+/**
+ * An EC2NodeClass and an on-demand NodePool, both named `name`, limited to `instanceTypes` (YAML, for
+ * applyObjects); `disruption` is the NodePool's spec.disruption as flow YAML, if any.
+ */
+export function fakeNodePool(name: string, instanceTypes: readonly string[], disruption?: string): string {
+  return `
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: ${name}}
+spec:
+  role: KarpenterNodeRole-test
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: ${name}}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${name}}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [${instanceTypes.join(', ')}]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+${disruption ? `  disruption: ${disruption}\n` : ''}`;
+}

@@ -6,34 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resources, type KubeObject, type Node, type Pod, type ResourceType } from '../../src/kube/index.js';
 import { applyObjects, deleteObject, parseManifests, scaleObject } from '../../src/sim/scenario/apply.js';
-import { clusterClient, clusterKubeconfig, eventually, freePort, startTenon, type TenonProcess } from './cluster.js';
+import {
+  clusterClient,
+  clusterKubeconfig,
+  eventually,
+  fakeNodePool,
+  freePort,
+  startTenon,
+  type TenonProcess,
+} from './cluster.js';
 
 const ns = 'tenon-fake-provider';
 const pool = 'fake-provider';
 
 const manifests = `
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: ${pool}}
-spec:
-  role: KarpenterNodeRole-test
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
-  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: ${pool}}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${pool}}
-      requirements:
-        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge, m5.2xlarge]}
-        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-  disruption:
-    consolidationPolicy: WhenEmptyOrUnderutilized
-    consolidateAfter: 0s
+${fakeNodePool(pool, ['m5.large', 'm5.xlarge', 'm5.2xlarge'], '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s}')}
 ---
 apiVersion: v1
 kind: Namespace

@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExplain } from '../../src/cli/commands/explain.js';
 import { Resources, type KubeObject } from '../../src/kube/index.js';
 import { applyObjects, deleteObject, parseManifests } from '../../src/sim/scenario/apply.js';
-import { clusterClient, clusterKubeconfig, eventually, freePort, startTenon, type TenonProcess } from './cluster.js';
+import {
+  clusterClient,
+  clusterKubeconfig,
+  eventually,
+  fakeNodePool,
+  freePort,
+  startTenon,
+  type TenonProcess,
+} from './cluster.js';
 
 const run = promisify(execFile);
 const ns = 'tenon-explain';
@@ -40,25 +48,7 @@ spec:
 `;
 
 const tooBig = `
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: explain-fake}
-spec:
-  role: KarpenterNodeRole-test
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
-  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: explain-fake}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: explain-fake}
-      requirements:
-        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}
-        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+${fakeNodePool('explain-fake', ['m5.large', 'm5.xlarge'])}
 ---
 apiVersion: v1
 kind: Pod

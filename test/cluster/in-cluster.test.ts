@@ -19,7 +19,7 @@ import {
 } from '../../src/kube/index.js';
 import { applyObjects, deleteObject, parseManifests } from '../../src/sim/scenario/apply.js';
 import { kubectl, renderChart, type Rendered } from './chart.js';
-import { clusterClient, eventually, freePort } from './cluster.js';
+import { clusterClient, eventually, fakeNodePool, freePort } from './cluster.js';
 
 const ns = 'tenon-in-cluster';
 const saMount = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -181,25 +181,7 @@ afterAll(async () => {
 
 const pool = 'in-cluster-fake';
 const poolManifests = `
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: ${pool}}
-spec:
-  role: KarpenterNodeRole-test
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
-  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: test}}]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: ${pool}}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${pool}}
-      requirements:
-        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
-        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+${fakeNodePool(pool, ['m5.large'])}
 ---
 apiVersion: apps/v1
 kind: Deployment

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ControllerMetrics } from './controller-metrics.js';
 import { StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
+import { StatusConditionMetrics } from './status-condition-metrics.js';
 
 /** One sample of a gauge that is filled when it is scraped. */
 export interface GaugeRow {
@@ -25,6 +26,8 @@ export class Metrics {
   readonly controllers = new ControllerMetrics(this.registry);
   /** Per-node totals, cluster-state gauges, pod startup and NodeClaim termination durations. */
   readonly state = new StateMetrics(this.registry, (name, gauge) => this.refill(name, gauge));
+  /** operatorpkg's `operator_<kind>_status_condition_*` and `operator_<kind>_termination_*` families. */
+  readonly statusConditions = new StatusConditionMetrics(this.registry);
   readonly nodeClaimsCreated = new Counter({
     name: 'karpenter_nodeclaims_created_total',
     help: 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created, the owning nodepool, and if min values was relaxed for this nodeclaim.',

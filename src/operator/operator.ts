@@ -5,6 +5,11 @@ import { newControllers, type Controller, type ControllerContext } from '../cont
 import { registerClusterGauges } from '../controllers/metrics/cluster-gauges.js';
 import { PodStartupObserver } from '../controllers/metrics/pod-startup.js';
 import {
+  coreStatusKinds,
+  reportStatusConditions,
+  type StatusSource,
+} from '../controllers/metrics/status-conditions.js';
+import {
   EventRecorder,
   runReconciler,
   type Informer,
@@ -35,6 +40,8 @@ export interface OperatorOptions {
   /** The cloud provider's own controllers (e.g. the EC2NodeClass controller) and the informers they read. */
   providerControllers?: Controller[];
   providerInformers?: StartableInformer[];
+  /** The provider's status-conditioned kinds (the AWS provider's EC2NodeClass) whose conditions are reported. */
+  providerStatusSources?: StatusSource[];
   /** Informers shared with other components of the process (the playground's world); their owner stops them. */
   sharedInformers?: SharedInformers;
   /** Called once every informer has synced, before the controllers wait for leadership. */
@@ -94,6 +101,16 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   o.onSynced?.();
   // A standby keeps its caches warm (controller-runtime starts caches before election) but runs no controller.
   const lead = o.waitToLead ? await o.waitToLead() : true;
+  // operatorpkg's status controller runs like any controller: on the leader only.
+  const core = coreStatusKinds();
+  const stopStatus = lead
+    ? reportStatusConditions(metrics.statusConditions, o.clock, [
+        { kind: core.nodeClaim, objects: informers.nodeClaims },
+        { kind: core.nodePool, objects: informers.nodePools },
+        { kind: core.node, objects: informers.nodes },
+        ...(o.providerStatusSources ?? []),
+      ])
+    : () => undefined;
   const workers = 4;
   const runs = (lead ? controllers : []).map((c) =>
     runReconciler({
@@ -112,6 +129,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     ready: () => running,
     stop: async () => {
       running = false;
+      stopStatus();
       for (const c of controllers) {
         c.stop?.();
         c.queue.shutDown();

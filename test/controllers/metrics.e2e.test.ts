@@ -82,7 +82,7 @@ function samples(body: string, name: string): Array<{ labels: Record<string, str
     const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const labels: Record<string, string> = {};
-    for (const [, k = '', v = ''] of (m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)) labels[k] = v;
+    for (const [, k = '', v = ''] of (m[2] ?? '').matchAll(/([a-zA-Z0-9_]+)="([^"]*)"/g)) labels[k] = v;
     out.push({ labels, value: Number(m[3]) });
   }
   return out;
@@ -151,6 +151,29 @@ describe('/metrics after provisioning', () => {
     expect(samples(body, 'karpenter_nodes_created_total')).toEqual([
       { labels: { nodepool: 'default', zone: zone ?? '' }, value: 1 },
     ]);
+    // operatorpkg's status controller: one series per condition, the NodeClaim's labeled with its NodePool.
+    expect(samples(body, 'operator_nodeclaim_status_condition_count')).toContainEqual({
+      labels: expect.objectContaining({
+        name: nc.metadata.name,
+        type: 'Launched',
+        status: 'True',
+        karpenter_sh_nodepool: 'default',
+      }),
+      value: 1,
+    });
+    expect(samples(body, 'operator_nodepool_status_condition_count')).toContainEqual({
+      labels: expect.objectContaining({ name: 'default', type: 'Ready', status: 'True' }),
+      value: 1,
+    });
+    expect(samples(body, 'operator_node_status_condition_count')).toContainEqual({
+      labels: expect.objectContaining({ name: node.metadata.name, type: 'Ready', karpenter_sh_nodepool: 'default' }),
+      value: 1,
+    });
+    expect(
+      samples(body, 'operator_status_condition_transitions_total').some(
+        (s) => s.labels.kind === 'NodeClaim' && s.labels.type === 'Launched' && s.labels.status === 'True',
+      ),
+    ).toBe(true);
     expect(samples(body, 'karpenter_nodepools_limit')).toEqual(
       expect.arrayContaining([
         { labels: { nodepool: 'default', resource_type: 'cpu' }, value: 100 },

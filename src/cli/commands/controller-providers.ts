@@ -16,7 +16,10 @@ import type { Options } from '../../settings/options.js';
 import { UsageError } from '../usage-error.js';
 
 /** What the operator needs from a provider: the CloudProvider, its own controllers and informers, and its CRDs. */
-export type ProviderParts = Pick<OperatorOptions, 'cloudProvider' | 'providerControllers' | 'providerInformers'> & {
+export type ProviderParts = Pick<
+  OperatorOptions,
+  'cloudProvider' | 'providerControllers' | 'providerInformers' | 'providerStatusSources'
+> & {
   /** Stops what the provider runs besides the operator (the fake cloud's kubelets). */
   stop?: () => void;
   /** API group versions and resources (CRDs) the provider needs served before the replica is Ready. */
@@ -85,6 +88,7 @@ async function awsProvider(ctx: ProviderContext): Promise<ProviderParts> {
     cloudProvider: wiring.cloudProvider,
     providerControllers: wiring.controllers,
     providerInformers: wiring.informers,
+    providerStatusSources: wiring.statusSources,
     requiredApis,
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '../../kube/index.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
+import type { StatusSource } from '../../observability/status-condition-metrics.js';
 import { generateUserData } from './bootstrap/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { CapacityReservationController } from './controllers/capacityreservation/controller.js';
@@ -30,6 +31,8 @@ export interface AwsProviderWiring {
   cloudProvider: AwsCloudProvider;
   controllers: Array<Reconciler & { queue: WorkQueue; stop?: () => void }>;
   informers: Array<Pick<Informer<KubeObject>, 'start' | 'stop' | 'waitForSync'>>;
+  /** EC2NodeClass, whose status conditions are reported as the provider's status controller does. */
+  statusSources: StatusSource[];
 }
 
 /** Options of the wiring. */
@@ -118,5 +121,15 @@ export function wireAwsProvider(o: AwsWiringOptions): AwsProviderWiring {
               nodeClasses.cache.get(nodeClass)?.status?.capacityReservations?.find((r) => r.id === id)?.state,
           }),
         ];
-  return { cloudProvider, controllers: [controller, ...interruption, ...reservations], informers: [nodeClasses] };
+  return {
+    cloudProvider,
+    controllers: [controller, ...interruption, ...reservations],
+    informers: [nodeClasses],
+    statusSources: [
+      {
+        kind: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', labels: [], deprecated: true },
+        objects: nodeClasses,
+      },
+    ],
+  };
 }

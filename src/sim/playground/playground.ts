@@ -301,6 +301,7 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
       metrics,
       providerControllers: w.controllers,
       providerInformers: w.informers,
+      providerStatusSources: w.statusSources,
       sharedInformers: shared,
     });
     return { life, operator, provider: w.cloudProvider };

@@ -1,0 +1,261 @@
+/**
+ * The metrics operatorpkg's status controller writes for each status-conditioned kind (Karpenter registers it for
+ * NodeClaim, NodePool and Node, the AWS provider for EC2NodeClass): `operator_<kind>_status_condition_*` and
+ * `operator_<kind>_termination_*`, plus the kind-less deprecated families (`operator_status_condition_*`,
+ * `operator_termination_*`, labeled by group and kind) for the kinds registered with EmitDeprecatedMetrics.
+ * The gauges are filled when scraped; the counters and histograms are fed by {@link StatusConditionMetrics.observe}.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { InformerHandlers, KubeObject } from '../kube/index.js';
+
+/** A kind whose status conditions are reported, as operatorpkg's status controller is registered for it. */
+export interface StatusKind {
+  /** API group ('' for the core group). */
+  group: string;
+  kind: string;
+  /** Object label keys copied onto the per-kind series (operatorpkg's WithLabels). */
+  labels: readonly string[];
+  /** Also written to the deprecated kind-less families (operatorpkg's EmitDeprecatedMetrics). */
+  deprecated: boolean;
+}
+
+/** A status condition as any kind carries it (a Node's has no required reason). */
+export interface ConditionLike {
+  type: string;
+  status: string;
+  reason?: string;
+  lastTransitionTime?: string;
+}
+
+/** An object with status conditions. */
+export type Conditioned = KubeObject & { status?: { conditions?: ConditionLike[] } };
+
+/** The objects of one kind, as an informer holds and announces them. */
+export interface StatusObjects<T extends Conditioned> {
+  cache: { list(): T[] };
+  on(h: InformerHandlers<T>): void;
+}
+
+/** A kind to report and the informer holding its objects. */
+export interface StatusSource<T extends Conditioned = Conditioned> {
+  kind: StatusKind;
+  objects: StatusObjects<T>;
+}
+
+/** client_golang's default histogram buckets, which operatorpkg uses unless told otherwise. */
+export const defaultBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** One gauge sample: the object's identity, the condition's labels (none for termination) and the value. */
+export interface StatusGaugeRow {
+  namespace: string;
+  name: string;
+  /** The object's labels, for the WithLabels dimensions. */
+  objectLabels: Record<string, string>;
+  condition?: { type: string; status: string; reason: string };
+  value: number;
+}
+
+/** What is filled at scrape time, per kind: every condition of every object, and every terminating object. */
+export interface StatusGaugeSource {
+  conditions(): Iterable<StatusGaugeRow>;
+  currentStatusSeconds(): Iterable<StatusGaugeRow>;
+  terminating(): Iterable<StatusGaugeRow>;
+}
+
+/** An event the counters and histograms record. */
+export type StatusObservation =
+  | {
+      what: 'transition';
+      objectLabels: Record<string, string>;
+      type: string;
+      status: string;
+      reason: string;
+      /** The condition left, and the seconds spent in it; absent when the condition is new. */
+      from?: { status: string; seconds: number };
+    }
+  | { what: 'terminated'; objectLabels: Record<string, string>; seconds: number };
+
+/** operatorpkg's label name for an object label key: every character Prometheus refuses becomes `_`. */
+export function labelNameOf(key: string): string {
+  return key.replace(/[^a-zA-Z0-9_]/g, '_');
+}
+
+interface KindFamilies {
+  kind: StatusKind;
+  extra: string[];
+  transitionSeconds: Histogram;
+  transitionsTotal: Counter;
+  terminationDuration: Histogram;
+}
+
+/** The status-condition and termination families of every registered kind. */
+export class StatusConditionMetrics {
+  private readonly kinds = new Map<string, KindFamilies>();
+  private readonly sources = new Map<string, StatusGaugeSource>();
+  private readonly deprecated: {
+    transitionSeconds: Histogram;
+    transitionsTotal: Counter;
+    terminationDuration: Histogram;
+  };
+
+  /** Registers the deprecated families on `registry`; kinds are added with {@link register}. */
+  constructor(private readonly registry: Registry) {
+    const registers = [registry];
+    const kindLabels = ['group', 'kind'];
+    this.deprecated = {
+      transitionSeconds: new Histogram({
+        name: 'operator_status_condition_transition_seconds',
+        help: transitionHelp,
+        labelNames: ['type', 'status', 'to_status', ...kindLabels],
+        buckets: defaultBuckets,
+        registers,
+      }),
+      transitionsTotal: new Counter({
+        name: 'operator_status_condition_transitions_total',
+        help: transitionsHelp,
+        labelNames: ['type', 'status', 'reason', ...kindLabels],
+        registers,
+      }),
+      terminationDuration: new Histogram({
+        name: 'operator_termination_duration_seconds',
+        help: terminationDurationHelp,
+        labelNames: kindLabels,
+        buckets: defaultBuckets,
+        registers,
+      }),
+    };
+    const deprecatedKinds = (): KindFamilies[] => [...this.kinds.values()].filter((k) => k.kind.deprecated);
+    this.gauge('operator_status_condition_count', countHelp, [...conditionGaugeLabels, ...kindLabels], (g) => {
+      for (const k of deprecatedKinds()) this.fill(g, k, 'conditions', false);
+    });
+    this.gauge(
+      'operator_status_condition_current_status_seconds',
+      currentStatusHelp,
+      [...conditionGaugeLabels, ...kindLabels],
+      (g) => {
+        for (const k of deprecatedKinds()) this.fill(g, k, 'currentStatusSeconds', false);
+      },
+    );
+    this.gauge(
+      'operator_termination_current_time_seconds',
+      terminationCurrentHelp,
+      ['namespace', 'name', ...kindLabels],
+      (g) => {
+        for (const k of deprecatedKinds()) this.fill(g, k, 'terminating', false);
+      },
+    );
+  }
+
+  /** Registers the per-kind families of `kind`, whose gauges read `source` when scraped. */
+  register(kind: StatusKind, source: StatusGaugeSource): void {
+    // A restarted operator reports through the families already registered.
+    this.sources.set(kind.kind, source);
+    if (this.kinds.has(kind.kind)) return;
+    const prefix = `operator_${kind.kind.toLowerCase()}`;
+    const extra = kind.labels.map(labelNameOf);
+    const registers = [this.registry];
+    const k: KindFamilies = {
+      kind,
+      extra,
+      transitionSeconds: new Histogram({
+        name: `${prefix}_status_condition_transition_seconds`,
+        help: transitionHelp,
+        labelNames: ['type', 'status', 'to_status', ...extra],
+        buckets: defaultBuckets,
+        registers,
+      }),
+      transitionsTotal: new Counter({
+        name: `${prefix}_status_condition_transitions_total`,
+        help: transitionsHelp,
+        labelNames: ['type', 'status', 'reason', ...extra],
+        registers,
+      }),
+      terminationDuration: new Histogram({
+        name: `${prefix}_termination_duration_seconds`,
+        help: terminationDurationHelp,
+        labelNames: extra,
+        buckets: defaultBuckets,
+        registers,
+      }),
+    };
+    this.kinds.set(kind.kind, k);
+    this.gauge(`${prefix}_status_condition_count`, countHelp, [...conditionGaugeLabels, ...extra], (g) =>
+      this.fill(g, k, 'conditions', true),
+    );
+    this.gauge(
+      `${prefix}_status_condition_current_status_seconds`,
+      currentStatusHelp,
+      [...conditionGaugeLabels, ...extra],
+      (g) => this.fill(g, k, 'currentStatusSeconds', true),
+    );
+    this.gauge(
+      `${prefix}_termination_current_time_seconds`,
+      terminationCurrentHelp,
+      ['namespace', 'name', ...extra],
+      (g) => this.fill(g, k, 'terminating', true),
+    );
+  }
+
+  /** Records a condition transition or a finished termination of an object of `kind`. */
+  observe(kind: string, o: StatusObservation): void {
+    const k = this.kinds.get(kind);
+    if (!k) return;
+    const extra = this.extraLabels(k, o.objectLabels);
+    const group = { group: k.kind.group, kind: k.kind.kind };
+    if (o.what === 'terminated') {
+      k.terminationDuration.observe(extra, o.seconds);
+      if (k.kind.deprecated) this.deprecated.terminationDuration.observe(group, o.seconds);
+      return;
+    }
+    const counted = { type: o.type, status: o.status, reason: o.reason };
+    k.transitionsTotal.inc({ ...counted, ...extra });
+    if (k.kind.deprecated) this.deprecated.transitionsTotal.inc({ ...counted, ...group });
+    if (!o.from) return;
+    const left = { type: o.type, status: o.from.status, to_status: o.status };
+    k.transitionSeconds.observe({ ...left, ...extra }, o.from.seconds);
+    if (k.kind.deprecated) this.deprecated.transitionSeconds.observe({ ...left, ...group }, o.from.seconds);
+  }
+
+  private extraLabels(k: KindFamilies, objectLabels: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    k.kind.labels.forEach((key, i) => (out[k.extra[i] ?? key] = objectLabels[key] ?? ''));
+    return out;
+  }
+
+  private fill(g: Gauge, k: KindFamilies, which: keyof StatusGaugeSource, perKind: boolean): void {
+    const source = this.sources.get(k.kind.kind);
+    if (!source) return;
+    for (const row of source[which]()) {
+      const labels: Record<string, string> = { namespace: row.namespace, name: row.name };
+      if (row.condition) Object.assign(labels, row.condition);
+      Object.assign(
+        labels,
+        perKind ? this.extraLabels(k, row.objectLabels) : { group: k.kind.group, kind: k.kind.kind },
+      );
+      g.set(labels, row.value);
+    }
+  }
+
+  private gauge(name: string, help: string, labelNames: string[], collect: (g: Gauge) => void): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect(): void {
+        this.reset();
+        collect(this);
+      },
+    });
+  }
+}
+
+const conditionGaugeLabels = ['namespace', 'name', 'type', 'status', 'reason'];
+const countHelp = 'The number of a condition for a given object, type and status. e.g. Alarm := Available=False > 0';
+const currentStatusHelp =
+  'The current amount of time in seconds that a status condition has been in a specific state. Alarm := P99(Updated=Unknown) > 5 minutes';
+const transitionHelp =
+  'The amount of time a condition was in a given state (status) before transitioning to another state (to_status). e.g. Alarm := P99(Updated=False) > 5 minutes';
+const transitionsHelp = 'The count of transitions of a given object, type and status.';
+const terminationCurrentHelp = 'The current amount of time in seconds that an object has been in terminating state.';
+const terminationDurationHelp = 'The amount of time taken by an object to terminate completely.';

@@ -1,7 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ControllerMetrics } from './controller-metrics.js';
-import { StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
+import { nodeResourceLabelNames, StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
 import { StatusConditionMetrics } from './status-condition-metrics.js';
+import type { DisruptionLabels } from './disruption-metrics.js';
+
+const disruptionLabelNames = ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode'];
 
 /** One sample of a gauge that is filled when it is scraped. */
 export interface GaugeRow {
@@ -40,10 +43,16 @@ export class Metrics {
     labelNames: ['nodepool', 'capacity_type', 'zone'],
     registers: [this.registry],
   });
-  readonly nodeClaimsDisrupted = new Counter({
+  private readonly nodeClaimsDisrupted = new Counter({
     name: 'karpenter_nodeclaims_disrupted_total',
     help: 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted and the owning nodepool.',
-    labelNames: ['reason', 'nodepool', 'capacity_type'],
+    labelNames: disruptionLabelNames,
+    registers: [this.registry],
+  });
+  private readonly podsDisruptionInitiated = new Counter({
+    name: 'karpenter_pods_disruption_initiated_total',
+    help: 'Number of pods whose disruption Karpenter initiated: the reschedulable pods of each disrupted nodeclaim. Labeled as karpenter_nodeclaims_disrupted_total.',
+    labelNames: disruptionLabelNames,
     registers: [this.registry],
   });
   readonly nodesCreated = new Counter({
@@ -79,7 +88,7 @@ export class Metrics {
   readonly nodesAllocatable: Gauge = new Gauge({
     name: 'karpenter_nodes_allocatable',
     help: 'Node allocatable are the resources allocatable by nodes.',
-    labelNames: ['node_name', 'nodepool', 'resource_type', 'zone', 'arch', 'capacity_type', 'instance_type'],
+    labelNames: [...nodeResourceLabelNames],
     collect: (): void => this.refill('karpenter_nodes_allocatable', this.nodesAllocatable),
     registers: [this.registry],
   });
@@ -175,6 +184,15 @@ export class Metrics {
     labelNames: ['nodepool'],
     registers: [this.registry],
   });
+
+  /**
+   * Counts one disrupted NodeClaim and, when known, the reschedulable pods it had (Karpenter counts them on the
+   * NodeClaims voluntary disruption, expiration, repair and garbage collection delete).
+   */
+  disrupted(labels: DisruptionLabels, reschedulablePods?: number): void {
+    this.nodeClaimsDisrupted.inc({ ...labels });
+    if (reschedulablePods !== undefined) this.podsDisruptionInitiated.inc({ ...labels }, reschedulablePods);
+  }
 
   /**
    * Fills a gauge from `rows` each time it is scraped: a gauge per pod costs nothing between scrapes, and

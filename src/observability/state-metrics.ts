@@ -4,6 +4,7 @@
  * labels and buckets.
  */
 import { Gauge, Histogram, Summary, type Registry } from 'prom-client';
+import { WellKnownLabels } from '../scheduling/index.js';
 
 /** The per-node gauges filled at scrape time. */
 export const nodeTotalGauges = {
@@ -22,10 +23,25 @@ export const nodeTotalGauges = {
 export type NodeTotalGauge = keyof typeof nodeTotalGauges;
 
 /** The cluster-state gauges filled at scrape time. */
-export type ClusterStateGauge = 'karpenter_cluster_state_node_count' | 'karpenter_cluster_state_synced';
+export type ClusterStateGauge =
+  | 'karpenter_cluster_state_node_count'
+  | 'karpenter_cluster_state_synced'
+  | 'karpenter_nodes_current_lifetime_seconds'
+  | 'karpenter_cluster_utilization_percent';
 
-/** Labels of every per-node gauge (as `karpenter_nodes_allocatable`). */
-const nodeLabelNames = ['node_name', 'nodepool', 'resource_type', 'zone', 'arch', 'capacity_type', 'instance_type'];
+/**
+ * Karpenter's metric label for each well-known node label: the part of the key after the slash, lower case, `-` as
+ * `_` (`karpenter.k8s.aws/instance-cpu` is `instance_cpu`).
+ */
+export const wellKnownNodeLabels: ReadonlyArray<readonly [key: string, label: string]> = [...WellKnownLabels].map(
+  (key) => [key, (key.split('/')[1] ?? key).toLowerCase().replaceAll('-', '_')] as const,
+);
+
+/** Labels of a per-node series: every well-known label, the node's name and its phase (Karpenter's node metrics). */
+export const nodeLabelNames: readonly string[] = [...wellKnownNodeLabels.map(([, l]) => l), 'node_name', 'phase'];
+
+/** Labels of every per-node resource gauge (as `karpenter_nodes_allocatable`). */
+export const nodeResourceLabelNames: readonly string[] = [...nodeLabelNames, 'resource_type'];
 
 /** Fills `gauge` from the rows registered under `name`. */
 type Refill = (name: NodeTotalGauge | ClusterStateGauge, gauge: Gauge) => void;
@@ -45,7 +61,7 @@ export class StateMetrics {
       const gauge: Gauge = new Gauge({
         name,
         help,
-        labelNames: nodeLabelNames,
+        labelNames: [...nodeResourceLabelNames],
         collect: (): void => refill(name, gauge),
         registers: [registry],
       });
@@ -60,6 +76,20 @@ export class StateMetrics {
     for (const [name, help] of clusterState) {
       const gauge: Gauge = new Gauge({ name, help, collect: (): void => refill(name, gauge), registers: [registry] });
     }
+    const lifetime: Gauge = new Gauge({
+      name: 'karpenter_nodes_current_lifetime_seconds',
+      help: 'Node age in seconds',
+      labelNames: [...nodeLabelNames],
+      collect: (): void => refill('karpenter_nodes_current_lifetime_seconds', lifetime),
+      registers: [registry],
+    });
+    const utilization: Gauge = new Gauge({
+      name: 'karpenter_cluster_utilization_percent',
+      help: 'Utilization of allocatable resources by pod requests',
+      labelNames: ['resource_type'],
+      collect: (): void => refill('karpenter_cluster_utilization_percent', utilization),
+      registers: [registry],
+    });
     this.podStartupDuration = new Summary({
       name: 'karpenter_pods_startup_duration_seconds',
       help: 'The time from pod creation until the pod is running.',

@@ -74,7 +74,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   });
   const unserved = await unservedKinds(o.client, o.log);
   const state = new ClusterState(informers, o.clock, unserved);
-  registerClusterGauges(metrics, informers, state);
+  registerClusterGauges(metrics, informers, state, o.clock);
   new PodStartupObserver(informers, metrics);
   // Every consumer of instance types sees the NodeOverlays in force (provisioning, consolidation, lower bound).
   // Timed and counted as Karpenter's metrics decorator does, around the overlays the controllers see.

@@ -65,6 +65,8 @@ const dashboardFamilies = [
   'karpenter_cluster_state_synced',
   'karpenter_nodeclaims_termination_duration_seconds',
   'karpenter_nodes_termination_duration_seconds',
+  'karpenter_nodes_current_lifetime_seconds',
+  'karpenter_cluster_utilization_percent',
 ];
 
 let h: Harness;
@@ -280,6 +282,33 @@ describe('/metrics after provisioning', () => {
       nodepool: 'default',
       instance_type: node.metadata.labels?.['node.kubernetes.io/instance-type'],
     });
+    // Karpenter counts the pods themselves as the `pods` resource of each sum.
+    const podsOf = (family: string): number | undefined =>
+      samples(body, family).find((s) => s.labels.node_name === nodeName && s.labels.resource_type === 'pods')?.value;
+    expect(podsOf('karpenter_nodes_total_pod_requests')).toBe(2);
+    expect(podsOf('karpenter_nodes_total_daemon_requests')).toBe(1);
+    // Every well-known label is a dimension, as Karpenter's node metrics have them.
+    expect(Object.keys(samples(body, 'karpenter_nodes_allocatable')[0]?.labels ?? {})).toEqual(
+      expect.arrayContaining([
+        'node_name',
+        'phase',
+        'nodepool',
+        'zone',
+        'os',
+        'instance_cpu',
+        'instance_family',
+        'resource_type',
+      ]),
+    );
+    // 1.1 CPU requested of 3.5 allocatable.
+    expect(
+      samples(body, 'karpenter_cluster_utilization_percent').find((s) => s.labels.resource_type === 'cpu')?.value,
+    ).toBeCloseTo(110 / 3.5);
+    const age = (text: string): number | undefined =>
+      samples(text, 'karpenter_nodes_current_lifetime_seconds').find((s) => s.labels.node_name === nodeName)?.value;
+    const before = age(body) ?? Number.NaN;
+    h.clock.advance(60_000);
+    expect(age(await scrape())).toBeCloseTo(before + 60);
     expect(samples(body, 'karpenter_cluster_state_node_count')).toEqual([{ labels: {}, value: 1 }]);
     expect(samples(body, 'karpenter_cluster_state_synced')).toEqual([{ labels: {}, value: 1 }]);
     // Both pods were seen Pending, then Ready: startups of 42 s and 8 s.

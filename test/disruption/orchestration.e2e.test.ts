@@ -133,6 +133,21 @@ describe('disruption orchestration (e2e)', () => {
       ],
     });
     expect(disrupting[0]?.['command-id']).toMatch(/^command-/);
+    // What a user graphing disruptions sees: the NodePool's policy and the termination mode on each counter.
+    const disruptionLabels = {
+      reason: 'underutilized',
+      nodepool: 'default',
+      capacity_type: 'on-demand',
+      consolidation_policy: 'when_empty_or_underutilized',
+      termination_mode: 'graceful',
+    };
+    const registry = c.operator.context.metrics.registry;
+    const valueOf = async (name: string): Promise<number | undefined> =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) => JSON.stringify(v.labels) === JSON.stringify(disruptionLabels),
+      )?.value;
+    expect(await valueOf('karpenter_nodeclaims_disrupted_total')).toBe(1);
+    expect(await valueOf('karpenter_pods_disruption_initiated_total')).toBe(1);
   });
 
   it('a failed replacement un-marks and un-taints the candidate and leaves it running', async () => {

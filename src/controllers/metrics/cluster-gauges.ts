@@ -5,13 +5,23 @@
  * spec.limits) and `karpenter_nodes_allocatable`.
  */
 import { Labels } from '../../api/index.js';
+import type { Clock } from '../../clock/index.js';
 import type { Node, Pod } from '../../kube/index.js';
 import type { GaugeRow, Metrics } from '../../observability/metrics.js';
 import { isQuantity, parseMilli } from '../../scheduling/index.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import type { ClusterInformers } from '../../state/informers.js';
 import { nodeTotalGauges, type NodeTotalGauge } from '../../observability/state-metrics.js';
-import { clusterStateNodeCountRows, clusterStateSyncedRows, nodeTotalRows, type NodeTotal } from './node-gauges.js';
+import {
+  clusterStateNodeCountRows,
+  clusterStateSyncedRows,
+  clusterUtilizationRows,
+  nodeLabels,
+  nodeLifetimeRows,
+  nodeTotalRows,
+  resourceType,
+  type NodeTotal,
+} from './node-gauges.js';
 
 /** What Karpenter labels a pod with when its node is unknown. */
 const unknown = 'N/A';
@@ -63,21 +73,13 @@ function* resourceRows(informers: ClusterInformers, pick: 'usage' | 'limit'): It
   }
 }
 
-/** One `karpenter_nodes_allocatable` row per node and resource; nodes no NodePool owns have nodepool N/A. */
+/** One `karpenter_nodes_allocatable` row per node and resource, with the labels of every per-node series. */
 export function* nodeAllocatableRows(informers: ClusterInformers): Iterable<GaugeRow> {
   for (const node of informers.nodes.cache.list()) {
-    const l = node.metadata.labels ?? {};
-    const labels = {
-      node_name: node.metadata.name ?? '',
-      nodepool: l[Labels.nodePool] ?? unknown,
-      zone: l[Labels.zone] ?? '',
-      arch: l[Labels.arch] ?? '',
-      capacity_type: l[Labels.capacityType] ?? '',
-      instance_type: l[Labels.instanceType] ?? '',
-    };
+    const labels = nodeLabels(node);
     for (const [resource, text] of Object.entries(node.status?.allocatable ?? {})) {
       const value = amount(String(text));
-      if (value !== undefined) yield { labels: { ...labels, resource_type: resource }, value };
+      if (value !== undefined) yield { labels: { ...labels, resource_type: resourceType(resource) }, value };
     }
   }
 }
@@ -92,11 +94,18 @@ const nodeTotals: Record<NodeTotalGauge, NodeTotal> = {
 };
 
 /** Registers the scrape-time gauges of the cluster's state on `metrics`. */
-export function registerClusterGauges(metrics: Metrics, informers: ClusterInformers, state: ClusterState): void {
+export function registerClusterGauges(
+  metrics: Metrics,
+  informers: ClusterInformers,
+  state: ClusterState,
+  clock: Clock,
+): void {
   for (const name of Object.keys(nodeTotalGauges) as NodeTotalGauge[])
     metrics.fillOnScrape(name, () => nodeTotalRows(nodeTotals[name], informers, state));
   metrics.fillOnScrape('karpenter_cluster_state_node_count', () => clusterStateNodeCountRows(informers, state));
   metrics.fillOnScrape('karpenter_cluster_state_synced', () => clusterStateSyncedRows(state));
+  metrics.fillOnScrape('karpenter_nodes_current_lifetime_seconds', () => nodeLifetimeRows(informers, clock));
+  metrics.fillOnScrape('karpenter_cluster_utilization_percent', () => clusterUtilizationRows(informers, state));
   metrics.fillOnScrape('karpenter_pods_state', () => podStateRows(informers));
   metrics.fillOnScrape('karpenter_nodepools_usage', () => resourceRows(informers, 'usage'));
   metrics.fillOnScrape('karpenter_nodepools_limit', () => resourceRows(informers, 'limit'));

@@ -5,9 +5,10 @@
  * `_total_daemon_limits`, `karpenter_nodes_system_overhead` (capacity minus allocatable),
  * `karpenter_cluster_state_node_count` and `karpenter_cluster_state_synced`.
  */
-import { Labels } from '../../api/index.js';
+import type { Clock } from '../../clock/index.js';
 import type { Container, Node, Pod } from '../../kube/index.js';
 import type { GaugeRow } from '../../observability/metrics.js';
+import { wellKnownNodeLabels } from '../../observability/state-metrics.js';
 import { isQuantity, parseMilli } from '../../scheduling/index.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import type { ClusterInformers } from '../../state/informers.js';
@@ -48,17 +49,20 @@ export function podAmounts(pod: Pod, kind: 'requests' | 'limits'): Amounts {
   return out;
 }
 
-/** The labels Tenon gives every per-node gauge (those of `karpenter_nodes_allocatable`). */
+/**
+ * The labels of every per-node series, as Karpenter's: each well-known label (empty when the node lacks it, so a
+ * node no NodePool owns has `nodepool=""`), the node's name and its phase (a field Kubernetes no longer sets).
+ */
 export function nodeLabels(node: Node): Record<string, string> {
   const l = node.metadata.labels ?? {};
-  return {
-    node_name: node.metadata.name ?? '',
-    nodepool: l[Labels.nodePool] ?? 'N/A',
-    zone: l[Labels.zone] ?? '',
-    arch: l[Labels.arch] ?? '',
-    capacity_type: l[Labels.capacityType] ?? '',
-    instance_type: l[Labels.instanceType] ?? '',
-  };
+  const out: Record<string, string> = { node_name: node.metadata.name ?? '', phase: '' };
+  for (const [key, label] of wellKnownNodeLabels) out[label] = l[key] ?? '';
+  return out;
+}
+
+/** Karpenter's resource_type of a resource name: lower case, `-` as `_` (`ephemeral_storage`). */
+export function resourceType(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_');
 }
 
 /** Which per-node total a gauge reports. */
@@ -72,8 +76,11 @@ function totalOf(which: NodeTotal, node: Node, pods: readonly Pod[]): Amounts {
   }
   const daemonOnly = which === 'daemonRequests' || which === 'daemonLimits';
   const kind = which === 'podRequests' || which === 'daemonRequests' ? 'requests' : 'limits';
+  const counted = pods.filter((p) => !daemonOnly || isDaemonSetPod(p));
   const out: Amounts = {};
-  for (const p of pods) if (!daemonOnly || isDaemonSetPod(p)) add(out, podAmounts(p, kind));
+  for (const p of counted) add(out, podAmounts(p, kind));
+  // Karpenter's sums of requests and limits count the pods as the `pods` resource.
+  if (counted.length > 0) out.pods = counted.length;
   return out;
 }
 
@@ -83,8 +90,32 @@ export function* nodeTotalRows(which: NodeTotal, informers: ClusterInformers, st
     const labels = nodeLabels(node);
     const totals = totalOf(which, node, which === 'systemOverhead' ? [] : state.podsOn(node.metadata.name ?? ''));
     for (const [resource, value] of Object.entries(totals))
-      yield { labels: { ...labels, resource_type: resource }, value };
+      yield { labels: { ...labels, resource_type: resourceType(resource) }, value };
   }
+}
+
+/** `karpenter_nodes_current_lifetime_seconds`: each node's age. */
+export function* nodeLifetimeRows(informers: ClusterInformers, clock: Clock): Iterable<GaugeRow> {
+  for (const node of informers.nodes.cache.list()) {
+    const created = Date.parse(node.metadata.creationTimestamp ?? '');
+    if (Number.isFinite(created)) yield { labels: nodeLabels(node), value: Math.max(0, clock.now() - created) / 1000 };
+  }
+}
+
+/**
+ * `karpenter_cluster_utilization_percent`: for each resource the nodes have allocatable, the pods' requests on
+ * every node as a percentage of the nodes' allocatable.
+ */
+export function* clusterUtilizationRows(informers: ClusterInformers, state: ClusterState): Iterable<GaugeRow> {
+  const allocatable: Amounts = {};
+  const requested: Amounts = {};
+  for (const node of informers.nodes.cache.list()) {
+    add(allocatable, amountsOf(node.status?.allocatable));
+    add(requested, totalOf('podRequests', node, state.podsOn(node.metadata.name ?? '')));
+  }
+  for (const [resource, total] of Object.entries(allocatable))
+    if (total > 0)
+      yield { labels: { resource_type: resourceType(resource) }, value: (100 * (requested[resource] ?? 0)) / total };
 }
 
 /** Karpenter's count of state nodes: every Node, and every NodeClaim whose Node has not registered yet. */

@@ -14,6 +14,7 @@ import { EventReasons } from '../../event-reasons.js';
 import { nodeClaimFor } from '../../provisioning/nodeclaim-template.js';
 import { decisionOf, type Command } from '../types.js';
 import { markDisruptionReason, taintDisrupted, untaintDisrupted } from './marks.js';
+import { disruptionLabels } from '../../../observability/disruption-metrics.js';
 
 /** A command being carried out. */
 export interface InFlightCommand {
@@ -175,11 +176,14 @@ export class OrchestrationQueue implements Reconciler {
       consolidation_type: command.consolidationType,
     });
     for (const c of command.candidates) {
-      this.ctx.metrics.nodeClaimsDisrupted.inc({
-        reason: command.reason.toLowerCase(),
-        nodepool: c.nodePool.name,
-        capacity_type: c.node.labels[Labels.capacityType] ?? '',
+      const nodeClaim = c.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(c.node.nodeClaim) : undefined;
+      const labels = disruptionLabels(nodeClaim, command.reason.toLowerCase(), {
+        ...(command.consolidationType ? { policy: c.nodePool.consolidationPolicy } : {}),
       });
+      this.ctx.metrics.disrupted(
+        { ...labels, nodepool: c.nodePool.name, capacity_type: c.node.labels[Labels.capacityType] ?? '' },
+        c.reschedulable.length,
+      );
     }
     await this.publish(cmd, EventReasons.disruptionTerminating, `Disrupting Node: ${command.summary}`);
     this.ctx.log.info(

@@ -17,6 +17,8 @@ import { EventReasons } from '../../event-reasons.js';
 import { stageStaticRepair } from './static-repair.js';
 import { isInitialized, unhealthyBudget } from './unhealthy-budget.js';
 import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
+import { disruptionLabels } from '../../../observability/disruption-metrics.js';
+import { reschedulableOn } from '../../metrics/disrupted.js';
 
 const blockedRetry = 5 * 60_000;
 /** How soon a repair held back by a budget is retried (a replacement in flight may finish soon). */
@@ -151,10 +153,10 @@ export class NodeHealthController implements Reconciler {
     await this.ctx.client.delete(Resources.nodeClaims, ref).catch(ignoreNotFound);
     const nodepool = node.metadata.labels?.[Labels.nodePool] ?? '';
     this.ctx.metrics.nodeRepairs.inc({ nodepool, condition: `${c.type}=${c.status}` });
-    this.ctx.metrics.nodeClaimsDisrupted.inc({
-      reason: 'unhealthy',
-      nodepool,
-      capacity_type: node.metadata.labels?.[Labels.capacityType] ?? '',
-    });
+    // A repair does not wait for the drain: its pods are terminated forcefully.
+    this.ctx.metrics.disrupted(
+      disruptionLabels(nodeClaim, 'unhealthy', { mode: 'forceful' }),
+      reschedulableOn(this.ctx.state, node.metadata.name),
+    );
   }
 }

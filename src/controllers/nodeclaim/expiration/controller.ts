@@ -4,12 +4,14 @@
  * API (PDBs) until the NodeClaim's terminationGracePeriod runs out, and the pods that go pending are
  * provisioned for as usual.
  */
-import { Labels } from '../../../api/index.js';
+
 import { ignoreNotFound, Resources, WorkQueue, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
 import { formatDuration, parseDuration } from '../../../settings/duration.js';
 import type { StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
 import { EventReasons } from '../../event-reasons.js';
+import { disruptionLabels } from '../../../observability/disruption-metrics.js';
+import { reschedulableOn } from '../../metrics/disrupted.js';
 
 /** When the NodeClaim expires (ms), or undefined for `Never`. */
 export function expiresAt(nc: StoredNodeClaim): number | undefined {
@@ -46,12 +48,7 @@ export class NodeClaimExpirationController implements Reconciler {
     if (node)
       await this.ctx.recorder.publish(node, { type: 'Normal', reason: EventReasons.disruptionTerminating, message });
     await this.ctx.client.delete(Resources.nodeClaims, { name }).catch(ignoreNotFound);
-    const nodepool = nc.metadata.labels?.[Labels.nodePool] ?? '';
-    this.ctx.metrics.nodeClaimsDisrupted.inc({
-      reason: 'expired',
-      nodepool,
-      capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
-    });
+    this.ctx.metrics.disrupted(disruptionLabels(nc, 'expired'), reschedulableOn(this.ctx.state, node?.metadata.name));
     this.ctx.log.info({ controller: this.name, nodeClaim: name }, 'nodeclaim expired');
   }
 }

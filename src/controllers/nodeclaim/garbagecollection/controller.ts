@@ -1,10 +1,12 @@
-import { ConditionTypes, Labels } from '../../../api/index.js';
+import { ConditionTypes } from '../../../api/index.js';
 import { ignoreNodeClaimNotFound, type NodeClaim as CloudNodeClaim } from '../../../cloudprovider/index.js';
 import { ignoreNotFound, Resources, WorkQueue, type Reconciler, type ReconcileResult } from '../../../kube/index.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
 import { getCondition } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { EventReasons } from '../../event-reasons.js';
+import { disruptionLabels } from '../../../observability/disruption-metrics.js';
+import { reschedulableOn } from '../../metrics/disrupted.js';
 
 /** How often the cloud is compared with the cluster. */
 export const garbageCollectionPeriod = 2 * 60_000;
@@ -51,11 +53,10 @@ export class GarbageCollectionController implements Reconciler {
       message: `instance ${id} no longer exists; deleting NodeClaim`,
     });
     await this.ctx.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);
-    this.ctx.metrics.nodeClaimsDisrupted.inc({
-      reason: 'garbage_collected',
-      nodepool: nc.metadata.labels?.[Labels.nodePool] ?? '',
-      capacity_type: nc.metadata.labels?.[Labels.capacityType] ?? '',
-    });
+    this.ctx.metrics.disrupted(
+      disruptionLabels(nc, 'garbage_collected'),
+      reschedulableOn(this.ctx.state, this.ctx.state.nodeOf(nc)?.metadata.name),
+    );
   }
 
   private async collectInstance(instance: CloudNodeClaim, now: number): Promise<void> {

@@ -5,6 +5,7 @@ import { getCondition, isTrue } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 import { EventReasons } from '../../event-reasons.js';
 import type { Phase, PhaseResult, StoredNodeClaim } from './phase.js';
+import { disruptionLabels } from '../../../observability/disruption-metrics.js';
 
 /**
  * Liveness: a NodeClaim not launched within the launch timeout, or launched but not registered within the
@@ -46,11 +47,7 @@ export class LivenessPhase implements Phase {
   private async expire(nc: StoredNodeClaim, reason: string, message: string): Promise<PhaseResult> {
     await this.ctx.recorder.publish(nc, { type: 'Warning', reason, message });
     await this.ctx.client.delete(Resources.nodeClaims, { name: nc.metadata.name ?? '' }).catch(ignoreNotFound);
-    this.ctx.metrics.nodeClaimsDisrupted.inc({
-      reason: 'liveness',
-      nodepool: nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
-      capacity_type: nc.metadata.labels?.['karpenter.sh/capacity-type'] ?? '',
-    });
+    this.ctx.metrics.disrupted(disruptionLabels(nc, 'liveness'));
     return { stop: true };
   }
 }

@@ -28,6 +28,7 @@ import { instanceIdOf } from '../../instance/provider-id.js';
 import type { InterruptionQueuePort, QueueMessage } from '../../ports/index.js';
 import { noticeFor, terminatingOnInterruption } from './events.js';
 import { MessageKinds, parseMessage, type InterruptionMessage, type MessageKind } from './messages.js';
+import { disruptionLabels } from '../../../../observability/disruption-metrics.js';
 
 /** The one key of the controller's queue: it is a singleton poll loop. */
 export const InterruptionKey = 'interruption';
@@ -181,11 +182,7 @@ export class InterruptionController implements Reconciler {
     await this.o.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
     log.info('initiating delete from interruption message');
     await this.publish(nodeClaim, node, (o) => terminatingOnInterruption(o, o === node ? 'Node' : 'NodeClaim'));
-    this.o.metrics.nodeClaimsDisrupted.inc({
-      reason: msg.kind,
-      nodepool: labels[Labels.nodePool] ?? '',
-      capacity_type: labels[Labels.capacityType] ?? '',
-    });
+    this.o.metrics.disrupted(disruptionLabels(nodeClaim, msg.kind));
   }
 
   private async publish(

@@ -32,7 +32,10 @@ import {
 /** The single key the provisioner's queue carries: one pass schedules every pending pod. */
 export const provisioningKey = 'provision';
 
-/** How often pending pods are tried again without a new trigger (Karpenter requeues each every 10 s). */
+/**
+ * How long after a pass that left pods provisionable the batcher is triggered again without a new pod event
+ * (Karpenter's pod controller requeues each provisionable pod every 10 s, and each requeue triggers the batcher).
+ */
 const retryUnplacedMs = 10_000;
 
 /** NodePools that may launch for pods: not being deleted, not reported not Ready, and not static (replicas). */
@@ -77,6 +80,8 @@ export class ProvisioningController implements Reconciler {
   private pendingEvents: Array<{ pod: Pod; message: string }> = [];
   /** Karpenter's pod nomination limiter: Nominated events across all pods at 5 a second, bursts of 10. */
   private readonly nominationLimiter = new TokenBucket(5, 10);
+  /** Cancels the pending retry trigger (see retryUnplacedMs). */
+  private cancelRetry: (() => void) | undefined;
   /** Called after every pass (the benchmark and tests observe passes through it). */
   onPass: ((pass: ProvisioningPass) => void) | undefined;
 
@@ -151,12 +156,28 @@ export class ProvisioningController implements Reconciler {
     // As Karpenter's pod controller requeues every provisionable pod: a pod nominated to capacity that then went
     // away may never change again (a real kube-scheduler leaves its condition as it was), yet needs another pass.
     // Buffers are topped up again once real pods have taken their room, which no pod event announces.
-    return view.pods.size > 0 || virtual.length > 0 ? { requeueAfter: retryUnplacedMs } : undefined;
+    if (view.pods.size > 0 || virtual.length > 0) this.retryLater();
+    return undefined;
   }
 
-  /** Stops the batch timer. */
+  /** Stops the batch and retry timers. */
   stop(): void {
     this.batcher.stop();
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+  }
+
+  /**
+   * Triggers the batcher once `retryUnplacedMs` from now. Through the batcher, not straight to the queue: pods that
+   * keep arriving (a StatefulSet's volumes binding one by one) then wait for one batch window instead of each
+   * retry solving a part of them and launching nodes for that part alone.
+   */
+  private retryLater(): void {
+    this.cancelRetry?.();
+    this.cancelRetry = this.ctx.clock.setTimer(retryUnplacedMs, () => {
+      this.cancelRetry = undefined;
+      this.batcher.trigger();
+    });
   }
 
   private async instanceTypes(pools: readonly StoredNodePool[]): Promise<Map<string, ProviderInstanceType[]>> {

@@ -1,5 +1,6 @@
 /** A benchmark suite takes its command-line flags and prints a table, or JSON lines with --json. */
 import { apiserverSuite } from './apiserver/apiserver-suite.js';
+import { burstSuite } from './burst/suite.js';
 import { consolidationSuite } from './consolidation/consolidation-suite.js';
 import { explainSuite } from './explain/suite.js';
 import { idleSuite } from './idle/suite.js';
@@ -23,4 +24,5 @@ export const suites: Record<string, Suite> = {
   peer: peerSuite,
   explain: explainSuite,
   idle: idleSuite,
+  burst: burstSuite,
 };

@@ -38,6 +38,10 @@ export interface LeaderElectorOptions {
   retryPeriodMs?: number;
   /** Told of failed attempts (an API blip), which are retried every retry period. */
   onError?: (e: unknown) => void;
+  /** Told when an attempt finds the Lease held by another holder whose lease has not expired (client-go's V(4) line). */
+  onHeld?: (holder: string) => void;
+  /** Told when an acquire or renew succeeded, with the time (this clock) its request was sent. */
+  onRenewed?: (sentAt: number) => void;
 }
 
 /**
@@ -51,7 +55,8 @@ export class LeaderElector {
   /** When the last successful acquire or renew was sent, on our clock; undefined while not leading. */
   private renewedAt: number | undefined;
   private stopped = false;
-  private readonly o: Required<Omit<LeaderElectorOptions, 'onError'>> & Pick<LeaderElectorOptions, 'onError'>;
+  private readonly o: Required<Omit<LeaderElectorOptions, 'onError' | 'onRenewed' | 'onHeld'>> &
+    Pick<LeaderElectorOptions, 'onError' | 'onRenewed' | 'onHeld'>;
 
   /** Creates an elector; nothing happens until `acquire`. */
   constructor(o: LeaderElectorOptions) {
@@ -125,6 +130,7 @@ export class LeaderElector {
     try {
       if (!(await this.tryAcquireOrRenew(sentAt))) return false;
       this.renewedAt = sentAt;
+      this.o.onRenewed?.(sentAt);
       return true;
     } catch (e: unknown) {
       this.o.onError?.(e);
@@ -142,7 +148,10 @@ export class LeaderElector {
       return this.create(now);
     }
     const spec = lease.spec ?? {};
-    if (this.heldByOther(spec, now)) return false;
+    if (this.heldByOther(spec, now)) {
+      this.o.onHeld?.(spec.holderIdentity ?? '');
+      return false;
+    }
     const next = this.record(spec, now);
     try {
       const written = await this.o.client.update(leases, { ...lease, spec: next });

@@ -2,7 +2,8 @@ import { loadKubeConfig } from './kubeconfig-file.js';
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '../../clock/index.js';
-import { fencedTransport, KubeClient, transportFromKubeConfig } from '../../kube/index.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { fencedTransport, KubeClient, transportFromKubeConfig, type RequestPolicy } from '../../kube/index.js';
 import { startMetricsServer, startProbeServer } from '../../observability/health-server.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { Metrics } from '../../observability/metrics.js';
@@ -17,13 +18,18 @@ import { providers } from './controller-providers.js';
 /** A request unanswered after this is abandoned; lists of large clusters stay well within it. */
 const requestTimeoutMs = 60_000;
 
-function elect(o: { client: KubeClient; options: Options; log: Logger }): Leadership | undefined {
+function elect(o: {
+  kubeConfig: KubeConfig;
+  policy: RequestPolicy;
+  options: Options;
+  log: Logger;
+}): Leadership | undefined {
   if (o.options.disableLeaderElection) return undefined;
-  const namespace = o.options.leaderElectionNamespace || 'kube-system';
+  const { qps, burst, timeoutMs, maxRetries } = o.policy;
   return runLeaderElection({
-    client: o.client,
-    clock: systemClock,
-    namespace,
+    kubeConfig: o.kubeConfig,
+    policy: { qps, burst, timeoutMs, maxRetries },
+    namespace: o.options.leaderElectionNamespace || 'kube-system',
     name: o.options.leaderElectionName,
     log: o.log,
     // As Karpenter: a replica that lost the lease exits and its pod restarts as a standby.
@@ -59,10 +65,10 @@ async function run(flags: {
     maxRetries: 5,
   };
   const transport = await transportFromKubeConfig(kc, { policy });
-  // The elector has a client (and so a rate limiter) of its own, as controller-runtime's: a renewal queued behind
-  // a burst of the controllers' writes would miss the renew deadline and cost the lease.
-  const electionTransport = await transportFromKubeConfig(kc, { policy });
-  const leadership = elect({ client: new KubeClient(electionTransport), options, log });
+  // The elector renews from a worker thread with a client (and so a rate limiter) of its own, as client-go's renew
+  // goroutine: neither a burst of the controllers' requests nor a long synchronous stretch of this thread can make
+  // it miss the renew deadline.
+  const leadership = elect({ kubeConfig: kc, policy, options, log });
   // Every write of the controllers is fenced by the lease; only the elector writes unfenced (the Lease itself).
   const client = new KubeClient(leadership ? fencedTransport(transport, () => leadership.leading()) : transport);
   const metrics = new Metrics();

@@ -1,0 +1,316 @@
+/**
+ * `npm run bench -- burst [--pods 500,2000] [--cpu 3] [--instance-types m5.xlarge] [--cpu-prof DIR] [--json]`: how long `tenon controller
+ * --cloud-provider fake` keeps its event loop from running while it provisions a burst of pods, and whether it keeps
+ * its leader Lease through it. Per size: the embedded API server and a kube-scheduler run in this process; the
+ * controller runs as its own process with the chart's defaults (leader election on, info logs); a Deployment of N
+ * pods is applied at once. Every second its /metrics is scraped: `nodejs_eventloop_lag_max_seconds` is the longest
+ * event-loop delay since the previous scrape (prom-client resets the histogram on each collect), so the largest of
+ * them is the longest synchronous stretch of the burst. JSON keys: suite, pods, nodeClaims, seconds, maxLoopDelayMs,
+ * secondsOverRenewDeadline, leaseKept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApiServer } from '../../src/apiserver/index.js';
+import { systemClock } from '../../src/clock/index.js';
+import {
+  Discovery,
+  KubeClient,
+  Resources,
+  type KubeObject,
+  type Lease,
+  type Pod,
+  type ResourceType,
+} from '../../src/kube/index.js';
+import { StaticMachines } from '../../src/sim/machines/static-machines.js';
+import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
+import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
+import { allAgentsBut, World } from '../../src/sim/world/world.js';
+
+/** bin/tenon.js from the build (dist/bench/burst) or from the sources (bench/burst). */
+const tenonBin =
+  ['../../../bin/tenon.js', '../../bin/tenon.js']
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+    .find((f) => existsSync(f)) ?? 'bin/tenon.js';
+
+const nodeClaims: ResourceType<KubeObject> = {
+  group: 'karpenter.sh',
+  version: 'v1',
+  kind: 'NodeClaim',
+  plural: 'nodeclaims',
+  namespaced: false,
+};
+
+/** client-go's renew deadline: an event loop blocked longer than this used to cost the lease. */
+const renewDeadlineSeconds = 10;
+
+function manifests(replicas: number, cpu: string, instanceTypes: string | undefined): string {
+  const types = instanceTypes
+    ? `{key: node.kubernetes.io/instance-type, operator: In, values: [${instanceTypes}]}`
+    : '{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}';
+  return `
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: burst}
+spec:
+  role: KarpenterNodeRole-burst
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: burst}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: burst}}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: burst}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: burst}
+      requirements:
+        - ${types}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+  disruption: {consolidationPolicy: WhenEmpty, consolidateAfter: 1h}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: burst, namespace: default}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: burst}}
+  template:
+    metadata: {labels: {app: burst}}
+    spec:
+      containers:
+        - name: app
+          image: nginx
+          resources: {requests: {cpu: '${cpu}', memory: 1Gi}}
+`;
+}
+
+/** One row of the result. */
+interface BurstRow {
+  suite: 'burst';
+  pods: number;
+  nodeClaims: number;
+  /** Wall time from the Deployment's creation until every pod runs. */
+  seconds: number;
+  maxLoopDelayMs: number;
+  /** How many one-second scrapes saw a delay over the renew deadline. */
+  secondsOverRenewDeadline: number;
+  /** The controller still held the Lease it first took, and never logged losing it. */
+  leaseKept: boolean;
+}
+
+interface Flags {
+  pods: number[];
+  cpu: string;
+  /** Instance types the NodePool allows (comma-separated); the m5 family when unset. */
+  instanceTypes: string | undefined;
+  json: boolean;
+  cpuProfDir: string | undefined;
+}
+
+function parseFlags(args: readonly string[]): Flags {
+  const value = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const pods = (value('--pods') ?? '500').split(',').map(Number);
+  if (pods.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`--pods: must be comma-separated positive integers, got "${value('--pods') ?? ''}"`);
+  const cpu = value('--cpu') ?? '3';
+  if (!/^\d+(\.\d+)?m?$/.test(cpu)) throw new Error(`--cpu: must be a CPU quantity such as 3 or 500m, got "${cpu}"`);
+  const instanceTypes = value('--instance-types');
+  if (instanceTypes !== undefined && !/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/.test(instanceTypes))
+    throw new Error(`--instance-types: must be comma-separated instance types, got "${instanceTypes}"`);
+  return { pods, cpu, instanceTypes, json: args.includes('--json'), cpuProfDir: value('--cpu-prof') };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Controller {
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+function startController(kubeconfig: string, metricsPort: number, flags: Flags): Controller {
+  const { cpuProfDir } = flags;
+  const child = spawn(
+    process.execPath,
+    [
+      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
+      tenonBin,
+      'controller',
+      '--cloud-provider',
+      'fake',
+      '--kubeconfig',
+      kubeconfig,
+    ],
+    {
+      env: {
+        ...process.env,
+        METRICS_PORT: String(metricsPort),
+        HEALTH_PROBE_PORT: '0',
+        LEADER_ELECTION_NAMESPACE: 'default',
+        LOG_LEVEL: 'info',
+        CLUSTER_NAME: 'burst',
+        FAKE_CLOUD_NODE_LEASES: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const keep = (d: Buffer): void => {
+    out = (out + d.toString()).slice(-200_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** The longest event-loop delay since the last scrape, in ms; undefined when the scrape fails. */
+async function scrapeLoopDelayMs(port: number): Promise<number | undefined> {
+  try {
+    const text = await (
+      await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(30_000) })
+    ).text();
+    const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+    return m?.[1] === undefined ? undefined : Number(m[1]) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+async function holder(client: KubeClient): Promise<string | undefined> {
+  const lease = await client
+    .get<Lease>(Resources.leases, { name: 'tenon-leader-election', namespace: 'default' })
+    .catch(() => undefined);
+  return lease?.spec?.holderIdentity;
+}
+
+async function measure(n: number, flags: Flags): Promise<BurstRow> {
+  const server = await startApiServer({});
+  const dir = mkdtempSync(join(tmpdir(), 'tenon-burst-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, server.kubeConfigYaml, { mode: 0o600 });
+  const client = new KubeClient(inProcessTransport(server));
+  const world = new World({
+    client,
+    clock: systemClock,
+    machines: new StaticMachines(),
+    disable: allAgentsBut(['scheduler', 'deployments', 'replicaSets']),
+  });
+  await world.start();
+  const metricsPort = await freePort();
+  const controller = startController(kubeconfig, metricsPort, flags);
+  try {
+    let first: string | undefined;
+    for (let i = 0; i < 300 && !first; i++, await sleep(500)) {
+      if (controller.child.exitCode !== null) throw new Error(`the controller exited:\n${controller.output()}`);
+      first = await holder(client);
+    }
+    // Settled and idle before the burst: the first scrape resets the histogram.
+    await sleep(5_000);
+    await scrapeLoopDelayMs(metricsPort);
+    const startedAt = Date.now();
+    await applyObjects(client, new Discovery(client), parseManifests(manifests(n, flags.cpu, flags.instanceTypes)));
+    let maxLoopDelayMs = 0;
+    let over = 0;
+    let claims = 0;
+    const deadline = startedAt + 300_000 + n * 1_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`not settled after ${(deadline - startedAt) / 1000} s`);
+      const delay = await scrapeLoopDelayMs(metricsPort);
+      if (delay !== undefined) {
+        maxLoopDelayMs = Math.max(maxLoopDelayMs, delay);
+        if (delay > renewDeadlineSeconds * 1000) over++;
+        if (!flags.json)
+          process.stderr.write(
+            `  t=${((Date.now() - startedAt) / 1000).toFixed(0)}s loop delay max ${delay.toFixed(0)} ms\n`,
+          );
+      }
+      if (controller.child.exitCode !== null) break;
+      const pods = (await client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
+      claims = (await client.list(nodeClaims)).items.length;
+      if (pods.length === n && pods.every((p) => p.status?.phase === 'Running')) break;
+      await sleep(1000);
+    }
+    const seconds = (Date.now() - startedAt) / 1000;
+    if (controller.child.exitCode !== null)
+      process.stderr.write(
+        `the controller exited (${controller.child.exitCode}):\n${controller.output().slice(-4000)}\n`,
+      );
+    const leaseKept =
+      controller.child.exitCode === null &&
+      !/leader election lost/.test(controller.output()) &&
+      (await holder(client)) === first;
+    return {
+      suite: 'burst',
+      pods: n,
+      nodeClaims: claims,
+      seconds,
+      maxLoopDelayMs,
+      secondsOverRenewDeadline: over,
+      leaseKept,
+    };
+  } finally {
+    await controller.stop();
+    world.stop();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printTable(rows: readonly BurstRow[], cpu: string): void {
+  const lines = [
+    `tenon controller (--cloud-provider fake) provisioning a burst of pods requesting ${cpu} CPU each`,
+    `${'pods'.padStart(6)}  ${'nodeClaims'.padStart(10)}  ${'seconds'.padStart(8)}  ${'max loop delay ms'.padStart(17)}  ${'s over 10 s'.padStart(11)}  lease kept`,
+    ...rows.map(
+      (r) =>
+        `${String(r.pods).padStart(6)}  ${String(r.nodeClaims).padStart(10)}  ${r.seconds.toFixed(1).padStart(8)}  ${r.maxLoopDelayMs.toFixed(0).padStart(17)}  ${String(r.secondsOverRenewDeadline).padStart(11)}  ${r.leaseKept ? 'yes' : 'NO'}`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Runs the suite. */
+export async function burstSuite(args: string[]): Promise<void> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(args);
+  } catch (e) {
+    process.stderr.write(`bench burst: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const rows: BurstRow[] = [];
+  for (const n of flags.pods) {
+    const row = await measure(n, flags);
+    rows.push(row);
+    if (flags.json) process.stdout.write(`${JSON.stringify(row)}\n`);
+  }
+  if (!flags.json) printTable(rows, flags.cpu);
+}

@@ -37,14 +37,21 @@ function allows(reqs: NodeSelectorRequirementWithMinValues[], key: string, value
   });
 }
 
-function offeringFits(reqs: NodeSelectorRequirementWithMinValues[], type: InstanceType, o: Offering): boolean {
-  if (!o.available) return false;
-  const labels: Record<string, string> = {
-    ...type.labels,
-    'topology.kubernetes.io/zone': o.zone,
-    'karpenter.sh/capacity-type': o.capacityType,
-  };
-  return Object.entries(labels).every(([k, v]) => allows(reqs, k, v));
+/** The labels an offering sets over its instance type's. */
+const offeringKeys: ReadonlySet<string> = new Set(['topology.kubernetes.io/zone', 'karpenter.sh/capacity-type']);
+
+/** Whether the instance type's own labels (all but those its offerings set) are allowed. */
+function typeFits(reqs: NodeSelectorRequirementWithMinValues[], type: InstanceType): boolean {
+  return Object.entries(type.labels).every(([k, v]) => offeringKeys.has(k) || allows(reqs, k, v));
+}
+
+/** Whether an available offering's zone and capacity type are allowed (its type already fits). */
+function offeringFits(reqs: NodeSelectorRequirementWithMinValues[], o: Offering): boolean {
+  return (
+    o.available &&
+    allows(reqs, 'topology.kubernetes.io/zone', o.zone) &&
+    allows(reqs, 'karpenter.sh/capacity-type', o.capacityType)
+  );
 }
 
 /** A recording, error-injectable CloudProvider; deterministic instance ids `i-fake-000001`, ... (see instanceIdPrefix). */
@@ -92,9 +99,11 @@ export class FakeCloudProvider implements CloudProvider {
     this.record('create', nodeClaim);
     const reqs = nodeClaim.spec.requirements;
     let best: { type: InstanceType; offering: Offering } | undefined;
+    // The type's labels are checked once, not once per offering: a burst of launches stays cheap per launch.
     for (const type of this.instanceTypes) {
+      if (!typeFits(reqs, type)) continue;
       for (const offering of type.offerings) {
-        if (offeringFits(reqs, type, offering) && (best === undefined || offering.price < best.offering.price)) {
+        if (offeringFits(reqs, offering) && (best === undefined || offering.price < best.offering.price)) {
           best = { type, offering };
         }
       }

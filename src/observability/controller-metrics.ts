@@ -27,6 +27,8 @@ export class ControllerMetrics {
   private readonly tracked = new Map<string, Tracked>();
   private readonly reconcileTotal: Counter;
   private readonly reconcileErrors: Counter;
+  private readonly terminalErrors: Counter;
+  private readonly panics: Counter;
   private readonly reconcileTime: Histogram;
   private readonly adds: Counter;
   private readonly retries: Counter;
@@ -47,6 +49,18 @@ export class ControllerMetrics {
     this.reconcileErrors = new Counter({
       name: 'controller_runtime_reconcile_errors_total',
       help: 'Total number of reconciliation errors per controller',
+      labelNames: controller,
+      registers,
+    });
+    this.terminalErrors = new Counter({
+      name: 'controller_runtime_terminal_reconcile_errors_total',
+      help: 'Total number of terminal reconciliation errors per controller',
+      labelNames: controller,
+      registers,
+    });
+    this.panics = new Counter({
+      name: 'controller_runtime_reconcile_panics_total',
+      help: 'Total number of reconciliation panics per controller',
       labelNames: controller,
       registers,
     });
@@ -121,6 +135,11 @@ export class ControllerMetrics {
   ): ReconcileObserver {
     const t: Tracked = { workers, depth: () => queue.length, inFlight: [] };
     this.tracked.set(name, t);
+    // As controller-runtime: every controller's series exist from its start, so a dashboard's controller list
+    // (label_values of reconcile_errors_total) and its rates show controllers that never failed.
+    for (const result of ['error', 'requeue', 'requeue_after', 'success'])
+      this.reconcileTotal.inc({ controller: name, result }, 0);
+    for (const c of [this.reconcileErrors, this.terminalErrors, this.panics]) c.inc({ controller: name }, 0);
     const q = { controller: name, name };
     queue.instrument({
       added: () => this.adds.inc(q),

@@ -111,6 +111,18 @@ export class Metrics {
     labelNames: ['decision', 'reason', 'consolidation_type'],
     registers: [this.registry],
   });
+  readonly nodePoolDisruptionDecisions = new Counter({
+    name: 'karpenter_voluntary_disruption_decisions_by_nodepool_total',
+    help: 'Number of disruption decisions performed by nodepool. Labeled by nodepool name, disruption decision, reason, and consolidation type.',
+    labelNames: ['nodepool', 'decision', 'reason', 'consolidation_type'],
+    registers: [this.registry],
+  });
+  readonly disruptionQueueFailures = new Counter({
+    name: 'karpenter_voluntary_disruption_queue_failures_total',
+    help: 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.',
+    labelNames: ['decision', 'reason', 'consolidation_type'],
+    registers: [this.registry],
+  });
   readonly allowedDisruptions = new Gauge({
     name: 'karpenter_nodepools_allowed_disruptions',
     help: 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool.',
@@ -184,6 +196,11 @@ export class Metrics {
     labelNames: ['nodepool'],
     registers: [this.registry],
   });
+
+  constructor() {
+    // As Karpenter: the timeout series of both consolidation kinds exist before the first timeout.
+    for (const consolidation_type of ['multi', 'single']) this.consolidationTimeouts.inc({ consolidation_type }, 0);
+  }
 
   /**
    * Counts one disrupted NodeClaim and, when known, the reschedulable pods it had (Karpenter counts them on the

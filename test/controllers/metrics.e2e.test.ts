@@ -18,10 +18,10 @@ import {
 } from './harness.js';
 
 /**
- * Families the dashboards query (karpenter-capacity-dashboard.json of the v1 docs, the controllers' panels) and
- * the reference lists as Karpenter's: the name each is looked up by.
+ * Families of Karpenter's metrics reference that Tenon serves (what the dashboards query, series by series, is
+ * checked by dashboards.e2e.test.ts): the name each is looked up by.
  */
-const dashboardFamilies = [
+const referenceFamilies = [
   'karpenter_nodes_created_total',
   'karpenter_nodes_terminated_total',
   'karpenter_nodes_allocatable',
@@ -67,6 +67,26 @@ const dashboardFamilies = [
   'karpenter_nodes_termination_duration_seconds',
   'karpenter_nodes_current_lifetime_seconds',
   'karpenter_cluster_utilization_percent',
+  'karpenter_pods_disruption_initiated_total',
+  'karpenter_voluntary_disruption_decisions_by_nodepool_total',
+  'karpenter_voluntary_disruption_queue_failures_total',
+  'controller_runtime_terminal_reconcile_errors_total',
+  'controller_runtime_reconcile_panics_total',
+  // operatorpkg's status controller, per kind and the deprecated kind-less families.
+  ...['nodeclaim', 'nodepool', 'node'].flatMap((kind) => [
+    `operator_${kind}_status_condition_count`,
+    `operator_${kind}_status_condition_current_status_seconds`,
+    `operator_${kind}_status_condition_transition_seconds`,
+    `operator_${kind}_status_condition_transitions_total`,
+    `operator_${kind}_termination_current_time_seconds`,
+    `operator_${kind}_termination_duration_seconds`,
+  ]),
+  'operator_status_condition_count',
+  'operator_status_condition_current_status_seconds',
+  'operator_status_condition_transition_seconds',
+  'operator_status_condition_transitions_total',
+  'operator_termination_current_time_seconds',
+  'operator_termination_duration_seconds',
 ];
 
 let h: Harness;
@@ -112,7 +132,7 @@ async function provisionedNode(): Promise<Node> {
 }
 
 describe('/metrics after provisioning', () => {
-  it("serves every family Karpenter's dashboards query, with Karpenter's labels", async () => {
+  it("serves every family of Karpenter's metrics reference Tenon writes, with Karpenter's labels", async () => {
     await createNodePool(h, 'default', { limits: { cpu: '100', memory: '400Gi' } });
     await createUnschedulablePod(
       h,
@@ -143,7 +163,7 @@ describe('/metrics after provisioning', () => {
     } finally {
       await srv.close();
     }
-    const missing = dashboardFamilies.filter((name) => !body.includes(`# TYPE ${name} `));
+    const missing = referenceFamilies.filter((name) => !body.includes(`# TYPE ${name} `));
     expect(missing).toEqual([]);
 
     const zone = nc.metadata.labels?.['topology.kubernetes.io/zone'];

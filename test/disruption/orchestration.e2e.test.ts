@@ -148,6 +148,12 @@ describe('disruption orchestration (e2e)', () => {
       )?.value;
     expect(await valueOf('karpenter_nodeclaims_disrupted_total')).toBe(1);
     expect(await valueOf('karpenter_pods_disruption_initiated_total')).toBe(1);
+    const decisions = await registry.getSingleMetricAsString(
+      'karpenter_voluntary_disruption_decisions_by_nodepool_total',
+    );
+    expect(decisions).toContain(
+      'karpenter_voluntary_disruption_decisions_by_nodepool_total{nodepool="default",decision="replace",reason="underutilized",consolidation_type="single"} 1',
+    );
   });
 
   it('a failed replacement un-marks and un-taints the candidate and leaves it running', async () => {
@@ -173,6 +179,12 @@ describe('disruption orchestration (e2e)', () => {
     expect(big.status?.conditions?.some((x) => x.type === ConditionTypes.disruptionReason)).toBe(false);
     expect((await events('node-big')).join('\n')).toMatch(
       /DisruptionBlocked: Abandoned disruption.*was deleted before it initialized|being deleted/,
+    );
+    const failures = await c.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_voluntary_disruption_queue_failures_total',
+    );
+    expect(failures).toContain(
+      'karpenter_voluntary_disruption_queue_failures_total{decision="replace",reason="underutilized",consolidation_type="single"} 1',
     );
   });
 });

@@ -170,11 +170,14 @@ export class OrchestrationQueue implements Reconciler {
       return;
     }
     this.commands.delete(cmd.id);
-    this.ctx.metrics.disruptionDecisions.inc({
+    const decision = {
       decision: decisionOf(command),
       reason: command.reason.toLowerCase(),
       consolidation_type: command.consolidationType,
-    });
+    };
+    this.ctx.metrics.disruptionDecisions.inc(decision);
+    for (const nodepool of new Set(command.candidates.map((c) => c.nodePool.name)))
+      this.ctx.metrics.nodePoolDisruptionDecisions.inc({ nodepool, ...decision });
     for (const c of command.candidates) {
       const nodeClaim = c.node.nodeClaim ? this.ctx.informers.nodeClaims.cache.get(c.node.nodeClaim) : undefined;
       const labels = disruptionLabels(nodeClaim, command.reason.toLowerCase(), {
@@ -195,6 +198,11 @@ export class OrchestrationQueue implements Reconciler {
   /** Gives a command up: the candidates lose the taint and the DisruptionReason condition. */
   private async abandon(cmd: InFlightCommand, why: string): Promise<void> {
     this.commands.delete(cmd.id);
+    this.ctx.metrics.disruptionQueueFailures.inc({
+      decision: decisionOf(cmd.command),
+      reason: cmd.command.reason.toLowerCase(),
+      consolidation_type: cmd.command.consolidationType,
+    });
     for (const c of cmd.command.candidates) {
       if (c.node.nodeClaim) await markDisruptionReason(this.ctx, c.node.nodeClaim, undefined);
       await untaintDisrupted(this.ctx, c.node.name);

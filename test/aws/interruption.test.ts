@@ -215,6 +215,70 @@ describe('interruption controller', () => {
   });
 });
 
+describe('interruption controller: when the instance goes away', () => {
+  /** The NodeClaim's stamp after the message was handled (a finalizer keeps the deleted NodeClaim readable). */
+  async function stampAfter(body: string): Promise<string | undefined> {
+    await nodeClaimAndNode();
+    const nc = await env.client.get<NodeClaim & KubeObject>(Resources.nodeClaims, { name: 'default-abc12' });
+    await env.client.update(Resources.nodeClaims, {
+      ...nc,
+      metadata: { ...nc.metadata, finalizers: ['karpenter.sh/termination'] },
+    });
+    env.queue.send(body);
+    await env.controller.reconcile();
+    const after = await env.client.get<NodeClaim & KubeObject>(Resources.nodeClaims, { name: 'default-abc12' });
+    expect(after.metadata.deletionTimestamp).toBeDefined();
+    return after.metadata.annotations?.['tenon.sh/instance-termination-time'];
+  }
+
+  function health(startTime: number): string {
+    return JSON.stringify({
+      source: 'aws.health',
+      'detail-type': 'AWS Health Event',
+      time: new Date(env.clock.now()).toISOString(),
+      detail: {
+        service: 'EC2',
+        eventTypeCategory: 'scheduledChange',
+        startTime: new Date(startTime).toUTCString(),
+        affectedEntities: [{ entityValue: instanceId }],
+      },
+    });
+  }
+
+  it('stamps a spot interruption two minutes after the warning was sent', async () => {
+    const sent = env.clock.now() - 3_000;
+    const body = JSON.stringify({
+      source: 'aws.ec2',
+      'detail-type': 'EC2 Spot Instance Interruption Warning',
+      time: new Date(sent).toISOString(),
+      detail: { 'instance-id': instanceId, 'instance-action': 'terminate' },
+    });
+    expect(await stampAfter(body)).toBe(new Date(sent + 120_000).toISOString());
+  });
+
+  it('stamps a scheduled change at its start', async () => {
+    expect(await stampAfter(health(env.clock.now() + 5 * 60_000))).toBe(
+      new Date(env.clock.now() + 5 * 60_000).toISOString(),
+    );
+  });
+
+  it('does not wait 2 days for a retirement 2 days ahead: the stamp is 15 minutes ahead', async () => {
+    expect(await stampAfter(health(env.clock.now() + 2 * 86_400_000))).toBe(
+      new Date(env.clock.now() + 15 * 60_000).toISOString(),
+    );
+  });
+
+  it('does not stamp an instance already stopping: its node drains at once', async () => {
+    const body = JSON.stringify({
+      source: 'aws.ec2',
+      'detail-type': 'EC2 Instance State-change Notification',
+      time: new Date(env.clock.now()).toISOString(),
+      detail: { 'instance-id': instanceId, state: 'stopping' },
+    });
+    expect(await stampAfter(body)).toBeUndefined();
+  });
+});
+
 describe('interruption controller and NodeClaims already being deleted', () => {
   it('records nothing for the termination of an instance whose NodeClaim is being deleted', async () => {
     await nodeClaimAndNode();

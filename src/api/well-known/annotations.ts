@@ -7,6 +7,8 @@ export const Annotations = {
   nodeClassHash: 'karpenter.k8s.aws/ec2nodeclass-hash',
   nodeClassHashVersion: 'karpenter.k8s.aws/ec2nodeclass-hash-version',
   nodeClaimMinValuesRelaxed: 'karpenter.sh/nodeclaim-min-values-relaxed',
+  /** Tenon's own: when an interrupted NodeClaim's instance goes away (its drain waits for a replacement until then). */
+  instanceTerminationTime: 'tenon.sh/instance-termination-time',
 } as const;
 
 /** Finalizers Tenon places, with Karpenter's names. */

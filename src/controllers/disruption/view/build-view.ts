@@ -152,9 +152,10 @@ export async function buildView(
   const pending = [...pods.values()].filter(isProvisionable);
   const pendingKeys = new Set(pending.map(podKey));
   const nominated = new Set<string>();
-  // Buffer pods never bind: the nodes provisioning keeps their room on are nominated, as for pending pods.
+  // Buffer pods never bind: the nodes provisioning keeps their room on are nominated, as for pending pods. So
+  // are those kept for the pods of deleting nodes (an interrupted node's replacement holds no pod until it drains).
   const buffered = bufferPods(ctx.informers);
-  for (const p of [...pending, ...buffered]) {
+  for (const p of [...pods.values(), ...buffered]) {
     const target = ctx.state.nominationOf(podKey(p))?.target;
     if (target?.startsWith('node/')) nominated.add(target.slice('node/'.length));
   }

@@ -13,21 +13,26 @@ import {
 } from '../../../kube/index.js';
 import { NodeClaimNotFoundError } from '../../../cloudprovider/index.js';
 import { parseDuration } from '../../../settings/duration.js';
+import { podKey } from '../../../state/cluster-state.js';
 import { Indexes, type StoredNodeClaim } from '../../../state/informers.js';
 import type { ControllerContext } from '../../context.js';
 import { EventReasons } from '../../event-reasons.js';
 import { drainablePods, drainTiers, isDoNotDisrupt } from './drain-order.js';
+import { ReplacementWaits, type DrainReason, type ReplacementWorld } from './replacement-wait.js';
 
 /**
  * node.termination: for a Node being deleted that carries `karpenter.sh/termination`, taint it
  * `karpenter.sh/disrupted:NoSchedule`, drain it tier by tier through the eviction API (PDB refusals are
  * retried), delete what is left once the NodeClaim's terminationGracePeriod has passed, wait for volumes to
  * detach, and release the finalizer. The NodeClaim's own finalizer then terminates the instance. A Node that is
- * not Ready and whose instance is already gone is released at once, undrained.
+ * not Ready and whose instance is already gone is released at once, undrained. An interrupted node's drain first
+ * waits for its pods' replacement capacity (replacement-wait.ts).
  */
 export class NodeTerminationController implements Reconciler {
   readonly name = 'node.termination';
   readonly queue: WorkQueue;
+  private readonly waits = new ReplacementWaits();
+  private readonly world: ReplacementWorld;
 
   /** Creates the controller and wires its informers to its queue. */
   constructor(private readonly ctx: ControllerContext) {
@@ -35,7 +40,17 @@ export class NodeTerminationController implements Reconciler {
     const enqueue = (n: Node): void => {
       if (n.metadata.deletionTimestamp) this.queue.add(n.metadata.name ?? '');
     };
-    ctx.informers.nodes.on({ add: enqueue, update: (_o, n) => enqueue(n) });
+    ctx.informers.nodes.on({
+      add: enqueue,
+      update: (_o, n) => enqueue(n),
+      delete: (n) => this.waits.forget(n.metadata.name ?? ''),
+    });
+    this.world = {
+      nominationOf: (pod) => ctx.state.nominationOf(podKey(pod))?.target,
+      nodeClaim: (name) => ctx.informers.nodeClaims.cache.get(name),
+      node: (name) => ctx.informers.nodes.cache.get(name),
+      managed: (node) => ctx.state.nodeClaimOf(node) !== undefined,
+    };
   }
 
   /** One pass of termination for one Node. */
@@ -53,6 +68,10 @@ export class NodeTerminationController implements Reconciler {
     const deadline = this.deadline(node, nodeClaim);
     const expired = deadline !== undefined && this.ctx.clock.now() >= deadline;
     const pods = drainablePods(this.ctx.informers.pods.cache.byIndex(Indexes.nodeName, name), this.ctx.clock.now());
+    if (pods.length && !expired) {
+      const waitMs = this.awaitReplacement(name, nodeClaim, pods);
+      if (waitMs !== undefined) return { requeueAfter: waitMs };
+    }
     if (pods.length) return this.drain(node, pods, expired);
     const attachments = this.ctx.informers.volumeAttachments.cache.byIndex(Indexes.nodeName, name);
     if (attachments.length && !expired) {
@@ -88,6 +107,24 @@ export class NodeTerminationController implements Reconciler {
       if (NodeClaimNotFoundError.is(e)) return true;
       throw e;
     }
+  }
+
+  /** How long to wait before looking again while an interrupted node waits for its replacement; undefined: drain. */
+  private awaitReplacement(name: string, nodeClaim: StoredNodeClaim | undefined, pods: Pod[]): number | undefined {
+    const now = this.ctx.clock.now();
+    const outcome = this.waits.check(name, nodeClaim, pods, now, this.world);
+    const fields = { controller: this.name, Node: { name }, NodeClaim: { name: nodeClaim?.metadata.name ?? '' } };
+    if (outcome.wait) {
+      if (outcome.first)
+        this.ctx.log.info(
+          { ...fields, pods: pods.length, 'drain-deadline': new Date(outcome.until).toISOString() },
+          'waiting for replacement capacity before draining',
+        );
+      return Math.max(1, Math.min(1000, outcome.until - now));
+    }
+    if (outcome.first)
+      this.ctx.log.info({ ...fields, reason: drainReasonText[outcome.why] }, 'draining interrupted node');
+    return undefined;
   }
 
   /** When pods are deleted without eviction: the NodeClaim's termination timestamp (repair sets it to now), else deletion + terminationGracePeriod. */
@@ -191,6 +228,7 @@ export class NodeTerminationController implements Reconciler {
       },
     }).catch(ignoreNotFound);
     if (!released) return;
+    this.waits.forget(name);
     this.ctx.log.info({ controller: this.name, Node: { name } }, 'drained node');
     this.ctx.log.info({ controller: this.name, Node: { name } }, 'deleted node');
     const cached = this.ctx.informers.nodes.cache.get(name);
@@ -204,3 +242,12 @@ export class NodeTerminationController implements Reconciler {
       );
   }
 }
+
+/** Why an interrupted node's drain went ahead, as its log line says. */
+const drainReasonText: Record<DrainReason, string> = {
+  'not-interrupted': 'no interruption',
+  replaced: 'its pods have initialized capacity to go to',
+  'launch-failed': 'the replacement failed to launch',
+  deadline: 'the pods need their termination grace before the instance ends',
+  'nothing-to-move': 'no pod needs a replacement',
+};

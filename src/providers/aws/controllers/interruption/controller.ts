@@ -3,12 +3,14 @@
  * (settings.interruptionQueue) for EC2 and AWS Health events; for each instance a message names that backs a
  * NodeClaim it records Karpenter's Event, marks a spot offering unavailable on a spot interruption warning, and
  * deletes the NodeClaim for the kinds that end the instance (spot interruption, scheduled change, stopping or
- * terminating). Deleting it starts the usual termination (disrupted taint, drain through the eviction API), and
- * provisioning launches capacity for the pods of the deleting node at once, so within the 2-minute spot warning
- * the replacement is launching while the node drains. A message is deleted once handled, or when it cannot be
- * parsed; a message whose handling failed stays and comes back after its visibility timeout.
+ * terminating). Before deleting a NodeClaim whose instance has notice (a spot warning, a scheduled change) it
+ * stamps it with when the instance goes away. Deleting it starts the usual termination (disrupted taint, then
+ * the drain) and provisioning launches capacity for the pods of the deleting node at once; with the stamp the
+ * drain waits for that capacity to be initialized, inside the notice (node/termination/replacement-wait.ts). A
+ * message is deleted once handled, or when it cannot be parsed; a message whose handling failed stays and comes
+ * back after its visibility timeout.
  */
-import { Labels, type CapacityType, type NodeClaim } from '../../../../api/index.js';
+import { Annotations, Labels, type CapacityType, type NodeClaim } from '../../../../api/index.js';
 import type { Clock } from '../../../../clock/index.js';
 import {
   ignoreNotFound,
@@ -40,6 +42,16 @@ const cordonAndDrain: ReadonlySet<MessageKind> = new Set<MessageKind>([
   MessageKinds.instanceStopped,
   MessageKinds.instanceTerminated,
 ]);
+
+/** EC2's notice before it reclaims a spot instance. */
+export const SpotInterruptionNoticeMs = 2 * 60_000;
+
+/**
+ * The longest a scheduled change's drain waits for a replacement, however far off the change: Karpenter's
+ * registration timeout, past which a launch counts as failed anyway. Waiting longer would only keep the node
+ * (and its NodePool's disruption budget) held.
+ */
+export const ScheduledChangeWaitMs = 15 * 60_000;
 
 /** State-change kinds: the instance is already stopping or terminating. */
 const stateChangeKinds: ReadonlySet<MessageKind> = new Set<MessageKind>([
@@ -80,6 +92,18 @@ function byInstanceId<T>(items: T[], providerID: (t: T) => string | undefined): 
     if (id) out.set(id, item);
   }
   return out;
+}
+
+/**
+ * When a message's instance goes away, for the kinds that give notice: a spot warning two minutes after its
+ * time, a scheduled change at its start (at most ScheduledChangeWaitMs from now). A stopping or terminating
+ * instance is going already: undefined, its node drains at once.
+ */
+export function instanceEnd(msg: InterruptionMessage, now: number): number | undefined {
+  if (msg.kind === MessageKinds.spotInterruption) return (msg.time ?? now) + SpotInterruptionNoticeMs;
+  if (msg.kind !== MessageKinds.scheduledChange) return undefined;
+  const cap = now + ScheduledChangeWaitMs;
+  return Math.min(msg.startTime ?? (msg.time ?? now) + SpotInterruptionNoticeMs, cap);
 }
 
 /** The interruption controller (see the module comment). */
@@ -179,10 +203,20 @@ export class InterruptionController implements Reconciler {
       if (type && zone) this.o.unavailableOfferings.mark(type, zone, 'spot' satisfies CapacityType);
     }
     if (action === 'NoAction' || nodeClaim.metadata.deletionTimestamp) return;
+    await this.stampTerminationTime(nodeClaim, instanceEnd(msg, this.o.clock.now()));
     await this.o.client.delete(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }).catch(ignoreNotFound);
     log.info('initiating delete from interruption message');
     await this.publish(nodeClaim, node, (o) => terminatingOnInterruption(o, o === node ? 'Node' : 'NodeClaim'));
     this.o.metrics.disrupted(disruptionLabels(nodeClaim, msg.kind));
+  }
+
+  /** Records when the instance goes away on the NodeClaim, so its drain can wait for a replacement until then. */
+  private async stampTerminationTime(nodeClaim: StoredNodeClaim, at: number | undefined): Promise<void> {
+    if (at === undefined) return;
+    const annotations = { [Annotations.instanceTerminationTime]: new Date(at).toISOString() };
+    await this.o.client
+      .patch(Resources.nodeClaims, { name: nodeClaim.metadata.name ?? '' }, { metadata: { annotations } })
+      .catch(ignoreNotFound);
   }
 
   private async publish(

@@ -65,10 +65,15 @@ describe('parseMessage', () => {
         service: 'EC2',
         eventTypeCategory: 'scheduledChange',
         eventTypeCode: 'AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED',
+        startTime: 'Sat, 03 Jan 2026 15:10:09 GMT',
         affectedEntities: [{ entityValue: 'i-1' }, { entityValue: 'i-2' }, {}],
       },
     });
-    expect(parsed(body)).toMatchObject({ kind: 'scheduled_change', instanceIds: ['i-1', 'i-2'] });
+    expect(parsed(body)).toMatchObject({
+      kind: 'scheduled_change',
+      instanceIds: ['i-1', 'i-2'],
+      startTime: Date.UTC(2026, 0, 3, 15, 10, 9),
+    });
   });
 
   it('treats health events of other services or categories as no_op', () => {

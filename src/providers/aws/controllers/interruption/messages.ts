@@ -24,6 +24,8 @@ export interface InterruptionMessage {
   time?: number;
   /** The instance state, for state-change notifications. */
   state?: string;
+  /** When a scheduled change begins (AWS Health's `startTime`), ms since the epoch. */
+  startTime?: number;
 }
 
 /** The outcome of parsing a body: a message, or why it is not one (the controller logs it and deletes it). */
@@ -68,7 +70,10 @@ function healthMessage(detail: Record<string, unknown>): InterruptionMessage {
     return { kind: MessageKinds.noOp, instanceIds: [] };
   const entities = Array.isArray(detail.affectedEntities) ? detail.affectedEntities : [];
   const instanceIds = entities.map((e) => str(record(e).entityValue)).filter((id): id is string => id !== undefined);
-  return { kind: MessageKinds.scheduledChange, instanceIds };
+  const startTime = Date.parse(str(detail.startTime) ?? '');
+  return Number.isFinite(startTime)
+    ? { kind: MessageKinds.scheduledChange, instanceIds, startTime }
+    : { kind: MessageKinds.scheduledChange, instanceIds };
 }
 
 function stateChangeMessage(detail: Record<string, unknown>): InterruptionMessage {

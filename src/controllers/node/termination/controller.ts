@@ -112,7 +112,7 @@ export class NodeTerminationController implements Reconciler {
   /** How long to wait before looking again while an interrupted node waits for its replacement; undefined: drain. */
   private awaitReplacement(name: string, nodeClaim: StoredNodeClaim | undefined, pods: Pod[]): number | undefined {
     const now = this.ctx.clock.now();
-    const outcome = this.waits.check(name, nodeClaim, pods, now, this.world);
+    const outcome = this.waits.check({ node: name, nodeClaim, pods, now }, this.world);
     const fields = { controller: this.name, Node: { name }, NodeClaim: { name: nodeClaim?.metadata.name ?? '' } };
     if (outcome.wait) {
       if (outcome.first)

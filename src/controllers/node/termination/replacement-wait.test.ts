@@ -88,7 +88,10 @@ describe('drainDeadline', () => {
 
 describe('ReplacementWaits', () => {
   it('drains at once a node no interruption stamped', () => {
-    const out = new ReplacementWaits().check('old', claim('old-claim'), [pod('a')], t0, world());
+    const out = new ReplacementWaits().check(
+      { node: 'old', nodeClaim: claim('old-claim'), pods: [pod('a')], now: t0 },
+      world(),
+    );
     expect(out).toMatchObject({ wait: false, why: 'not-interrupted' });
   });
 
@@ -97,27 +100,33 @@ describe('ReplacementWaits', () => {
     const waits = new ReplacementWaits();
     const pods = [pod('a'), pod('b')];
     // Provisioning has not placed the pods yet.
-    expect(waits.check('old', interrupted(), pods, t0, w)).toMatchObject({ wait: true, first: true });
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 }, w)).toMatchObject({
+      wait: true,
+      first: true,
+    });
     w.nominations.set('a', 'nodeclaim/new');
     w.nominations.set('b', 'nodeclaim/new');
     w.claims.set('new', claim('new', { Launched: 'True' }));
-    expect(waits.check('old', interrupted(), pods, t0 + 10_000, w)).toMatchObject({ wait: true, first: false });
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 + 10_000 }, w)).toMatchObject({
+      wait: true,
+      first: false,
+    });
     // Registered but not yet initialized: the pods could not run there yet.
     w.claims.set('new', claim('new', { Launched: 'True', Registered: 'True' }));
     w.nodes.set('new-node', node('new-node'));
     w.nominations.set('a', 'node/new-node');
-    expect(waits.check('old', interrupted(), pods, t0 + 30_000, w).wait).toBe(true);
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 + 30_000 }, w).wait).toBe(true);
     w.claims.set('new', claim('new', { Launched: 'True', Registered: 'True', Initialized: 'True' }));
-    expect(waits.check('old', interrupted(), pods, t0 + 31_000, w).wait).toBe(true);
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 + 31_000 }, w).wait).toBe(true);
     w.nodes.set('new-node', node('new-node', { initialized: true }));
-    expect(waits.check('old', interrupted(), pods, t0 + 32_000, w)).toEqual({
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 + 32_000 }, w)).toEqual({
       wait: false,
       why: 'replaced',
       first: true,
     });
     // Once draining, it keeps draining even if a pod's nomination moves to new capacity (a PDB held it back).
     w.nominations.set('b', 'nodeclaim/another');
-    expect(waits.check('old', interrupted(), pods, t0 + 33_000, w)).toEqual({
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 + 33_000 }, w)).toEqual({
       wait: false,
       why: 'replaced',
       first: false,
@@ -128,7 +137,9 @@ describe('ReplacementWaits', () => {
     const w = world();
     w.nodes.set('other', node('other', { initialized: true }));
     w.nominations.set('a', 'node/other');
-    expect(new ReplacementWaits().check('old', interrupted(), [pod('a')], t0, w)).toMatchObject({
+    expect(
+      new ReplacementWaits().check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 }, w),
+    ).toMatchObject({
       wait: false,
       why: 'replaced',
     });
@@ -138,7 +149,9 @@ describe('ReplacementWaits', () => {
     const w = world();
     w.nodes.set('other', node('other', { initialized: true, deleting: true }));
     w.nominations.set('a', 'node/other');
-    expect(new ReplacementWaits().check('old', interrupted(), [pod('a')], t0, w).wait).toBe(true);
+    expect(
+      new ReplacementWaits().check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 }, w).wait,
+    ).toBe(true);
   });
 
   it('drains at the deadline when the replacement is slower than the notice allows', () => {
@@ -148,13 +161,21 @@ describe('ReplacementWaits', () => {
     w.nominations.set('a', 'nodeclaim/new');
     w.claims.set('new', claim('new', { Launched: 'True' }));
     const deadline = warningEnds - 30_000 - DrainMarginMs;
-    expect(waits.check('old', interrupted(), pods, deadline - 1, w)).toMatchObject({ wait: true, until: deadline });
-    expect(waits.check('old', interrupted(), pods, deadline, w)).toMatchObject({ wait: false, why: 'deadline' });
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: deadline - 1 }, w)).toMatchObject({
+      wait: true,
+      until: deadline,
+    });
+    expect(waits.check({ node: 'old', nodeClaim: interrupted(), pods, now: deadline }, w)).toMatchObject({
+      wait: false,
+      why: 'deadline',
+    });
   });
 
   it('drains at once when the notice is already too short for the pods’ grace', () => {
     const late = interrupted(t0 + 30_000);
-    expect(new ReplacementWaits().check('old', late, [pod('a')], t0, world())).toMatchObject({
+    expect(
+      new ReplacementWaits().check({ node: 'old', nodeClaim: late, pods: [pod('a')], now: t0 }, world()),
+    ).toMatchObject({
       wait: false,
       why: 'deadline',
     });
@@ -165,24 +186,32 @@ describe('ReplacementWaits', () => {
     const gone = new ReplacementWaits();
     w.nominations.set('a', 'nodeclaim/new');
     w.claims.set('new', claim('new'));
-    expect(gone.check('old', interrupted(), [pod('a')], t0, w).wait).toBe(true);
+    expect(gone.check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 }, w).wait).toBe(true);
     w.claims.delete('new');
-    expect(gone.check('old', interrupted(), [pod('a')], t0 + 1000, w)).toMatchObject({ why: 'launch-failed' });
+    expect(gone.check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 + 1000 }, w)).toMatchObject({
+      why: 'launch-failed',
+    });
 
     const refused = new ReplacementWaits();
     w.claims.set('new', claim('new', { Launched: 'False' }));
-    expect(refused.check('old', interrupted(), [pod('a')], t0, w)).toMatchObject({ why: 'launch-failed' });
+    expect(refused.check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 }, w)).toMatchObject({
+      why: 'launch-failed',
+    });
   });
 
   it('keeps waiting for a nominated NodeClaim the cache has not delivered yet', () => {
     const w = world();
     w.nominations.set('a', 'nodeclaim/just-created');
-    expect(new ReplacementWaits().check('old', interrupted(), [pod('a')], t0, w).wait).toBe(true);
+    expect(
+      new ReplacementWaits().check({ node: 'old', nodeClaim: interrupted(), pods: [pod('a')], now: t0 }, w).wait,
+    ).toBe(true);
   });
 
   it('drains at once a node whose pods need no replacement (DaemonSet pods only)', () => {
     const pods = [pod('ds', { daemonSet: true })];
-    expect(new ReplacementWaits().check('old', interrupted(), pods, t0, world())).toMatchObject({
+    expect(
+      new ReplacementWaits().check({ node: 'old', nodeClaim: interrupted(), pods, now: t0 }, world()),
+    ).toMatchObject({
       wait: false,
       why: 'nothing-to-move',
     });

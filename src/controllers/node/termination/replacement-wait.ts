@@ -68,18 +68,20 @@ interface NodeWait {
   released?: DrainReason;
 }
 
+/** One check: the node, its NodeClaim, its drainable pods, and the time. */
+export interface WaitCheck {
+  node: string;
+  nodeClaim: StoredNodeClaim | undefined;
+  pods: readonly Pod[];
+  now: number;
+}
+
 /** The per-node waits of the termination controller (see the module comment). */
 export class ReplacementWaits {
   private readonly byNode = new Map<string, NodeWait>();
 
-  /** Decides whether the drain of `node` waits; `pods` are its drainable pods. Once it goes ahead, it stays so. */
-  check(
-    node: string,
-    nodeClaim: StoredNodeClaim | undefined,
-    pods: readonly Pod[],
-    now: number,
-    world: ReplacementWorld,
-  ): WaitOutcome {
+  /** Decides whether the drain of a node waits. Once it goes ahead, it stays so. */
+  check({ node, nodeClaim, pods, now }: WaitCheck, world: ReplacementWorld): WaitOutcome {
     const endsAt = instanceTerminationTime(nodeClaim);
     if (endsAt === undefined) return { wait: false, why: 'not-interrupted', first: false };
     const known = this.byNode.get(node);
@@ -120,11 +122,15 @@ function placementOf(pods: readonly Pod[], seen: Set<string>, world: Replacement
 
 function podPlacement(target: string | undefined, seen: Set<string>, world: ReplacementWorld): Placement {
   const [kind, name = ''] = target?.split('/') ?? [];
-  if (kind === 'node') {
-    const node = world.node(name);
-    return node && !node.metadata.deletionTimestamp && nodeInitialized(node, world) ? 'ready' : 'waiting';
-  }
-  if (kind !== 'nodeclaim') return 'waiting';
+  if (kind === 'node') return nodePlacement(world.node(name), world);
+  return kind === 'nodeclaim' ? nodeClaimPlacement(name, seen, world) : 'waiting';
+}
+
+function nodePlacement(node: Node | undefined, world: ReplacementWorld): Placement {
+  return node && !node.metadata.deletionTimestamp && nodeInitialized(node, world) ? 'ready' : 'waiting';
+}
+
+function nodeClaimPlacement(name: string, seen: Set<string>, world: ReplacementWorld): Placement {
   const nc = world.nodeClaim(name);
   // A NodeClaim nominated right after its create may not be cached yet; only one seen before can have gone.
   if (!nc) return seen.has(name) ? 'failed' : 'waiting';

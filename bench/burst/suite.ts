@@ -3,10 +3,10 @@
  * --cloud-provider fake` keeps its event loop from running while it provisions a burst of pods, and whether it keeps
  * its leader Lease through it. Per size: the embedded API server and a kube-scheduler run in this process; the
  * controller runs as its own process with the chart's defaults (leader election on, info logs); a Deployment of N
- * pods is applied at once. Every second its /metrics is scraped: `nodejs_eventloop_lag_max_seconds` is the longest
+ * pods is applied at once. Every 5 s its /metrics is scraped: `nodejs_eventloop_lag_max_seconds` is the longest
  * event-loop delay since the previous scrape (prom-client resets the histogram on each collect), so the largest of
  * them is the longest synchronous stretch of the burst. JSON keys: suite, pods, nodeClaims, seconds, maxLoopDelayMs,
- * secondsOverRenewDeadline, leaseKept.
+ * scrapesOverRenewDeadline, leaseKept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +43,8 @@ const nodeClaims: ResourceType<KubeObject> = {
   plural: 'nodeclaims',
   namespaced: false,
 };
+
+const scrapeEveryMs = 5_000;
 
 /** client-go's renew deadline: an event loop blocked longer than this used to cost the lease. */
 const renewDeadlineSeconds = 10;
@@ -97,8 +99,8 @@ interface BurstRow {
   /** Wall time from the Deployment's creation until every pod runs. */
   seconds: number;
   maxLoopDelayMs: number;
-  /** How many one-second scrapes saw a delay over the renew deadline. */
-  secondsOverRenewDeadline: number;
+  /** How many scrapes saw a delay over the renew deadline. */
+  scrapesOverRenewDeadline: number;
   /** The controller still held the Lease it first took, and never logged losing it. */
   leaseKept: boolean;
 }
@@ -247,16 +249,20 @@ async function measure(n: number, flags: Flags): Promise<BurstRow> {
       if (delay !== undefined) {
         maxLoopDelayMs = Math.max(maxLoopDelayMs, delay);
         if (delay > renewDeadlineSeconds * 1000) over++;
-        if (!flags.json)
-          process.stderr.write(
-            `  t=${((Date.now() - startedAt) / 1000).toFixed(0)}s loop delay max ${delay.toFixed(0)} ms\n`,
-          );
       }
       if (controller.child.exitCode !== null) break;
       const pods = (await client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
       claims = (await client.list(nodeClaims)).items.length;
-      if (pods.length === n && pods.every((p) => p.status?.phase === 'Running')) break;
-      await sleep(1000);
+      const running = pods.filter((p) => p.status?.phase === 'Running').length;
+      if (!flags.json) {
+        const t = ((Date.now() - startedAt) / 1000).toFixed(0);
+        process.stderr.write(
+          `  t=${t}s loop delay max ${delay?.toFixed(0) ?? '?'} ms, ${claims} NodeClaims, ${running}/${n} pods Running\n`,
+        );
+      }
+      if (pods.length === n && running === n) break;
+      // A scrape is work for the controller too (per-node gauges are filled at scrape time): not more often than this.
+      await sleep(scrapeEveryMs);
     }
     const seconds = (Date.now() - startedAt) / 1000;
     if (controller.child.exitCode !== null)
@@ -273,7 +279,7 @@ async function measure(n: number, flags: Flags): Promise<BurstRow> {
       nodeClaims: claims,
       seconds,
       maxLoopDelayMs,
-      secondsOverRenewDeadline: over,
+      scrapesOverRenewDeadline: over,
       leaseKept,
     };
   } finally {
@@ -287,10 +293,10 @@ async function measure(n: number, flags: Flags): Promise<BurstRow> {
 function printTable(rows: readonly BurstRow[], cpu: string): void {
   const lines = [
     `tenon controller (--cloud-provider fake) provisioning a burst of pods requesting ${cpu} CPU each`,
-    `${'pods'.padStart(6)}  ${'nodeClaims'.padStart(10)}  ${'seconds'.padStart(8)}  ${'max loop delay ms'.padStart(17)}  ${'s over 10 s'.padStart(11)}  lease kept`,
+    `${'pods'.padStart(6)}  ${'nodeClaims'.padStart(10)}  ${'seconds'.padStart(8)}  ${'max loop delay ms'.padStart(17)}  ${'scrapes > 10 s'.padStart(14)}  lease kept`,
     ...rows.map(
       (r) =>
-        `${String(r.pods).padStart(6)}  ${String(r.nodeClaims).padStart(10)}  ${r.seconds.toFixed(1).padStart(8)}  ${r.maxLoopDelayMs.toFixed(0).padStart(17)}  ${String(r.secondsOverRenewDeadline).padStart(11)}  ${r.leaseKept ? 'yes' : 'NO'}`,
+        `${String(r.pods).padStart(6)}  ${String(r.nodeClaims).padStart(10)}  ${r.seconds.toFixed(1).padStart(8)}  ${r.maxLoopDelayMs.toFixed(0).padStart(17)}  ${String(r.scrapesOverRenewDeadline).padStart(14)}  ${r.leaseKept ? 'yes' : 'NO'}`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -184,6 +184,12 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
+  readonly nodeClaimsUnhealthyDisrupted = new Counter({
+    name: 'karpenter_nodeclaims_unhealthy_disrupted_total',
+    help: 'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.',
+    labelNames: ['condition', 'nodepool', 'capacity_type', 'image_id', 'termination_mode'],
+    registers: [this.registry],
+  });
   readonly nodeRepairs = new Counter({
     name: 'tenon_node_repairs_total',
     help: 'Nodes repaired (NodeClaim force-deleted) after an unhealthy condition outlived its toleration. Labeled by nodepool and condition.',

@@ -299,6 +299,14 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
       advanceMs: 5000,
     });
     expect((await nodeClaims(h)).length).toBeGreaterThanOrEqual(9);
+    // The repair, as users graph it: by condition, forceful, and among the NodePool's disruptions.
+    const registry = h.operator.context.metrics.registry;
+    expect(await registry.getSingleMetricAsString('karpenter_nodeclaims_unhealthy_disrupted_total')).toMatch(
+      /karpenter_nodeclaims_unhealthy_disrupted_total\{condition="ready",nodepool="default",capacity_type="[a-z-]+",image_id="[^"]*",termination_mode="forceful"\} 1/,
+    );
+    expect(await registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total')).toMatch(
+      /reason="unhealthy",nodepool="default",capacity_type="[a-z-]+",consolidation_policy="",termination_mode="forceful"\} 1/,
+    );
   });
 
   it('holds a repair back while the Unhealthy budget is spent, and repairs once it allows one', async () => {

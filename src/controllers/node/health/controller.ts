@@ -17,7 +17,7 @@ import { EventReasons } from '../../event-reasons.js';
 import { stageStaticRepair } from './static-repair.js';
 import { isInitialized, unhealthyBudget } from './unhealthy-budget.js';
 import { unhealthyCondition, type Unhealthy } from './unhealthy.js';
-import { disruptionLabels } from '../../../observability/disruption-metrics.js';
+import { disruptionLabels, snakeCase } from '../../../observability/disruption-metrics.js';
 import { reschedulableOn } from '../../metrics/disrupted.js';
 
 const blockedRetry = 5 * 60_000;
@@ -154,9 +154,14 @@ export class NodeHealthController implements Reconciler {
     const nodepool = node.metadata.labels?.[Labels.nodePool] ?? '';
     this.ctx.metrics.nodeRepairs.inc({ nodepool, condition: `${c.type}=${c.status}` });
     // A repair does not wait for the drain: its pods are terminated forcefully.
-    this.ctx.metrics.disrupted(
-      disruptionLabels(nodeClaim, 'unhealthy', { mode: 'forceful' }),
-      reschedulableOn(this.ctx.state, node.metadata.name),
-    );
+    const labels = disruptionLabels(nodeClaim, 'unhealthy', { mode: 'forceful' });
+    this.ctx.metrics.disrupted(labels, reschedulableOn(this.ctx.state, node.metadata.name));
+    this.ctx.metrics.nodeClaimsUnhealthyDisrupted.inc({
+      condition: snakeCase(c.type),
+      nodepool: labels.nodepool,
+      capacity_type: labels.capacity_type,
+      image_id: nodeClaim.status?.imageID ?? '',
+      termination_mode: labels.termination_mode,
+    });
   }
 }

@@ -64,6 +64,31 @@ export function runningStatus(pod: Pod, now: string): Status {
   };
 }
 
+/**
+ * Whether the API server has a Running pod not Ready: what the kubelet's status manager, comparing it with its own
+ * view of a running pod, reconciles.
+ */
+export function unreadyOnServer(pod: Pod): boolean {
+  return (
+    pod.status?.phase === 'Running' &&
+    !(pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false)
+  );
+}
+
+/**
+ * A running pod's conditions as its kubelet knows them, after another component (the node lifecycle controller)
+ * set it not ready: ContainersReady and Ready True again, the other conditions as they are.
+ */
+export function readyAgainStatus(pod: Pod, now: string): Status {
+  const conditions = [...(pod.status?.conditions ?? [])];
+  for (const type of ['ContainersReady', 'Ready']) {
+    const i = conditions.findIndex((c) => c.type === type);
+    if (i < 0) conditions.push(condition(type, true, now));
+    else if (conditions[i]?.status !== 'True') conditions[i] = condition(type, true, now);
+  }
+  return { conditions };
+}
+
 /** All containers started again after exiting `exitCode` (restartPolicy OnFailure or Always); restart number `count`. */
 export function restartedStatus(
   pod: Pod,

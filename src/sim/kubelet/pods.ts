@@ -13,12 +13,14 @@ import {
   creatingStatus,
   exitCode,
   failedStatus,
+  readyAgainStatus,
   rejectedStatus,
   restartedStatus,
   restartsAfter,
   runningStatus,
   runSeconds,
   succeededStatus,
+  unreadyOnServer,
 } from './pod-status.js';
 import type { KubeletTimings } from './timings.js';
 
@@ -44,6 +46,8 @@ interface Tracked {
   restarts?: number;
   /** The status last posted for the pod: a failed post is retried while it is still the latest. */
   status?: Record<string, unknown>;
+  /** Cancels the status manager's pending reconcile of a running pod the API server has not ready. */
+  reconcile?: () => void;
 }
 
 const volumeRetryMs = 2_000;
@@ -81,12 +85,15 @@ export class PodWorkers {
     }
     if (!t) return this.admitPod(uid, pod);
     if (!t.cancel && t.phase === 'creating') this.scheduleStart(uid, this.host.rng.between(this.host.timings.podStart));
+    if (t.phase === 'running' && unreadyOnServer(pod)) this.reconcileLater(uid, t);
   }
 
   /** Forgets a pod that is gone. */
   forget(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
-    this.pods.get(uid)?.cancel?.();
+    const t = this.pods.get(uid);
+    t?.cancel?.();
+    t?.reconcile?.();
     this.pods.delete(uid);
   }
 
@@ -101,6 +108,8 @@ export class PodWorkers {
     for (const t of this.pods.values()) {
       t.cancel?.();
       t.cancel = undefined;
+      t.reconcile?.();
+      t.reconcile = undefined;
     }
   }
 
@@ -122,6 +131,20 @@ export class PodWorkers {
     const ip = `10.${this.host.rng.int(0, 255)}.${this.host.rng.int(0, 255)}.${this.host.rng.int(1, 254)}`;
     void this.postStatus(pod, creatingStatus(pod, rfc3339(this.host.clock.now()), ip));
     this.scheduleStart(uid, this.host.rng.between(this.host.timings.podStart));
+  }
+
+  /**
+   * The status manager's periodic sync: a running pod the API server has not Ready (the node lifecycle controller
+   * marked it while this kubelet was silent) gets the kubelet's own status again at the next sync tick.
+   */
+  private reconcileLater(uid: string, t: Tracked): void {
+    if (t.reconcile) return;
+    const now = this.host.clock.now();
+    t.reconcile = this.host.clock.setTimer(statusRetryMs - (now % statusRetryMs), () => {
+      t.reconcile = undefined;
+      if (this.stopped || this.pods.get(uid) !== t || t.phase !== 'running' || !unreadyOnServer(t.pod)) return;
+      void this.postStatus(t.pod, readyAgainStatus(t.pod, rfc3339(this.host.clock.now())));
+    });
   }
 
   private scheduleStart(uid: string, ms: number): void {

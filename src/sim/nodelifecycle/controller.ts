@@ -2,16 +2,26 @@
  * The simulated node lifecycle controller of kube-controller-manager. Every monitor period it marks nodes
  * whose kubelet went silent for the grace period `Ready=Unknown` (NodeStatusUnknown, "Kubelet stopped posting
  * node status."), keeps the not-ready / unreachable / pressure / unschedulable taints in step with the
- * conditions, evicts pods after their toleration seconds, and garbage-collects pods bound to nodes that no
- * longer exist (podgc). All Node writes are conditional on the resourceVersion they were computed from.
+ * conditions, marks the pods of a node whose Ready condition left True not ready (MarkPodsNotReady), evicts pods
+ * after their toleration seconds, and garbage-collects pods bound to nodes that no longer exist (podgc). All Node
+ * and pod writes are conditional on the resourceVersion they were computed from.
  */
 import { rfc3339 } from '../../clock/index.js';
-import { isNotFound, keyOf, updateWithRetry, type Lease, type Node, type Pod } from '../../kube/index.js';
+import {
+  EventRecorder,
+  isNotFound,
+  keyOf,
+  updateWithRetry,
+  type Lease,
+  type Node,
+  type Pod,
+} from '../../kube/index.js';
 import type { Agent, AgentContext } from '../world/agent.js';
 import { ByNode } from '../world/informers.js';
 import { SimResources } from '../world/resources.js';
 import { evictionTime } from './eviction.js';
 import { lastHeard, unknownConditions } from './health.js';
+import { NodeNotReadyEvent, nodeReadyStatus, notReadyConditions } from './pod-readiness.js';
 import { reconcileTaints } from './taints.js';
 
 /** Options (kube-controller-manager's flags). */
@@ -32,12 +42,22 @@ export class NodeLifecycleController implements Agent {
   private cancel: (() => void) | undefined;
   private readonly orphanSince = new Map<string, number>();
   private readonly evicting = new Set<string>();
+  /** Nodes whose pods could not all be marked not ready: tried again while the node stays not Ready. */
+  private readonly markRetry = new Set<string>();
+  private readonly recorder: EventRecorder;
 
   /** Creates the controller. */
   constructor(
     private readonly ctx: AgentContext,
     private readonly opts: NodeLifecycleOptions = {},
-  ) {}
+  ) {
+    this.recorder = new EventRecorder({
+      client: ctx.client,
+      clock: ctx.clock,
+      component: 'node-controller',
+      onError: (e) => ctx.onError?.(this.name, e),
+    });
+  }
 
   /** Starts the monitor loop. */
   start(): void {
@@ -65,8 +85,10 @@ export class NodeLifecycleController implements Agent {
     const nodes = this.ctx.informers.get<Node>(SimResources.nodes).cache.list();
     for (const node of nodes) {
       try {
+        const observed = nodeReadyStatus(node);
         const current = await this.checkHealth(node);
         const tainted = await this.syncTaints(current);
+        await this.markPods(tainted, observed);
         await this.evict(tainted);
       } catch (e) {
         if (!isNotFound(e)) this.ctx.onError?.(this.name, e);
@@ -112,6 +134,64 @@ export class NodeLifecycleController implements Agent {
         return taints ? { ...fresh, spec: { ...fresh.spec, taints } } : undefined;
       },
     });
+  }
+
+  /**
+   * As upstream: when this pass took the node's Ready from True (`observed`) to something else, report the node's
+   * status change and mark its pods not ready; a node whose marking failed is tried again on later passes while
+   * it is still not Ready. A kubelet that posts NotReady itself keeps its pods' readiness its own business.
+   */
+  private async markPods(node: Node, observed: string): Promise<void> {
+    const name = node.metadata.name ?? '';
+    const transition = observed === 'True' && nodeReadyStatus(node) !== 'True';
+    if (transition)
+      void this.recorder.publish(
+        { apiVersion: 'v1', kind: 'Node', metadata: { name, uid: node.metadata.uid } },
+        { type: 'Normal', reason: NodeNotReadyEvent.reason, message: `Node ${name} status is now: NodeNotReady` },
+      );
+    if (transition || (this.markRetry.has(name) && observed !== 'True')) {
+      if (!(await this.markPodsNotReady(name))) {
+        this.markRetry.add(name);
+        return;
+      }
+    }
+    this.markRetry.delete(name);
+  }
+
+  /** Sets Ready=False on every pod bound to the node; false when any write failed (not counting pods gone). */
+  private async markPodsNotReady(nodeName: string): Promise<boolean> {
+    const pods = this.ctx.informers.get<Pod>(SimResources.pods).cache.byIndex(ByNode, nodeName);
+    let ok = true;
+    for (const pod of pods) {
+      const now = rfc3339(this.ctx.clock.now());
+      if (!notReadyConditions(pod, now)) continue;
+      try {
+        const updated = await updateWithRetry<Pod>({
+          client: this.ctx.client,
+          resource: SimResources.pods,
+          ref: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+          current: pod,
+          subresource: 'status',
+          mutate: (fresh) => {
+            const conditions = fresh.spec.nodeName === nodeName ? notReadyConditions(fresh, now) : undefined;
+            return conditions ? { ...fresh, status: { ...fresh.status, conditions } } : undefined;
+          },
+        });
+        void this.recorder.publish(
+          { ...updated, apiVersion: 'v1', kind: 'Pod' },
+          {
+            type: 'Warning',
+            reason: NodeNotReadyEvent.reason,
+            message: NodeNotReadyEvent.podMessage,
+          },
+        );
+      } catch (e) {
+        if (isNotFound(e)) continue;
+        ok = false;
+        this.ctx.onError?.(this.name, e);
+      }
+    }
+    return ok;
   }
 
   private async evict(node: Node): Promise<void> {

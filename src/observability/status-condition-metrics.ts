@@ -5,8 +5,9 @@
  * `operator_termination_*`, labeled by group and kind) for the kinds registered with EmitDeprecatedMetrics.
  * The gauges are filled when scraped; the counters and histograms are fed by {@link StatusConditionMetrics.observe}.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { InformerHandlers, KubeObject } from '../kube/index.js';
+import { RowGauge, type Row } from './row-gauge.js';
 
 /** A kind whose status conditions are reported, as operatorpkg's status controller is registered for it. */
 export interface StatusKind {
@@ -125,24 +126,20 @@ export class StatusConditionMetrics {
       }),
     };
     const deprecatedKinds = (): KindFamilies[] => [...this.kinds.values()].filter((k) => k.kind.deprecated);
-    this.gauge('operator_status_condition_count', countHelp, [...conditionGaugeLabels, ...kindLabels], (g) => {
-      for (const k of deprecatedKinds()) this.fill(g, k, 'conditions', false);
-    });
+    this.gauge('operator_status_condition_count', countHelp, [...conditionGaugeLabels, ...kindLabels], () =>
+      deprecatedKinds().flatMap((k) => this.rows(k, 'conditions', false)),
+    );
     this.gauge(
       'operator_status_condition_current_status_seconds',
       currentStatusHelp,
       [...conditionGaugeLabels, ...kindLabels],
-      (g) => {
-        for (const k of deprecatedKinds()) this.fill(g, k, 'currentStatusSeconds', false);
-      },
+      () => deprecatedKinds().flatMap((k) => this.rows(k, 'currentStatusSeconds', false)),
     );
     this.gauge(
       'operator_termination_current_time_seconds',
       terminationCurrentHelp,
       ['namespace', 'name', ...kindLabels],
-      (g) => {
-        for (const k of deprecatedKinds()) this.fill(g, k, 'terminating', false);
-      },
+      () => deprecatedKinds().flatMap((k) => this.rows(k, 'terminating', false)),
     );
   }
 
@@ -179,20 +176,20 @@ export class StatusConditionMetrics {
       }),
     };
     this.kinds.set(kind.kind, k);
-    this.gauge(`${prefix}_status_condition_count`, countHelp, [...conditionGaugeLabels, ...extra], (g) =>
-      this.fill(g, k, 'conditions', true),
+    this.gauge(`${prefix}_status_condition_count`, countHelp, [...conditionGaugeLabels, ...extra], () =>
+      this.rows(k, 'conditions', true),
     );
     this.gauge(
       `${prefix}_status_condition_current_status_seconds`,
       currentStatusHelp,
       [...conditionGaugeLabels, ...extra],
-      (g) => this.fill(g, k, 'currentStatusSeconds', true),
+      () => this.rows(k, 'currentStatusSeconds', true),
     );
     this.gauge(
       `${prefix}_termination_current_time_seconds`,
       terminationCurrentHelp,
       ['namespace', 'name', ...extra],
-      (g) => this.fill(g, k, 'terminating', true),
+      () => this.rows(k, 'terminating', true),
     );
   }
 
@@ -222,31 +219,22 @@ export class StatusConditionMetrics {
     return out;
   }
 
-  private fill(g: Gauge, k: KindFamilies, which: keyof StatusGaugeSource, perKind: boolean): void {
+  private rows(k: KindFamilies, which: keyof StatusGaugeSource, perKind: boolean): Row[] {
     const source = this.sources.get(k.kind.kind);
-    if (!source) return;
+    if (!source) return [];
+    const out: Row[] = [];
+    const kindLabels = { group: k.kind.group, kind: k.kind.kind };
     for (const row of source[which]()) {
       const labels: Record<string, string> = { namespace: row.namespace, name: row.name };
       if (row.condition) Object.assign(labels, row.condition);
-      Object.assign(
-        labels,
-        perKind ? this.extraLabels(k, row.objectLabels) : { group: k.kind.group, kind: k.kind.kind },
-      );
-      g.set(labels, row.value);
+      Object.assign(labels, perKind ? this.extraLabels(k, row.objectLabels) : kindLabels);
+      out.push({ labels, value: row.value });
     }
+    return out;
   }
 
-  private gauge(name: string, help: string, labelNames: string[], collect: (g: Gauge) => void): void {
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      collect(): void {
-        this.reset();
-        collect(this);
-      },
-    });
+  private gauge(name: string, help: string, labelNames: string[], rows: () => Row[]): void {
+    new RowGauge({ name, help, labelNames, registry: this.registry, rows });
   }
 }
 

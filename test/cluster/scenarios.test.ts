@@ -13,14 +13,9 @@ import { parseScenario } from '../../src/sim/scenario/validate.js';
 import { emptyCluster } from './cleanup.js';
 import { clusterClient, clusterKubeconfig } from './cluster.js';
 
-// Not here yet (issue 25):
-// - s4-immediate-pvc made 6, 6, 7, 8 and 9 NodeClaims in five runs where 3-6 are expected (the embedded world makes
-//   7 with seed 16 too). Tenon plans new NodeClaims without the EBS attach limit (26 volumes on a Nitro node): a
-//   zone's pods past 26 wait for the node's CSINode and get NodeClaims of their own in later passes.
-// - expiration: attached runs pace the simulated clock at 30x the wall clock, while a NodeClaim's
-//   creationTimestamp comes from the real API server's wall clock, so every NodeClaim created after the start looks
-//   older than it is. The replacements of the expired nodes expire as they register (one run launched 372
-//   instances for 6 pods). Needs the test bed to give Tenon object ages on one clock, not a change to expiry.
+// Not here yet (issue 25): s4-immediate-pvc made 6, 6, 7, 8 and 9 NodeClaims in five runs where 3-6 are expected
+// (the embedded world makes 7 with seed 16 too). Tenon plans new NodeClaims without the EBS attach limit (26 volumes
+// on a Nitro node): a zone's pods past 26 wait for the node's CSINode and get NodeClaims of their own in later passes.
 const scenarios = [
   's1-ccm-taint-race',
   's2-user-register-taints',
@@ -31,6 +26,7 @@ const scenarios = [
   'scale-down',
   'consolidation',
   'drift',
+  'expiration',
   'budget-schedule',
 ];
 

@@ -3,7 +3,6 @@
  * world (kubelets, CCM, kube-scheduler, workloads, volumes) and the very same controllers, on one SimClock.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { readFileSync } from 'node:fs';
 import { FaultExemptHeader, readStateHeader, startApiServer, type ApiServer } from '../../apiserver/index.js';
 import {
   Discovery,
@@ -29,7 +28,7 @@ import { SimEc2Machines } from '../machines/sim-ec2-machines.js';
 import { SimEventBridge } from '../sqs/event-bridge.js';
 import { SimQueue } from '../sqs/sim-queue.js';
 import { applyObjects } from '../scenario/apply.js';
-import { World, type AgentName } from '../world/world.js';
+import { World } from '../world/world.js';
 import { defaultObjects } from './defaults.js';
 import { inProcessTransport } from './in-process-transport.js';
 import { objectSharing } from './object-sharing.js';
@@ -40,8 +39,10 @@ import { controllerPodLogs, ensureControllerPod } from './controller-pod.js';
 import { operatorLog } from './log-sink.js';
 import { amiKubernetesVersions, apiServerVersion } from '../machines/kubernetes-version.js';
 import { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
+import { agentsTheClusterRuns, clusterEndpoint, type ClusterAttachment, type Endpoint } from './attached-cluster.js';
 
 export { playgroundCluster, playgroundKubernetesVersion } from './cluster-identity.js';
+export { agentsTheClusterRuns, type ClusterAttachment } from './attached-cluster.js';
 
 /** Simulated start of a playground without a start time: a fixed instant, so a scenario replays alike. */
 const fixedStart = Date.UTC(2026, 0, 1);
@@ -90,35 +91,6 @@ export interface PlaygroundOptions {
    * kube-controller-manager (workloads, node lifecycle) replace the simulated ones.
    */
   cluster?: ClusterAttachment;
-}
-
-/** The cluster a playground attaches to. */
-export interface ClusterAttachment {
-  kubeconfig: string;
-  /** Where simulated time starts (the cluster stamps objects with its wall clock, so: now). */
-  startMs: number;
-}
-
-/** The simulated agents a cluster with its own kube-scheduler and kube-controller-manager already has. */
-export const agentsTheClusterRuns: readonly AgentName[] = [
-  'scheduler',
-  'deployments',
-  'replicaSets',
-  'daemonSets',
-  'statefulSets',
-  'jobs',
-  'nodeLifecycle',
-];
-
-/** How the playground reaches its API server, whichever it is. */
-interface Endpoint {
-  /** The embedded server; undefined when attached to a cluster. */
-  server?: ApiServer;
-  url: string;
-  caPem: string;
-  kubeConfigYaml: string;
-  transport: Transport;
-  restored: boolean;
 }
 
 /** A running playground. */
@@ -199,20 +171,6 @@ async function embeddedEndpoint(clock: SimClock, o: PlaygroundOptions, log?: Con
   };
 }
 
-async function clusterEndpoint(cluster: ClusterAttachment): Promise<Endpoint> {
-  const kubeConfigYaml = readFileSync(cluster.kubeconfig, 'utf8');
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeConfigYaml);
-  const current = kc.getCurrentCluster();
-  if (!current) throw new Error(`${cluster.kubeconfig}: the kubeconfig names no current cluster`);
-  const caPem = current.caData
-    ? Buffer.from(current.caData, 'base64').toString()
-    : current.caFile
-      ? readFileSync(current.caFile, 'utf8')
-      : '';
-  return { url: current.server, caPem, kubeConfigYaml, transport: await transportFromKubeConfig(kc), restored: false };
-}
-
 /** The run's seed and simulated clock: fresh, resumed from saved state, or at the attached cluster's now. */
 function seedAndClock(o: PlaygroundOptions): { seed: number; clock: SimClock } {
   const saved = o.stateFile && !o.cluster ? readStateHeader(o.stateFile) : undefined;
@@ -239,7 +197,9 @@ export async function startPlayground(o: PlaygroundOptions = {}): Promise<Playgr
   const { seed, clock } = seedAndClock(o);
   const controllerLog =
     o.controllerPod && !o.cluster && !o.log ? new ControllerLog({ now: () => clock.now() }) : undefined;
-  const endpoint = o.cluster ? await clusterEndpoint(o.cluster) : await embeddedEndpoint(clock, o, controllerLog);
+  const endpoint = o.cluster
+    ? await clusterEndpoint(o.cluster, clock)
+    : await embeddedEndpoint(clock, o, controllerLog);
   const { server } = endpoint;
   const requests = new RequestsInFlight();
   const tracked = trackTransport(endpoint.transport, clock, requests);

@@ -9,7 +9,8 @@ import type { Req } from './endpoint.js';
  * A request of a case; `setup` ones prepare state and are not compared. `capture` keeps values of the answer
  * (name -> dotted path) for later steps' `{name}`, per server; `until` repeats the request until the answer
  * satisfies it (a controller catching up); `only` compares one top-level field of the answer; `events` compares
- * the watch events of the answer (type and object name, or the error code and reason).
+ * the watch events of the answer (type and object name, or the error code and reason); `sameAs` compares only
+ * whether values of the answer (dotted path -> captured name) equal values captured earlier on the same server.
  */
 export type Step = Req & {
   setup?: boolean;
@@ -18,6 +19,7 @@ export type Step = Req & {
   until?: (body: unknown) => boolean;
   only?: string;
   events?: boolean;
+  sameAs?: Record<string, string>;
 };
 
 /** One differential case. */

@@ -11,6 +11,7 @@ import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js'
 import { clusterKubeconfig, eventually } from '../cluster.js';
 import { cases as basicCases, type Step } from './cases.js';
 import { disruptionCases } from './cases-disruption.js';
+import { serverMetadataCases } from './cases-server-metadata.js';
 import { watchAndApplyCases } from './cases-watch-apply.js';
 import { compare, pathValue, type Check } from './compare.js';
 import { endpointFromKubeconfig, send, type Endpoint, type Res } from './endpoint.js';
@@ -32,7 +33,7 @@ function fill(step: Step, ns: string, id: string, vars: Record<string, string>):
   return { ...step, path: sub(step.path), body };
 }
 
-const cases = [...basicCases, ...disruptionCases, ...watchAndApplyCases];
+const cases = [...basicCases, ...disruptionCases, ...watchAndApplyCases, ...serverMetadataCases];
 
 // One step on one server: repeated (a controller catching up) until its `until` holds, at most 30 s.
 async function perform(ep: Endpoint, step: Step, vars: Record<string, string>): Promise<Res> {
@@ -47,6 +48,13 @@ async function perform(ep: Endpoint, step: Step, vars: Record<string, string>): 
       30_000,
     );
   for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pathValue(res.body, path));
+  if (step.sameAs && res.status < 300) {
+    const same = Object.entries(step.sameAs).map(([path, name]) => [
+      path,
+      String(pathValue(res.body, path)) === vars[name],
+    ]);
+    res = { ...res, body: { metadata: {}, sameAs: Object.fromEntries(same) as unknown } };
+  }
   if (step.only) {
     const body = res.body as Record<string, unknown>;
     res = { ...res, body: { metadata: {}, [step.only]: body?.[step.only] } };

@@ -39,6 +39,31 @@ const dir = join(process.cwd(), 'scenarios');
 const stallMs = 90_000;
 const testTimeoutMs = 900_000;
 
+/** Where a scenario's wall time went, step by step (from the run's samples), for finding what to cut. */
+class StepWallTimes {
+  private readonly started = performance.now();
+  private readonly steps: Array<{ step: number; wall: number; sim: number }> = [];
+
+  constructor(private readonly cleanupSeconds: number) {}
+
+  at(step: number, simSeconds: number): void {
+    const last = this.steps.at(-1);
+    if (last?.step === step) return;
+    this.steps.push({ step, wall: (performance.now() - this.started) / 1000, sim: simSeconds });
+  }
+
+  text(): string {
+    const end = { wall: (performance.now() - this.started) / 1000, sim: Number.NaN };
+    const parts = this.steps.map((s, i) => {
+      const next = this.steps[i + 1] ?? end;
+      const sim = Number.isNaN(next.sim) ? '' : ` (${(next.sim - s.sim).toFixed(0)} s simulated)`;
+      return `${s.step === 0 ? 'start' : `step ${s.step}`} ${(next.wall - s.wall).toFixed(1)} s${sim}`;
+    });
+    const first = this.steps[0]?.wall ?? 0;
+    return `cleanup ${this.cleanupSeconds.toFixed(1)} s, startup ${first.toFixed(1)} s, ${parts.join(', ')}`;
+  }
+}
+
 describe('scenarios against the real control plane', () => {
   let client: KubeClient;
   beforeAll(async () => {
@@ -51,9 +76,12 @@ describe('scenarios against the real control plane', () => {
       const parsed = parseScenario(readFileSync(join(dir, `${name}.yaml`), 'utf8'));
       expect(parsed.errors).toEqual([]);
       if (!parsed.scenario) throw new Error(`${name}: no scenario`);
+      const cleaning = performance.now();
       await emptyCluster(client);
+      const wall = new StepWallTimes((performance.now() - cleaning) / 1000);
       const stalled = new AbortController();
       const report = await runScenario(parsed.scenario, {
+        onProgress: (p) => wall.at(p.step, p.sample.t),
         baseDir: dir,
         cluster: { kubeconfig: clusterKubeconfig(), startMs: Date.now() },
         signal: AbortSignal.any([signal, stalled.signal]),
@@ -63,7 +91,9 @@ describe('scenarios against the real control plane', () => {
           stalled.abort();
         },
       });
-      console.log(`${name}: ${report.passed ? 'passed' : 'FAILED'} in ${report.wallSeconds.toFixed(0)} s wall`);
+      console.log(
+        `${name}: ${report.passed ? 'passed' : 'FAILED'} in ${report.wallSeconds.toFixed(0)} s wall; ${wall.text()}`,
+      );
       const failed = report.expectations
         .filter((e) => !e.passed)
         .map((e) => `step ${e.step}: ${e.description}: ${e.observed}`);

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ControllerMetrics } from './controller-metrics.js';
 import { nodeResourceLabelNames, StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
+import { RowGauge } from './row-gauge.js';
 import { StatusConditionMetrics } from './status-condition-metrics.js';
 import type { DisruptionLabels } from './disruption-metrics.js';
 
@@ -28,7 +29,7 @@ export class Metrics {
   /** controller-runtime's reconcile and client-go's workqueue metrics. */
   readonly controllers = new ControllerMetrics(this.registry);
   /** Per-node totals, cluster-state gauges, pod startup and NodeClaim termination durations. */
-  readonly state = new StateMetrics(this.registry, (name, gauge) => this.refill(name, gauge));
+  readonly state = new StateMetrics(this.registry, (name) => this.rowsOf(name));
   /** operatorpkg's `operator_<kind>_status_condition_*` and `operator_<kind>_termination_*` families. */
   readonly statusConditions = new StatusConditionMetrics(this.registry);
   readonly nodeClaimsCreated = new Counter({
@@ -67,7 +68,7 @@ export class Metrics {
     labelNames: ['nodepool', 'zone'],
     registers: [this.registry],
   });
-  readonly podsState: Gauge = new Gauge({
+  readonly podsState: Gauge = new RowGauge({
     name: 'karpenter_pods_state',
     help: 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
     labelNames: [
@@ -82,15 +83,15 @@ export class Metrics {
       'instance_type',
       'phase',
     ],
-    collect: (): void => this.refill('karpenter_pods_state', this.podsState),
-    registers: [this.registry],
+    registry: this.registry,
+    rows: () => this.rowsOf('karpenter_pods_state'),
   });
-  readonly nodesAllocatable: Gauge = new Gauge({
+  readonly nodesAllocatable: Gauge = new RowGauge({
     name: 'karpenter_nodes_allocatable',
     help: 'Node allocatable are the resources allocatable by nodes.',
     labelNames: [...nodeResourceLabelNames],
-    collect: (): void => this.refill('karpenter_nodes_allocatable', this.nodesAllocatable),
-    registers: [this.registry],
+    registry: this.registry,
+    rows: () => this.rowsOf('karpenter_nodes_allocatable'),
   });
   readonly schedulingDuration = new Histogram({
     name: 'karpenter_scheduler_scheduling_duration_seconds',
@@ -141,19 +142,19 @@ export class Metrics {
     labelNames: ['consolidation_type'],
     registers: [this.registry],
   });
-  readonly nodePoolUsage: Gauge = new Gauge({
+  readonly nodePoolUsage: Gauge = new RowGauge({
     name: 'karpenter_nodepools_usage',
     help: 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
     labelNames: ['nodepool', 'resource_type'],
-    collect: (): void => this.refill('karpenter_nodepools_usage', this.nodePoolUsage),
-    registers: [this.registry],
+    registry: this.registry,
+    rows: () => this.rowsOf('karpenter_nodepools_usage'),
   });
-  readonly nodePoolLimit: Gauge = new Gauge({
+  readonly nodePoolLimit: Gauge = new RowGauge({
     name: 'karpenter_nodepools_limit',
     help: 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
     labelNames: ['nodepool', 'resource_type'],
-    collect: (): void => this.refill('karpenter_nodepools_limit', this.nodePoolLimit),
-    registers: [this.registry],
+    registry: this.registry,
+    rows: () => this.rowsOf('karpenter_nodepools_limit'),
   });
   readonly cloudProviderDuration = new Histogram({
     name: 'karpenter_cloudprovider_duration_seconds',
@@ -225,11 +226,8 @@ export class Metrics {
     this.sources.set(name, rows);
   }
 
-  private refill(name: ScrapedGauge, gauge: Gauge): void {
-    const rows = this.sources.get(name);
-    if (!rows) return;
-    gauge.reset();
-    for (const r of rows()) gauge.set(r.labels, r.value);
+  private rowsOf(name: ScrapedGauge): Iterable<GaugeRow> {
+    return this.sources.get(name)?.() ?? [];
   }
 
   /** Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its runtime's. */

@@ -3,7 +3,8 @@
  * scraped, the pod startup and node termination summaries and the NodeClaim termination histogram, with v1's names,
  * labels and buckets.
  */
-import { Gauge, Histogram, Summary, type Registry } from 'prom-client';
+import { Histogram, Summary, type Registry } from 'prom-client';
+import { RowGauge, type Row } from './row-gauge.js';
 import { WellKnownLabels } from '../scheduling/index.js';
 
 /** The per-node gauges filled at scrape time. */
@@ -43,10 +44,10 @@ export const nodeLabelNames: readonly string[] = [...wellKnownNodeLabels.map(([,
 /** Labels of every per-node resource gauge (as `karpenter_nodes_allocatable`). */
 export const nodeResourceLabelNames: readonly string[] = [...nodeLabelNames, 'resource_type'];
 
-/** Fills `gauge` from the rows registered under `name`. */
-type Refill = (name: NodeTotalGauge | ClusterStateGauge, gauge: Gauge) => void;
+/** The rows of the moment registered under `name`. */
+type RowsOf = (name: NodeTotalGauge | ClusterStateGauge) => Iterable<Row>;
 
-/** The instruments; the per-node and cluster-state gauges ask `refill` for their rows on every scrape. */
+/** The instruments; the per-node and cluster-state gauges ask `rowsOf` for their rows on every scrape. */
 export class StateMetrics {
   /** The time from pod creation until the pod is running (its Ready transition), for pods seen Pending. */
   readonly podStartupDuration: Summary;
@@ -56,15 +57,9 @@ export class StateMetrics {
   readonly nodeClaimTerminationDuration: Histogram<'nodepool'>;
 
   /** Registers every instrument on `registry`. */
-  constructor(registry: Registry, refill: Refill) {
+  constructor(registry: Registry, rowsOf: RowsOf) {
     for (const [name, help] of Object.entries(nodeTotalGauges) as Array<[NodeTotalGauge, string]>) {
-      const gauge: Gauge = new Gauge({
-        name,
-        help,
-        labelNames: [...nodeResourceLabelNames],
-        collect: (): void => refill(name, gauge),
-        registers: [registry],
-      });
+      new RowGauge({ name, help, labelNames: nodeResourceLabelNames, registry, rows: () => rowsOf(name) });
     }
     const clusterState: Array<[ClusterStateGauge, string]> = [
       ['karpenter_cluster_state_node_count', 'Current count of nodes in cluster state'],
@@ -74,21 +69,21 @@ export class StateMetrics {
       ],
     ];
     for (const [name, help] of clusterState) {
-      const gauge: Gauge = new Gauge({ name, help, collect: (): void => refill(name, gauge), registers: [registry] });
+      new RowGauge({ name, help, labelNames: [], registry, rows: () => rowsOf(name) });
     }
-    const lifetime: Gauge = new Gauge({
+    new RowGauge({
       name: 'karpenter_nodes_current_lifetime_seconds',
       help: 'Node age in seconds',
-      labelNames: [...nodeLabelNames],
-      collect: (): void => refill('karpenter_nodes_current_lifetime_seconds', lifetime),
-      registers: [registry],
+      labelNames: nodeLabelNames,
+      registry,
+      rows: () => rowsOf('karpenter_nodes_current_lifetime_seconds'),
     });
-    const utilization: Gauge = new Gauge({
+    new RowGauge({
       name: 'karpenter_cluster_utilization_percent',
       help: 'Utilization of allocatable resources by pod requests',
       labelNames: ['resource_type'],
-      collect: (): void => refill('karpenter_cluster_utilization_percent', utilization),
-      registers: [registry],
+      registry,
+      rows: () => rowsOf('karpenter_cluster_utilization_percent'),
     });
     this.podStartupDuration = new Summary({
       name: 'karpenter_pods_startup_duration_seconds',

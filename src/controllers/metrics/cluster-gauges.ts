@@ -16,7 +16,7 @@ import {
   clusterStateNodeCountRows,
   clusterStateSyncedRows,
   clusterUtilizationRows,
-  nodeLabels,
+  ScrapeCache,
   nodeLifetimeRows,
   nodeTotalRows,
   resourceType,
@@ -74,9 +74,9 @@ function* resourceRows(informers: ClusterInformers, pick: 'usage' | 'limit'): It
 }
 
 /** One `karpenter_nodes_allocatable` row per node and resource, with the labels of every per-node series. */
-export function* nodeAllocatableRows(informers: ClusterInformers): Iterable<GaugeRow> {
+export function* nodeAllocatableRows(informers: ClusterInformers, cache: ScrapeCache): Iterable<GaugeRow> {
   for (const node of informers.nodes.cache.list()) {
-    const labels = nodeLabels(node);
+    const labels = cache.labels(node);
     for (const [resource, text] of Object.entries(node.status?.allocatable ?? {})) {
       const value = amount(String(text));
       if (value !== undefined) yield { labels: { ...labels, resource_type: resourceType(resource) }, value };
@@ -100,14 +100,15 @@ export function registerClusterGauges(
   state: ClusterState,
   clock: Clock,
 ): void {
+  const cache = new ScrapeCache();
   for (const name of Object.keys(nodeTotalGauges) as NodeTotalGauge[])
-    metrics.fillOnScrape(name, () => nodeTotalRows(nodeTotals[name], informers, state));
+    metrics.fillOnScrape(name, () => nodeTotalRows(nodeTotals[name], informers, state, cache));
   metrics.fillOnScrape('karpenter_cluster_state_node_count', () => clusterStateNodeCountRows(informers, state));
   metrics.fillOnScrape('karpenter_cluster_state_synced', () => clusterStateSyncedRows(state));
-  metrics.fillOnScrape('karpenter_nodes_current_lifetime_seconds', () => nodeLifetimeRows(informers, clock));
-  metrics.fillOnScrape('karpenter_cluster_utilization_percent', () => clusterUtilizationRows(informers, state));
+  metrics.fillOnScrape('karpenter_nodes_current_lifetime_seconds', () => nodeLifetimeRows(informers, clock, cache));
+  metrics.fillOnScrape('karpenter_cluster_utilization_percent', () => clusterUtilizationRows(informers, state, cache));
   metrics.fillOnScrape('karpenter_pods_state', () => podStateRows(informers));
   metrics.fillOnScrape('karpenter_nodepools_usage', () => resourceRows(informers, 'usage'));
   metrics.fillOnScrape('karpenter_nodepools_limit', () => resourceRows(informers, 'limit'));
-  metrics.fillOnScrape('karpenter_nodes_allocatable', () => nodeAllocatableRows(informers));
+  metrics.fillOnScrape('karpenter_nodes_allocatable', () => nodeAllocatableRows(informers, cache));
 }

@@ -50,6 +50,36 @@ export function podAmounts(pod: Pod, kind: 'requests' | 'limits'): Amounts {
 }
 
 /**
+ * What a scrape computes per pod and per node, kept per object: the informer replaces an object when it changes, so
+ * an entry is good for as long as its object is cached, and a scrape costs a lookup per unchanged pod instead of
+ * parsing every container's quantities once per gauge family.
+ */
+export class ScrapeCache {
+  private readonly pods = new WeakMap<Pod, { requests: Amounts; limits: Amounts }>();
+  private readonly nodes = new WeakMap<Node, Record<string, string>>();
+
+  /** The pod's requests or limits (see {@link podAmounts}). */
+  amounts(pod: Pod, kind: 'requests' | 'limits'): Amounts {
+    let e = this.pods.get(pod);
+    if (!e) {
+      e = { requests: podAmounts(pod, 'requests'), limits: podAmounts(pod, 'limits') };
+      this.pods.set(pod, e);
+    }
+    return e[kind];
+  }
+
+  /** The node's series labels (see {@link nodeLabels}). */
+  labels(node: Node): Record<string, string> {
+    let l = this.nodes.get(node);
+    if (!l) {
+      l = nodeLabels(node);
+      this.nodes.set(node, l);
+    }
+    return l;
+  }
+}
+
+/**
  * The labels of every per-node series, as Karpenter's: each well-known label (empty when the node lacks it, so a
  * node no NodePool owns has `nodepool=""`), the node's name and its phase (a field Kubernetes no longer sets).
  */
@@ -68,7 +98,7 @@ export function resourceType(name: string): string {
 /** Which per-node total a gauge reports. */
 export type NodeTotal = 'podRequests' | 'podLimits' | 'daemonRequests' | 'daemonLimits' | 'systemOverhead';
 
-function totalOf(which: NodeTotal, node: Node, pods: readonly Pod[]): Amounts {
+function totalOf(which: NodeTotal, node: Node, pods: readonly Pod[], cache: ScrapeCache): Amounts {
   if (which === 'systemOverhead') {
     const out = amountsOf(node.status?.capacity);
     for (const [k, v] of Object.entries(amountsOf(node.status?.allocatable))) out[k] = (out[k] ?? 0) - v;
@@ -78,27 +108,34 @@ function totalOf(which: NodeTotal, node: Node, pods: readonly Pod[]): Amounts {
   const kind = which === 'podRequests' || which === 'daemonRequests' ? 'requests' : 'limits';
   const counted = pods.filter((p) => !daemonOnly || isDaemonSetPod(p));
   const out: Amounts = {};
-  for (const p of counted) add(out, podAmounts(p, kind));
+  for (const p of counted) add(out, cache.amounts(p, kind));
   // Karpenter's sums of requests and limits count the pods as the `pods` resource.
   if (counted.length > 0) out.pods = counted.length;
   return out;
 }
 
 /** One row per node and resource of a per-node total. */
-export function* nodeTotalRows(which: NodeTotal, informers: ClusterInformers, state: ClusterState): Iterable<GaugeRow> {
+export function* nodeTotalRows(
+  which: NodeTotal,
+  informers: ClusterInformers,
+  state: ClusterState,
+  cache: ScrapeCache,
+): Iterable<GaugeRow> {
   for (const node of informers.nodes.cache.list()) {
-    const labels = nodeLabels(node);
-    const totals = totalOf(which, node, which === 'systemOverhead' ? [] : state.podsOn(node.metadata.name ?? ''));
+    const labels = cache.labels(node);
+    const pods = which === 'systemOverhead' ? [] : state.podsOn(node.metadata.name ?? '');
+    const totals = totalOf(which, node, pods, cache);
     for (const [resource, value] of Object.entries(totals))
       yield { labels: { ...labels, resource_type: resourceType(resource) }, value };
   }
 }
 
 /** `karpenter_nodes_current_lifetime_seconds`: each node's age. */
-export function* nodeLifetimeRows(informers: ClusterInformers, clock: Clock): Iterable<GaugeRow> {
+export function* nodeLifetimeRows(informers: ClusterInformers, clock: Clock, cache: ScrapeCache): Iterable<GaugeRow> {
   for (const node of informers.nodes.cache.list()) {
     const created = Date.parse(node.metadata.creationTimestamp ?? '');
-    if (Number.isFinite(created)) yield { labels: nodeLabels(node), value: Math.max(0, clock.now() - created) / 1000 };
+    if (Number.isFinite(created))
+      yield { labels: cache.labels(node), value: Math.max(0, clock.now() - created) / 1000 };
   }
 }
 
@@ -106,12 +143,16 @@ export function* nodeLifetimeRows(informers: ClusterInformers, clock: Clock): It
  * `karpenter_cluster_utilization_percent`: for each resource the nodes have allocatable, the pods' requests on
  * every node as a percentage of the nodes' allocatable.
  */
-export function* clusterUtilizationRows(informers: ClusterInformers, state: ClusterState): Iterable<GaugeRow> {
+export function* clusterUtilizationRows(
+  informers: ClusterInformers,
+  state: ClusterState,
+  cache: ScrapeCache,
+): Iterable<GaugeRow> {
   const allocatable: Amounts = {};
   const requested: Amounts = {};
   for (const node of informers.nodes.cache.list()) {
     add(allocatable, amountsOf(node.status?.allocatable));
-    add(requested, totalOf('podRequests', node, state.podsOn(node.metadata.name ?? '')));
+    add(requested, totalOf('podRequests', node, state.podsOn(node.metadata.name ?? ''), cache));
   }
   for (const [resource, total] of Object.entries(allocatable))
     if (total > 0)

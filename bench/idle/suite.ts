@@ -1,19 +1,22 @@
 /**
- * `npm run bench -- idle [--sizes 50,500] [--seconds 20] [--settle 10] [--with-node-leases] [--cpu-prof DIR] [--json]`: the CPU an idle
+ * `npm run bench -- idle [--sizes 50,500] [--seconds 20] [--settle 30] [--with-node-leases] [--cpu-prof DIR] [--json]`: the CPU an idle
  * `tenon controller --cloud-provider fake` uses, as a share of one core, in a cluster where it already runs N
  * NodeClaims. Per size: the embedded API server and a kube-scheduler run in this process; the controller runs as
  * its own process with the chart's defaults (leader election on, info logs); a Deployment of N pods that each need
- * a whole m5.xlarge makes it launch N NodeClaims; once all pods run and a settle time has passed, the controller's
- * CPU time (from /proc) is read over a fixed wall window in which nothing changes. The fake cloud's simulated
- * kubelets run inside the controller's process, but their Node Lease renewals (one write per machine every 10 s,
- * which real machines make themselves) are off unless `--with-node-leases`, so the figure is the controllers'.
- * JSON keys: suite, nodeClaims, seconds, cpuSeconds, cpuPercentOfCore.
- */
+ * a whole m5.xlarge makes it launch N NodeClaims; once all pods run and every NodeClaim is initialized, and a settle
+ * time has passed (the controller's reaction to the last change: conditions, a consolidation pass over the new
+ * nodes and its events), the controller's CPU time (from /proc) is read over a fixed wall window. The window must
+ * be idle: if any NodeClaim, pod or Event changed during it, the run fails and asks for a longer settle. The fake
+ * cloud's simulated kubelets run inside the controller's process, but their Node Lease renewals (one write per
+ * machine every 10 s, which real machines make themselves) are off unless `--with-node-leases`, so the figure is
+ * the controllers'.
+ * JSON keys: suite, nodeClaims, seconds, cpuSeconds, cpuPercentOfCore. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConditionTypes } from '../../src/api/index.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
 import { systemClock } from '../../src/clock/index.js';
 import {
@@ -121,7 +124,7 @@ function parseFlags(args: readonly string[]): Flags {
   return {
     sizes,
     seconds: positive('--seconds', 20),
-    settle: positive('--settle', 10),
+    settle: positive('--settle', 30),
     json: args.includes('--json'),
     cpuProfDir: value('--cpu-prof'),
     nodeLeases: args.includes('--with-node-leases'),
@@ -180,7 +183,17 @@ function startController(kubeconfig: string, flags: Flags): Controller {
   };
 }
 
-/** Waits (wall clock) until every pod runs on one of exactly `n` NodeClaims; throws after `timeoutMs`. */
+/** Whether a NodeClaim's Initialized condition is True (what `kubectl get nodeclaims` shows as READY). */
+function initialized(claim: KubeObject): boolean {
+  const conditions = (claim as { status?: { conditions?: Array<{ type: string; status: string }> } }).status
+    ?.conditions;
+  return conditions?.some((c) => c.type === ConditionTypes.initialized && c.status === 'True') ?? false;
+}
+
+/**
+ * Waits (wall clock) until every pod runs on one of exactly `n` NodeClaims and every NodeClaim is initialized (the
+ * controller is done launching them); throws after `timeoutMs`.
+ */
 async function waitSettled(o: {
   client: KubeClient;
   n: number;
@@ -192,17 +205,43 @@ async function waitSettled(o: {
   while (Date.now() < deadline) {
     if (o.controller.child.exitCode !== null) throw new Error(`the controller exited:\n${o.controller.tail()}`);
     const claims = (await o.client.list(nodeClaims)).items;
+    const ready = claims.filter(initialized).length;
     const pods = (await o.client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
     const running = pods.filter((p) => p.status?.phase === 'Running').length;
     const stuck = pods
       .filter((p) => p.status?.phase !== 'Running')
       .slice(0, 3)
       .map((p) => `${p.metadata.name ?? ''} ${p.status?.phase ?? 'no phase'} on ${p.spec.nodeName || 'no node'}`);
-    seen = `${claims.length} NodeClaims, ${running}/${o.n} pods Running${stuck.length ? `; not Running: ${stuck.join(', ')}` : ''}`;
-    if (claims.length === o.n && running === o.n) return;
+    seen = `${claims.length} NodeClaims (${ready} initialized), ${running}/${o.n} pods Running${stuck.length ? `; not Running: ${stuck.join(', ')}` : ''}`;
+    if (claims.length === o.n && ready === o.n && running === o.n) return;
     await sleep(1000);
   }
   throw new Error(`not settled within ${o.timeoutMs / 1000} s (${seen}); controller output:\n${o.controller.tail()}`);
+}
+
+/** The resourceVersion of every NodeClaim, pod and Event, by kind and name: what the controller writes when it acts. */
+async function objectVersions(client: KubeClient): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [kind, type] of [
+    ['NodeClaim', nodeClaims],
+    ['Pod', Resources.pods],
+    ['Event', Resources.events],
+  ] as const) {
+    for (const o of (await client.list<KubeObject>(type)).items)
+      out.set(`${kind} ${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`, o.metadata.resourceVersion ?? '');
+  }
+  return out;
+}
+
+/** What changed between two objectVersions() snapshots, as "2 NodeClaim, 1 Event" (empty when nothing did). */
+function changedBetween(before: Map<string, string>, after: Map<string, string>): string {
+  const counts = new Map<string, number>();
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    if (before.get(key) === after.get(key)) continue;
+    const kind = key.slice(0, key.indexOf(' '));
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
 }
 
 async function startWorld(server: ApiServer): Promise<{ client: KubeClient; world: World }> {
@@ -230,14 +269,18 @@ async function measure(n: number, flags: Flags, ticks: number): Promise<IdleRow>
     await applyObjects(client, new Discovery(client), parseManifests(manifests(n)));
     await waitSettled({ client, n, controller, timeoutMs: 120_000 + n * 1_000 });
     await sleep(flags.settle * 1000);
+    const versions = await objectVersions(client);
     const pid = controller.child.pid ?? 0;
     const before = processCpuSeconds(pid, ticks);
     const startedAt = Date.now();
     await sleep(flags.seconds * 1000);
     const cpuSeconds = processCpuSeconds(pid, ticks) - before;
     const seconds = (Date.now() - startedAt) / 1000;
-    // Idle means nothing changed: a launch or a disruption in the window would measure work, not idling.
+    // Idle means nothing changed: a launch, a status write, a disruption or its events in the window would measure
+    // the controller acting on a change, not idling.
     await waitSettled({ client, n, controller, timeoutMs: 1 });
+    const changed = changedBetween(versions, await objectVersions(client));
+    if (changed) throw new Error(`not idle: ${changed} object(s) changed during the window; try a longer --settle`);
     return { suite: 'idle', nodeClaims: n, seconds, cpuSeconds, cpuPercentOfCore: (cpuSeconds / seconds) * 100 };
   } finally {
     await controller.stop();
@@ -273,7 +316,15 @@ export async function idleSuite(args: string[]): Promise<void> {
   const ticks = clockTicksPerSecond();
   const rows: IdleRow[] = [];
   for (const n of flags.sizes) {
-    const row = await measure(n, flags, ticks);
+    let row: IdleRow;
+    try {
+      row = await measure(n, flags, ticks);
+    } catch (e) {
+      // A run that did not settle or was not idle says so in one message (with the controller's output if any).
+      process.stderr.write(`bench idle at ${n} NodeClaims: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+      return;
+    }
     rows.push(row);
     if (flags.json) process.stdout.write(`${JSON.stringify(row)}\n`);
   }

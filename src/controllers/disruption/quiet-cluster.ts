@@ -5,7 +5,11 @@
  * its consolidateAfter, or the five minutes after which Karpenter looks again anyway). A view with pending pods
  * or in-flight NodeClaims, or a NodePool whose budgets follow a schedule, is never treated as quiet: those change
  * with the clock alone. Building the view of a large idle cluster every 10 s was most of an idle controller's CPU.
+ * A Node update that only renews its conditions' heartbeat times is not a change: a kubelet posts one every five
+ * minutes, so in a cluster of 500 nodes almost every 10 s poll would see one (Karpenter, too, marks its cluster
+ * unconsolidated only on a node's add, delete, initialization or deletion mark, never on a status heartbeat).
  */
+import type { Node } from '../../kube/index.js';
 import type { ClusterInformers } from '../../state/informers.js';
 import { ConsolidatedStateMaxAgeMs } from './pass-cache.js';
 import type { DisruptionView } from './types.js';
@@ -22,6 +26,15 @@ export function nextSettleAt(view: DisruptionView): number {
   return next;
 }
 
+/** Fields a kubelet's status post renews without anything else changing; no decision reads them. */
+const heartbeatFields = new Set(['resourceVersion', 'managedFields', 'lastHeartbeatTime']);
+
+/** True when `b` differs from `a` in heartbeat fields only (a status post of an unchanged node). */
+export function heartbeatOnly(a: Node, b: Node): boolean {
+  const text = (n: Node): string => JSON.stringify(n, (k, v: unknown) => (heartbeatFields.has(k) ? undefined : v));
+  return text(a) === text(b);
+}
+
 /** Whether only informer events can change what a pass over `view` decides (until its next clock boundary). */
 function changesOnlyWithEvents(view: DisruptionView): boolean {
   return (
@@ -36,13 +49,14 @@ export class QuietCluster {
   private generation = 0;
   private quiet: { generation: number; until: number } | undefined;
 
-  /** Counts every add, update and delete of every informer the view reads. */
+  /** Counts every add, update and delete of every informer the view reads, but a Node's heartbeat. */
   constructor(informers: ClusterInformers) {
     const bump = (): void => {
       this.generation++;
     };
-    for (const inf of Object.values(informers) as Array<ClusterInformers[keyof ClusterInformers]>)
-      inf.on({ add: bump, update: bump, delete: bump });
+    for (const [name, inf] of Object.entries(informers) as Array<[string, ClusterInformers[keyof ClusterInformers]]>)
+      if (name !== 'nodes') inf.on({ add: bump, update: bump, delete: bump });
+    informers.nodes.on({ add: bump, update: (a, b) => (heartbeatOnly(a, b) ? undefined : bump()), delete: bump });
   }
 
   /** True while nothing changed since a fruitless pass and `now` is before its next clock boundary. */

@@ -12,6 +12,8 @@ import { healthFinding } from './node-health.js';
 import { stepOf, type Step } from './nodeclaim-step.js';
 import { timeOf } from './snapshot.js';
 import { duration } from './units.js';
+import { drainablePods } from '../controllers/node/termination/drain-order.js';
+import { drainDeadline, instanceTerminationTime } from '../controllers/node/termination/replacement-wait.js';
 
 /** The lifecycle timeouts (Karpenter's defaults; `tenon controller` reads LAUNCH_TIMEOUT and REGISTRATION_TIMEOUT). */
 export interface LifecycleTimeouts {
@@ -28,6 +30,16 @@ const next: Record<Step['name'], string> = {
   Ready: 'nothing: it runs pods until it is disrupted',
   Deleting: 'the node is drained and the instance terminated',
 };
+
+/** What comes after the step; an interrupted NodeClaim's drain first waits for its pods' replacement. */
+function nextLine(ctx: ExplainContext, nc: StoredNodeClaim, step: Step, node: Node | undefined): string {
+  const endsAt = step.name === 'Deleting' ? instanceTerminationTime(nc) : undefined;
+  if (endsAt === undefined) return `next: ${next[step.name]}`;
+  const pods = drainablePods(ctx.index.podsByNode.get(node?.metadata.name ?? '') ?? [], ctx.now);
+  const by = drainDeadline(endsAt, pods);
+  const when = by > ctx.now ? `in ${duration(by - ctx.now)} at the latest` : 'now';
+  return `next: interrupted, its instance goes in ${duration(Math.max(0, endsAt - ctx.now))}: the pods keep running until capacity for them is initialized (or a launch fails), the drain starts ${when} so they get their termination grace; then the instance is terminated`;
+}
 
 function eventsAbout(ctx: ExplainContext, names: readonly string[], reason: string): string[] {
   return ctx.snapshot.events
@@ -184,7 +196,7 @@ export function explainNodeClaim(
   const details = [
     // Without a wait the taint line is the summary's; with one, it is a detail.
     ...(taint && step.waitingOn ? [taint] : []),
-    ...[advice.detail, `next: ${next[step.name]}`, t].filter((x): x is string => x !== undefined),
+    ...[advice.detail, nextLine(ctx, nc, step, node), t].filter((x): x is string => x !== undefined),
     whereLine(nc, node?.metadata.name),
   ];
   const repair = repairOf(ctx, { name, node, summary, details });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../src/api/index.js';
+import { explainContext, explainNodeClaim, readSnapshot } from '../../src/explain/index.js';
 import { Resources, type KubeObject, type Pod } from '../../src/kube/index.js';
 import { instanceIdOf } from '../../src/providers/aws/index.js';
 import { startPlayground, type Playground } from '../../src/sim/playground/playground.js';
@@ -85,6 +86,7 @@ describe('spot interruption on the playground', () => {
       pg.interruption.eventBridge.interruptSpot(victim.instanceId);
       let claimDeletedAt: number | undefined;
       let firstEvictionAt: number | undefined;
+      let explainedWait: string | undefined;
       while (pg.clock.now() < t0 + SpotInterruptionWarningMs) {
         await pg.clock.advance(1_000);
         const current = (await list<Claim>(pg, Resources.nodeClaims)).find(
@@ -96,9 +98,18 @@ describe('spot interruption on the playground', () => {
           (p) => displaced.has(p.metadata.name) && !p.metadata.deletionTimestamp && p.status?.phase === 'Running',
         );
         if (firstEvictionAt === undefined && stayed.length < displaced.size) firstEvictionAt = pg.clock.now();
+        if (claimDeletedAt !== undefined && firstEvictionAt === undefined && explainedWait === undefined) {
+          const snapshot = await pg.clock.busy(readSnapshot(pg.observer.client));
+          const ctx = explainContext(snapshot, { instanceTypes: new Map(), now: pg.clock.now() });
+          explainedWait = explainNodeClaim(ctx, claim.metadata.name ?? '')?.details.find((d) => d.startsWith('next:'));
+        }
       }
       // At the end of the warning the workload already runs without the instance (which Tenon terminated itself).
       expect(claimDeletedAt).toBeDefined();
+      // While it waited, `tenon explain nodeclaim` said so.
+      expect(explainedWait).toMatch(
+        /^next: interrupted, its instance goes in [\w ]+: the pods keep running until capacity for them is initialized \(or a launch fails\), the drain starts in [\w ]+ at the latest/,
+      );
       expect((claimDeletedAt ?? Infinity) - t0).toBeLessThanOrEqual(5_000);
       const pods = await webPods(pg);
       expect(running(pods)).toBe(true);

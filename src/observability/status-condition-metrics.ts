@@ -46,21 +46,41 @@ export interface StatusSource<T extends Conditioned = Conditioned> {
 /** client_golang's default histogram buckets, which operatorpkg uses unless told otherwise. */
 export const defaultBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** One gauge sample: the object's identity, the condition's labels (none for termination) and the value. */
-export interface StatusGaugeRow {
-  namespace: string;
-  name: string;
-  /** The object's labels, for the WithLabels dimensions. */
-  objectLabels: Record<string, string>;
-  condition?: { type: string; status: string; reason: string };
-  value: number;
+/** What the gauges read at scrape time, per kind: the objects of the moment and the time. */
+export interface StatusGaugeSource {
+  objects(): Iterable<Conditioned>;
+  /** Milliseconds since the epoch on the operator's clock. */
+  now(): number;
 }
 
-/** What is filled at scrape time, per kind: every condition of every object, and every terminating object. */
-export interface StatusGaugeSource {
-  conditions(): Iterable<StatusGaugeRow>;
-  currentStatusSeconds(): Iterable<StatusGaugeRow>;
-  terminating(): Iterable<StatusGaugeRow>;
+/** Which gauge a scrape fills. */
+type GaugeKind = 'count' | 'currentStatusSeconds' | 'terminating';
+
+/** Seconds from an RFC 3339 time to `nowMs`, or undefined when the time is missing or malformed. */
+function secondsSince(iso: string | undefined, nowMs: number): number | undefined {
+  const at = Date.parse(iso ?? '');
+  return Number.isFinite(at) ? Math.max(0, (nowMs - at) / 1000) : undefined;
+}
+
+/** An object's labels on every series: its identity first, the per-kind or kind labels last. */
+interface ObjectLabels {
+  base: Record<string, string>;
+  tail: Record<string, string>;
+}
+
+/** A deleting object's seconds in termination, into `out`. */
+function terminatingRow(o: Conditioned, l: ObjectLabels, now: number, out: Row[]): void {
+  const s = o.metadata.deletionTimestamp ? secondsSince(o.metadata.deletionTimestamp, now) : undefined;
+  if (s !== undefined) out.push({ labels: { ...l.base, ...l.tail }, value: s });
+}
+
+/** One row per condition of `o` into `out`: 1 each, or with `now` the seconds its status has been held. */
+function conditionRows(o: Conditioned, l: ObjectLabels, now: number | undefined, out: Row[]): void {
+  for (const c of o.status?.conditions ?? []) {
+    const value = now === undefined ? 1 : secondsSince(c.lastTransitionTime, now);
+    if (value === undefined) continue;
+    out.push({ labels: { ...l.base, type: c.type, status: c.status, reason: c.reason ?? '', ...l.tail }, value });
+  }
 }
 
 /** An event the counters and histograms record. */
@@ -127,7 +147,7 @@ export class StatusConditionMetrics {
     };
     const deprecatedKinds = (): KindFamilies[] => [...this.kinds.values()].filter((k) => k.kind.deprecated);
     this.gauge('operator_status_condition_count', countHelp, [...conditionGaugeLabels, ...kindLabels], () =>
-      deprecatedKinds().flatMap((k) => this.rows(k, 'conditions', false)),
+      deprecatedKinds().flatMap((k) => this.rows(k, 'count', false)),
     );
     this.gauge(
       'operator_status_condition_current_status_seconds',
@@ -177,7 +197,7 @@ export class StatusConditionMetrics {
     };
     this.kinds.set(kind.kind, k);
     this.gauge(`${prefix}_status_condition_count`, countHelp, [...conditionGaugeLabels, ...extra], () =>
-      this.rows(k, 'conditions', true),
+      this.rows(k, 'count', true),
     );
     this.gauge(
       `${prefix}_status_condition_current_status_seconds`,
@@ -219,16 +239,17 @@ export class StatusConditionMetrics {
     return out;
   }
 
-  private rows(k: KindFamilies, which: keyof StatusGaugeSource, perKind: boolean): Row[] {
+  private rows(k: KindFamilies, which: GaugeKind, perKind: boolean): Row[] {
     const source = this.sources.get(k.kind.kind);
     if (!source) return [];
     const out: Row[] = [];
-    const kindLabels = { group: k.kind.group, kind: k.kind.kind };
-    for (const row of source[which]()) {
-      const labels: Record<string, string> = { namespace: row.namespace, name: row.name };
-      if (row.condition) Object.assign(labels, row.condition);
-      Object.assign(labels, perKind ? this.extraLabels(k, row.objectLabels) : kindLabels);
-      out.push({ labels, value: row.value });
+    const now = source.now();
+    for (const o of source.objects()) {
+      // The object's part of every series' labels, built once per object.
+      const base: Record<string, string> = { namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '' };
+      const tail = perKind ? this.extraLabels(k, o.metadata.labels ?? {}) : { group: k.kind.group, kind: k.kind.kind };
+      if (which === 'terminating') terminatingRow(o, { base, tail }, now, out);
+      else conditionRows(o, { base, tail }, which === 'count' ? undefined : now, out);
     }
     return out;
   }

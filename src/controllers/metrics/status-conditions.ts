@@ -7,10 +7,8 @@
 import { Labels } from '../../api/index.js';
 import type { Clock } from '../../clock/clock.js';
 import type {
-  ConditionLike,
   Conditioned,
   StatusConditionMetrics,
-  StatusGaugeRow,
   StatusKind,
   StatusObservation,
   StatusSource,
@@ -44,21 +42,6 @@ function seconds(fromIso: string | undefined, toMs: number): number | undefined 
   return Number.isFinite(from) ? Math.max(0, (toMs - from) / 1000) : undefined;
 }
 
-function identity(o: Conditioned): Pick<StatusGaugeRow, 'namespace' | 'name' | 'objectLabels'> {
-  return { namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '', objectLabels: o.metadata.labels ?? {} };
-}
-
-function* conditionRows(objects: Iterable<Conditioned>, value: (c: ConditionLike) => number | undefined) {
-  for (const o of objects) {
-    const id = identity(o);
-    for (const c of o.status?.conditions ?? []) {
-      const v = value(c);
-      if (v !== undefined)
-        yield { ...id, condition: { type: c.type, status: c.status, reason: c.reason ?? '' }, value: v };
-    }
-  }
-}
-
 /** The conditions of `after` whose status differs from `before`'s (all of them when it is new). */
 function* transitionsOf(before: Conditioned | undefined, after: Conditioned): Iterable<StatusObservation> {
   const objectLabels = after.metadata.labels ?? {};
@@ -82,17 +65,7 @@ export function reportStatusConditions(
 ): () => void {
   let active = true;
   for (const { kind, objects } of sources) {
-    const list = (): Conditioned[] => (active ? objects.cache.list() : []);
-    metrics.register(kind, {
-      conditions: () => conditionRows(list(), () => 1),
-      currentStatusSeconds: () => conditionRows(list(), (c) => seconds(c.lastTransitionTime, clock.now())),
-      *terminating() {
-        for (const o of list()) {
-          const s = o.metadata.deletionTimestamp ? seconds(o.metadata.deletionTimestamp, clock.now()) : undefined;
-          if (s !== undefined) yield { ...identity(o), value: s };
-        }
-      },
-    });
+    metrics.register(kind, { objects: () => (active ? objects.cache.list() : []), now: () => clock.now() });
     const transitions = (before: Conditioned | undefined, after: Conditioned): void => {
       if (!active || before === after) return;
       for (const t of transitionsOf(before, after)) metrics.observe(kind.kind, t);

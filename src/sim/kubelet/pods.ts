@@ -44,10 +44,12 @@ interface Tracked {
   phase: Phase;
   cancel?: () => void;
   restarts?: number;
-  /** The status last posted for the pod: a failed post is retried while it is still the latest. */
+  /** The newest status not yet taken by the API server: a failed post is retried while it is still the newest. */
   status?: Record<string, unknown>;
   /** Cancels the status manager's pending reconcile of a running pod the API server has not ready. */
   reconcile?: () => void;
+  /** A status post is in flight; a newer status waits for it. */
+  posting?: boolean;
 }
 
 const volumeRetryMs = 2_000;
@@ -216,27 +218,49 @@ export class PodWorkers {
     }
   }
 
+  /**
+   * Posts the pod's newest status. As the kubelet's status manager, one post per pod is in flight at a time and a
+   * status that comes while one is in flight is posted after it: two concurrent posts could reach the API server
+   * in either order, and a Running pod would then stay ContainerCreating for good.
+   */
   private async postStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
     const uid = pod.metadata.uid ?? '';
     const t = this.pods.get(uid);
-    if (t) t.status = status;
+    if (!t)
+      return this.patchStatus(pod, status).catch((e: unknown) => (isNotFound(e) ? undefined : this.host.onError(e)));
+    t.status = status;
+    if (t.posting) return;
+    t.posting = true;
     try {
-      await this.host.client.patch(
-        SimResources.pods,
-        { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
-        { status },
-        { subresource: 'status' },
-      );
       // Only a refused status is kept for the retry: a running pod's status is a dozen objects per pod.
-      if (t?.status === status) t.status = undefined;
-    } catch (e) {
-      if (isNotFound(e)) return;
-      this.host.onError(e);
-      // Posted again unless the pod is gone, the kubelet stopped or a newer status was posted since.
-      if (t)
-        this.host.clock.setTimer(statusRetryMs, () => {
-          if (!this.stopped && this.pods.get(uid) === t && t.status === status) void this.postStatus(t.pod, status);
-        });
+      for (let next: Tracked['status'] = t.status; next !== undefined && this.pods.get(uid) === t; next = t.status) {
+        try {
+          await this.patchStatus(t.pod, next);
+          if (t.status === next) t.status = undefined;
+        } catch (e) {
+          if (isNotFound(e)) return;
+          this.host.onError(e);
+          // A newer status is posted at once; this one again later unless the pod is gone, the kubelet stopped or a
+          // newer status came since.
+          if (t.status !== next) continue;
+          const failed = next;
+          this.host.clock.setTimer(statusRetryMs, () => {
+            if (!this.stopped && this.pods.get(uid) === t && t.status === failed) void this.postStatus(t.pod, failed);
+          });
+          return;
+        }
+      }
+    } finally {
+      t.posting = false;
     }
+  }
+
+  private async patchStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    await this.host.client.patch(
+      SimResources.pods,
+      { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace },
+      { status },
+      { subresource: 'status' },
+    );
   }
 }

@@ -76,12 +76,12 @@ export function runLeaderElection(o: LeadershipOptions): Leadership {
   const won = new Promise<boolean>((resolve) => (settleWon = resolve));
   let released: (() => void) | undefined;
   let done = false;
-  const lost = (): void => {
+  const lost = (detail: string): void => {
     if (done) return;
     done = true;
     state.set('lost');
     settleWon(false);
-    o.log.error({ lease, identity }, 'leader election lost');
+    o.log.error({ lease, identity, reason: detail }, 'leader election lost');
     void worker.terminate();
     o.onLost();
   };
@@ -92,7 +92,7 @@ export function runLeaderElection(o: LeadershipOptions): Leadership {
     else if (m.type === 'acquired') {
       o.log.info({ lease, identity }, 'successfully acquired lease');
       settleWon(true);
-    } else if (m.type === 'lost') lost();
+    } else if (m.type === 'lost') lost(m.detail);
     else {
       if (m.type === 'release-failed') o.log.warn({ lease, err: { message: m.message } }, 'lease not released');
       released?.();
@@ -100,7 +100,7 @@ export function runLeaderElection(o: LeadershipOptions): Leadership {
   });
   worker.on('error', (e) => o.log.error({ lease, err: e }, 'lease renewer failed'));
   // A renewer that stopped on its own can neither win nor keep the Lease: the replica stops as on a loss.
-  worker.on('exit', () => lost());
+  worker.on('exit', (code) => lost(`the lease renewer exited (code ${code})`));
   return {
     leading: () => state.leading(Date.now()),
     won,

@@ -30,7 +30,7 @@ export type RenewerMessage =
   | { type: 'acquired' }
   | { type: 'held'; holder: string }
   | { type: 'error'; message: string }
-  | { type: 'lost' }
+  | { type: 'lost'; detail: string }
   | { type: 'released' }
   | { type: 'release-failed'; message: string };
 
@@ -48,6 +48,8 @@ async function renew(port: MessagePort, d: RenewerData): Promise<void> {
   const transport = await transportFromKubeConfig(kc, d.policy ? { policy: { ...d.policy, clock: systemClock } } : {});
   const state = new LeaseState(d.state, d.renewDeadlineMs);
   let lastHolder: string | undefined;
+  let lastError: string | undefined;
+  let renewedAt = 0;
   const elector = new LeaderElector({
     client: new KubeClient(transport),
     clock: systemClock,
@@ -57,8 +59,15 @@ async function renew(port: MessagePort, d: RenewerData): Promise<void> {
     leaseDurationMs: d.leaseDurationMs,
     renewDeadlineMs: d.renewDeadlineMs,
     retryPeriodMs: d.retryPeriodMs,
-    onError: (e) => post({ type: 'error', message: text(e) }),
-    onRenewed: (sentAt) => state.renewed(sentAt),
+    onError: (e) => {
+      lastError = text(e);
+      post({ type: 'error', message: lastError });
+    },
+    onRenewed: (sentAt) => {
+      renewedAt = sentAt;
+      lastError = undefined;
+      state.renewed(sentAt);
+    },
     onHeld: (holder) => {
       if (holder === lastHolder) return;
       lastHolder = holder;
@@ -77,7 +86,10 @@ async function renew(port: MessagePort, d: RenewerData): Promise<void> {
   post({ type: 'acquired' });
   if ((await elector.renewUntilLost()) !== 'lost') return;
   state.set('lost');
-  post({ type: 'lost' });
+  // client-go's reason, "failed to renew lease", with what a user needs to tell a slow API server from a refused renew.
+  const since = ((Date.now() - renewedAt) / 1000).toFixed(1);
+  const why = lastError ? `the last attempt failed: ${lastError}` : 'no attempt was answered in time';
+  post({ type: 'lost', detail: `failed to renew lease: last renewed ${since} s ago; ${why}` });
 }
 
 if (parentPort) {
@@ -86,6 +98,6 @@ if (parentPort) {
     // Without a renewer the Lease cannot be kept: the main thread treats this as a loss.
     new LeaseState((workerData as RenewerData).state, 0).set('lost');
     port.postMessage({ type: 'error', message: text(e) } satisfies RenewerMessage);
-    port.postMessage({ type: 'lost' } satisfies RenewerMessage);
+    port.postMessage({ type: 'lost', detail: `the lease renewer stopped: ${text(e)}` } satisfies RenewerMessage);
   });
 }

@@ -185,6 +185,12 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
+  readonly podEvictionRequests = new Counter({
+    name: 'karpenter_pods_eviction_requests_total',
+    help: 'The total number of pod eviction requests made by Karpenter, labeled by response code',
+    labelNames: ['code'],
+    registers: [this.registry],
+  });
   readonly nodeClaimsUnhealthyDisrupted = new Counter({
     name: 'karpenter_nodeclaims_unhealthy_disrupted_total',
     help: 'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.',

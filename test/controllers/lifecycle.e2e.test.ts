@@ -178,6 +178,12 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
     expect(text).toContain(`karpenter_nodeclaims_termination_duration_seconds_count{nodepool="${pool}"} 1`);
     const sum = /_sum\{[^}]*\} (\S+)/.exec(text)?.[1];
     expect(Number(sum)).toBeGreaterThan(0);
+    // Every eviction request by its answer: PDB refusals (429) while the budget held, then one that went through.
+    const evictions = await h.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_pods_eviction_requests_total',
+    );
+    expect(evictions).toMatch(/karpenter_pods_eviction_requests_total\{code="429"\} [1-9]/);
+    expect(evictions).toMatch(/karpenter_pods_eviction_requests_total\{code="200"\} [1-9]/);
     // The Node's own termination, the performance dashboard's "Node Termination Latency" summary.
     const nodeText = await h.operator.context.metrics.registry.getSingleMetricAsString(
       'karpenter_nodes_termination_duration_seconds',

@@ -1,6 +1,7 @@
 import { Annotations, DisruptedTaint, Finalizers, Labels, type Taint } from '../../../api/index.js';
 import {
   ignoreNotFound,
+  KubeApiError,
   isTooManyRequests,
   nodeReadyCondition,
   Resources,
@@ -184,12 +185,14 @@ export class NodeTerminationController implements Reconciler {
     const ref = { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };
     try {
       await this.ctx.client.evict(ref);
+      this.ctx.metrics.podEvictionRequests.inc({ code: '200' });
       await this.ctx.recorder.publish(pod, {
         type: 'Normal',
         reason: EventReasons.evicted,
         message: `Evicted pod: draining Node ${node.metadata.name}`,
       });
     } catch (e) {
+      if (KubeApiError.is(e)) this.ctx.metrics.podEvictionRequests.inc({ code: String(e.code) });
       if (isTooManyRequests(e)) {
         await this.ctx.recorder.publish(node, {
           type: 'Warning',

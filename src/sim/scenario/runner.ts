@@ -17,7 +17,7 @@ import type { Expectation, Scenario, Step, WaitStep } from './format.js';
 import { launches, priceOf, sample, timeline } from './observe.js';
 import { findUnexplainedWaits } from '../report/unexplained-waits.js';
 import { addCapacityReservations } from './world-setup.js';
-import { describeWaiting } from './waiting-on.js';
+import { describeWaiting, nothingWaiting } from './waiting-on.js';
 
 /** Options of a run. */
 export interface RunScenarioOptions {
@@ -37,6 +37,13 @@ export interface RunScenarioOptions {
    * controllers run on the wall clock, so simulated time may only run ahead of it this much faster.
    */
   clusterPace?: number;
+  /**
+   * Simulated ms per wall ms when attached and nothing is waiting (default 4 × clusterPace): every pod running,
+   * every NodeClaim and node Ready, every kubelet up, and no write of the run's own in the last 2 s of wall time.
+   * Then the cluster owes the run nothing, and an `advance` or a wait for Tenon's own timers need not take the
+   * cluster's pace.
+   */
+  clusterQuietPace?: number;
   /** Ends the run early: the report's error says what it was waiting on (pods, NodeClaims, nodes, requests). */
   signal?: AbortSignal;
   /**
@@ -51,6 +58,14 @@ export interface RunScenarioOptions {
 function clusterPace(o: RunScenarioOptions): number {
   return o.clusterPace ?? 30;
 }
+
+/** Simulated ms per wall ms of an attached run while nothing is waiting (see clusterQuietPace). */
+function quietPace(o: RunScenarioOptions): number {
+  return o.clusterQuietPace ?? 4 * clusterPace(o);
+}
+
+/** Wall time after the run's own write (apply, scale, delete, fault) before the cluster can be taken as settled. */
+const settleAfterWriteMs = 2_000;
 
 /**
  * The operator's settings of an attached run: the provisioning batch windows measured in the cluster's wall time.
@@ -87,6 +102,7 @@ class Run {
   readonly steps: StepMark[] = [];
   allRunning: RunReport['allRunning'];
   private lastSample = Number.NEGATIVE_INFINITY;
+  private lastWrite = Number.NEGATIVE_INFINITY;
   private step = 0;
   private text = '';
 
@@ -124,15 +140,27 @@ class Run {
     this.o.onProgress?.({ sample: s, step: this.step, steps: this.o.steps, text: this.text });
   }
 
+  /** Notes a write of the run's own: the cluster's controllers answer it on the wall clock. */
+  wrote(): void {
+    this.lastWrite = performance.now();
+  }
+
+  /** Simulated ms per wall ms of the next slice of an attached run. */
+  private pace(): number {
+    const settled = performance.now() - this.lastWrite >= settleAfterWriteMs && nothingWaiting(this.pg);
+    return settled ? quietPace(this.o) : clusterPace(this.o);
+  }
+
   async pass(ms: number): Promise<void> {
     const target = this.pg.clock.now() + ms;
     while (this.pg.clock.now() < target) {
       const slice = Math.min(sliceMs, target - this.pg.clock.now());
       const started = performance.now();
+      const pace = this.o.cluster ? this.pace() : 0;
       await this.pg.clock.advance(slice);
       // An attached cluster's components act on the wall clock: each slice lasts at least its share of wall time
       // (a slice whose own work took longer already gave them that).
-      const rest = this.o.cluster ? slice / clusterPace(this.o) - (performance.now() - started) : 0;
+      const rest = this.o.cluster ? slice / pace - (performance.now() - started) : 0;
       if (rest > 0) await new Promise((r) => setTimeout(r, rest));
       await this.look();
     }
@@ -196,6 +224,15 @@ async function wait(run: Run, i: number, w: WaitStep): Promise<boolean> {
 }
 
 async function runStep(run: Run, i: number, step: Step, baseDir: string): Promise<boolean> {
+  const writes = 'apply' in step || 'delete' in step || 'scale' in step || 'fault' in step;
+  try {
+    return await performStep(run, i, step, baseDir);
+  } finally {
+    if (writes) run.wrote();
+  }
+}
+
+async function performStep(run: Run, i: number, step: Step, baseDir: string): Promise<boolean> {
   const { pg } = run;
   if ('apply' in step) {
     const text = typeof step.apply === 'string' ? step.apply : readFileSync(resolve(baseDir, step.apply.file), 'utf8');

@@ -110,3 +110,21 @@ export function describeWaiting(pg: Playground, max = 8): string {
     ),
   ].join('\n');
 }
+
+function isSettledPod(p: Pod): boolean {
+  const phase = p.status?.phase;
+  return !p.metadata.deletionTimestamp && (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed');
+}
+
+/**
+ * Whether there is nothing to wait on: every pod running (or finished), every NodeClaim Ready, every node Ready and
+ * staying, and every kubelet up (a stopped one leaves its node Ready until the node lifecycle controller notices).
+ */
+export function nothingWaiting(pg: Playground): boolean {
+  return (
+    pg.informers.get<Pod>(Resources.pods).cache.list().every(isSettledPod) &&
+    pg.informers.get<NodeClaimView>(Resources.nodeClaims).cache.list().every(isSettledClaim) &&
+    pg.informers.get<Node>(Resources.nodes).cache.list().every(isSettledNode) &&
+    pg.world.kubelets.list().every((k) => k.phase === 'registered' || k.phase === 'off')
+  );
+}

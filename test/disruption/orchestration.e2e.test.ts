@@ -29,11 +29,11 @@ afterEach(async () => {
 
 const tainted = (n: Node): boolean => (n.spec?.taints ?? []).some((t) => t.key === DisruptedTaint.key);
 
-/** A NodePool that consolidates at once, and one oversized node running a small pod. */
-async function oversizedNode(): Promise<{ nc: StoredNodeClaim; node: Node }> {
+/** A NodePool that consolidates at once (or, given 'Never', not at all), and one oversized node running a small pod. */
+async function oversizedNode(consolidateAfter = '0s'): Promise<{ nc: StoredNodeClaim; node: Node }> {
   const pool = minimalNodePool() as unknown as StoredNodePool;
   pool.spec.disruption = {
-    consolidateAfter: '0s',
+    consolidateAfter,
     consolidationPolicy: 'WhenEmptyOrUnderutilized',
     budgets: [{ nodes: '100%' }],
   };
@@ -186,5 +186,44 @@ describe('disruption orchestration (e2e)', () => {
     expect(failures).toContain(
       'karpenter_voluntary_disruption_queue_failures_total{decision="replace",reason="underutilized",consolidation_type="single"} 1',
     );
+  });
+
+  it('removes the taint and DisruptionReason a stopped process left on a node no command holds', async () => {
+    const { nc } = await oversizedNode('Never');
+    // What a process killed mid-command leaves behind: the candidate tainted and marked, and no command in memory.
+    const node = await c.client.get<Node>(Resources.nodes, { name: 'node-big' });
+    const taints = [...(node.spec?.taints ?? []), { key: DisruptedTaint.key, effect: DisruptedTaint.effect }];
+    await c.client.patch<Node>(Resources.nodes, { name: 'node-big' }, { spec: { taints } });
+    const marked = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: nc.metadata.name ?? '' });
+    await c.client.patch<StoredNodeClaim>(
+      Resources.nodeClaims,
+      { name: nc.metadata.name ?? '' },
+      {
+        status: {
+          conditions: [
+            ...(marked.status?.conditions ?? []),
+            {
+              type: ConditionTypes.disruptionReason,
+              status: 'True',
+              reason: 'Drifted',
+              message: 'Disrupting: Drifted',
+              lastTransitionTime: new Date(c.clock.now()).toISOString(),
+            },
+          ],
+        },
+      },
+      { subresource: 'status' },
+    );
+    const cleared = await eventually(
+      c,
+      async () => {
+        const n = await c.client.get<Node>(Resources.nodes, { name: 'node-big' });
+        const claim = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: nc.metadata.name ?? '' });
+        const reason = claim.status?.conditions?.some((x) => x.type === ConditionTypes.disruptionReason);
+        return tainted(n) || reason ? undefined : claim;
+      },
+      { stepMs: 1_000 },
+    );
+    expect(cleared.metadata.deletionTimestamp).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ import type { Decision } from './decide.js';
 import { DisruptionPasses } from './pass-cache.js';
 import { QuietCluster } from './quiet-cluster.js';
 import type { OrchestrationQueue } from './orchestration/queue.js';
+import { clearStaleMarks } from './orchestration/stale-marks.js';
 import type { Blocked, Command } from './types.js';
 import { ConsolidationTtlMs, validate } from './validation.js';
 import { buildView } from './view/build-view.js';
@@ -73,6 +74,7 @@ export class DisruptionController implements Reconciler {
   /** One disruption pass. */
   async reconcile(): Promise<ReconcileResult | void> {
     const now = this.ctx.clock.now();
+    if (this.ctx.state.synced()) await clearStaleMarks(this.ctx, () => this.orchestration.claimed());
     const wait = this.notNow(now);
     if (wait) return wait;
     const generation = this.quiet.current();

@@ -10,7 +10,8 @@ import type { StoredNodeClaim } from '../../../state/informers.js';
 import { setCondition } from '../../conditions.js';
 import type { ControllerContext } from '../../context.js';
 
-const isDisrupted = (t: Taint): boolean => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect;
+/** True for Karpenter's `karpenter.sh/disrupted:NoSchedule` taint. */
+export const isDisrupted = (t: Taint): boolean => t.key === DisruptedTaint.key && t.effect === DisruptedTaint.effect;
 
 /** Rewrites a Node's taints with `change` (undefined: nothing to write), conditionally on its resourceVersion. */
 async function editTaints(

@@ -1,6 +1,7 @@
 /** The `tenon` command line: one file per command under ./commands, wired in commands/index.ts. */
 import { Command } from 'commander';
 import { commandNames, registerCommands } from './commands/index.js';
+import { tenonVersion } from '../version.js';
 import { reportError } from './exit-codes.js';
 
 /** Commands that run a playground, which starts again with the playground's malloc settings (lean-malloc.ts). */
@@ -13,7 +14,7 @@ const playgroundCommands: ReadonlySet<string> = new Set(['play', 'serve', 'scena
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('tenon')
     .description('A Kubernetes node autoscaler speaking the Karpenter v1 API, with an embedded playground.')
-    .version('0.1.0')
+    .version(tenonVersion)
     // Errors end in reportError (one line, exit 2 for usage errors) instead of commander's own process.exit.
     .exitOverride();
   const first = argv[2];

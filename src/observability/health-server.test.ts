@@ -16,6 +16,10 @@ describe('health and metrics server', () => {
         'nodejs_eventloop_lag_p99_seconds',
       ])
         expect(body).toContain(`${name} `);
+      // Which Tenon is running, on Karpenter's build_info.
+      expect(body).toMatch(
+        /^karpenter_build_info\{version="\d+\.\d+\.\d+",goversion="v\d+[^"]*",goarch="[a-z0-9]+",commit=""\} 1$/m,
+      );
       expect((await fetch(`http://127.0.0.1:${srv.port}/readyz`)).status).toBe(404);
     } finally {
       await srv.close();

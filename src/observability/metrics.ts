@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ControllerMetrics } from './controller-metrics.js';
 import { nodeResourceLabelNames, StateMetrics, type ClusterStateGauge, type NodeTotalGauge } from './state-metrics.js';
+import { tenonVersion } from '../version.js';
 import { RowGauge } from './row-gauge.js';
 import { StatusConditionMetrics } from './status-condition-metrics.js';
 import type { DisruptionLabels } from './disruption-metrics.js';
@@ -236,8 +237,20 @@ export class Metrics {
     return this.sources.get(name)?.() ?? [];
   }
 
-  /** Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its runtime's. */
-  collectProcessMetrics(): void {
+  /**
+   * Adds Node.js process metrics (CPU, memory, heap, event-loop lag, handles), as a Go controller exports its
+   * runtime's, and `karpenter_build_info`: 1, labeled by the version, runtime and architecture this process runs.
+   */
+  collectProcessMetrics(build: { version: string; commit?: string } = { version: tenonVersion }): void {
     collectDefaultMetrics({ register: this.registry });
+    const info = new Gauge({
+      name: 'karpenter_build_info',
+      help: "A metric with a constant '1' value labeled by version from which karpenter was built.",
+      labelNames: ['version', 'goversion', 'goarch', 'commit'],
+      registers: [this.registry],
+    });
+    // The runtime's version and architecture in Go's terms, where Karpenter's labels name them.
+    const goarch = process.arch === 'x64' ? 'amd64' : process.arch;
+    info.set({ version: build.version, goversion: process.version, goarch, commit: build.commit ?? '' }, 1);
   }
 }

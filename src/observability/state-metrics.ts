@@ -27,6 +27,7 @@ export type NodeTotalGauge = keyof typeof nodeTotalGauges;
 export type ClusterStateGauge =
   | 'karpenter_cluster_state_node_count'
   | 'karpenter_cluster_state_synced'
+  | 'karpenter_cluster_state_unsynced_time_seconds'
   | 'karpenter_nodes_current_lifetime_seconds'
   | 'karpenter_cluster_utilization_percent';
 
@@ -67,6 +68,7 @@ export class StateMetrics {
         'karpenter_cluster_state_synced',
         "Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter's cluster state",
       ],
+      ['karpenter_cluster_state_unsynced_time_seconds', 'The time for which cluster state is not synced'],
     ];
     for (const [name, help] of clusterState) {
       new RowGauge({ name, help, labelNames: [], registry, rows: () => rowsOf(name) });

@@ -23,6 +23,8 @@ export function podKey(pod: Pod): string {
 /** The joined view over the shared informers. */
 export class ClusterState {
   private readonly expected = new Set<string>();
+  /** When `synced()` first answered false since it last answered true. */
+  private unsyncedSince: number | undefined;
   private readonly nominations = new Map<string, Nomination>();
 
   /** Wraps the shared informers. */
@@ -49,6 +51,18 @@ export class ClusterState {
 
   /** True once every informer listed and every NodeClaim Tenon created is in the cache. */
   synced(): boolean {
+    const synced = this.checkSynced();
+    if (synced) this.unsyncedSince = undefined;
+    else this.unsyncedSince ??= this.clock.now();
+    return synced;
+  }
+
+  /** Seconds since `synced()` started answering false, 0 while it answers true (Karpenter's unsynced time). */
+  unsyncedSeconds(): number {
+    return this.unsyncedSince === undefined ? 0 : (this.clock.now() - this.unsyncedSince) / 1000;
+  }
+
+  private checkSynced(): boolean {
     for (const [name, inf] of Object.entries(this.informers) as Array<
       [keyof ClusterInformers, { hasSynced(): boolean }]
     >)

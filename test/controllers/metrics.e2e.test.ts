@@ -331,6 +331,7 @@ describe('/metrics after provisioning', () => {
     expect(age(await scrape())).toBeCloseTo(before + 60);
     expect(samples(body, 'karpenter_cluster_state_node_count')).toEqual([{ labels: {}, value: 1 }]);
     expect(samples(body, 'karpenter_cluster_state_synced')).toEqual([{ labels: {}, value: 1 }]);
+    expect(samples(body, 'karpenter_cluster_state_unsynced_time_seconds')).toEqual([{ labels: {}, value: 0 }]);
     // Both pods were seen Pending, then Ready: startups of 42 s and 8 s.
     expect(samples(body, 'karpenter_pods_startup_duration_seconds_count')).toEqual([{ labels: {}, value: 2 }]);
     expect(samples(body, 'karpenter_pods_startup_duration_seconds_sum')).toEqual([{ labels: {}, value: 50 }]);

@@ -15,6 +15,7 @@ import { nodeTotalGauges, type NodeTotalGauge } from '../../observability/state-
 import {
   clusterStateNodeCountRows,
   clusterStateSyncedRows,
+  clusterStateUnsyncedRows,
   clusterUtilizationRows,
   ScrapeCache,
   nodeLifetimeRows,
@@ -105,6 +106,7 @@ export function registerClusterGauges(
     metrics.fillOnScrape(name, () => nodeTotalRows(nodeTotals[name], informers, state, cache));
   metrics.fillOnScrape('karpenter_cluster_state_node_count', () => clusterStateNodeCountRows(informers, state));
   metrics.fillOnScrape('karpenter_cluster_state_synced', () => clusterStateSyncedRows(state));
+  metrics.fillOnScrape('karpenter_cluster_state_unsynced_time_seconds', () => clusterStateUnsyncedRows(state));
   metrics.fillOnScrape('karpenter_nodes_current_lifetime_seconds', () => nodeLifetimeRows(informers, clock, cache));
   metrics.fillOnScrape('karpenter_cluster_utilization_percent', () => clusterUtilizationRows(informers, state, cache));
   metrics.fillOnScrape('karpenter_pods_state', () => podStateRows(informers));

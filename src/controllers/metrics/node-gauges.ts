@@ -165,6 +165,12 @@ export function* clusterStateNodeCountRows(informers: ClusterInformers, state: C
   yield { labels: {}, value: informers.nodes.cache.list().length + unregistered };
 }
 
+/** How long the cluster state has not been synced (0 while it is); asking `synced()` keeps the time current. */
+export function* clusterStateUnsyncedRows(state: ClusterState): Iterable<GaugeRow> {
+  state.synced();
+  yield { labels: {}, value: state.unsyncedSeconds() };
+}
+
 /** 1 while the cluster state matches the API server (informers synced, created NodeClaims seen), else 0. */
 export function* clusterStateSyncedRows(state: ClusterState): Iterable<GaugeRow> {
   yield { labels: {}, value: state.synced() ? 1 : 0 };

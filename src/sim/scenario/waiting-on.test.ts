@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Resources, type Node } from '../../kube/index.js';
 import { startPlayground } from '../playground/playground.js';
 import { applyObjects, parseManifests } from './apply.js';
 import { nothingWaiting } from './waiting-on.js';
@@ -16,7 +17,7 @@ spec:
       containers: [{name: app, image: app, resources: {requests: {cpu: 100m, memory: 128Mi}}}]`;
 
 describe('nothingWaiting (when an attached run may pace faster)', () => {
-  it('holds once pods run on Ready nodes, not while pods are pending or a kubelet is stopped', async () => {
+  it('holds once pods run on Ready nodes, not while pods are pending or a stopped kubelet’s node still says Ready', async () => {
     const pg = await startPlayground({ seed: 3 });
     try {
       expect(nothingWaiting(pg)).toBe(true);
@@ -30,6 +31,14 @@ describe('nothingWaiting (when an attached run may pace faster)', () => {
       const [kubelet] = pg.world.kubelets.list();
       pg.world.kubelets.stopKubelet(kubelet?.nodeName ?? '');
       expect(nothingWaiting(pg)).toBe(false);
+      // Once the node lifecycle controller has marked the node Unknown, what is left runs on Tenon's clock.
+      const unknown = (): boolean =>
+        pg.informers
+          .get<Node>(Resources.nodes)
+          .cache.get(kubelet?.nodeName ?? '')
+          ?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown') ?? false;
+      expect(await pg.clock.runUntil(unknown, 300_000)).toBe(true);
+      expect(nothingWaiting(pg)).toBe(true);
     } finally {
       await pg.stop();
     }

@@ -116,15 +116,28 @@ function isSettledPod(p: Pod): boolean {
   return !p.metadata.deletionTimestamp && (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed');
 }
 
+/** A node the cluster has finished with for now: Ready and staying, or silent and already marked Unknown. */
+function isQuietNode(n: Node): boolean {
+  const ready = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  return (ready === 'True' || ready === 'Unknown') && !n.metadata.deletionTimestamp && !n.spec?.unschedulable;
+}
+
 /**
  * Whether there is nothing to wait on: every pod running (or finished), every NodeClaim Ready, every node Ready and
- * staying, and every kubelet up (a stopped one leaves its node Ready until the node lifecycle controller notices).
+ * staying, and every kubelet up. A stopped kubelet counts once its node is Unknown: until then its node says Ready,
+ * and the node lifecycle controller is still to notice (on the wall clock, when attached); after, what remains
+ * (node repair's toleration) runs on Tenon's clock.
  */
 export function nothingWaiting(pg: Playground): boolean {
+  const nodes = pg.informers.get<Node>(Resources.nodes).cache;
+  const unknown = (name: string): boolean =>
+    nodes.get(name)?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown';
   return (
     pg.informers.get<Pod>(Resources.pods).cache.list().every(isSettledPod) &&
     pg.informers.get<NodeClaimView>(Resources.nodeClaims).cache.list().every(isSettledClaim) &&
-    pg.informers.get<Node>(Resources.nodes).cache.list().every(isSettledNode) &&
-    pg.world.kubelets.list().every((k) => k.phase === 'registered' || k.phase === 'off')
+    nodes.list().every(isQuietNode) &&
+    pg.world.kubelets
+      .list()
+      .every((k) => k.phase === 'registered' || k.phase === 'off' || (k.phase === 'stopped' && unknown(k.nodeName)))
   );
 }

@@ -3,7 +3,7 @@
  * scraped, the pod startup and node termination summaries and the NodeClaim termination histogram, with v1's names,
  * labels and buckets.
  */
-import { Histogram, Summary, type Registry } from 'prom-client';
+import { Counter, Histogram, Summary, type Registry } from 'prom-client';
 import { RowGauge, type Row } from './row-gauge.js';
 import { WellKnownLabels } from '../scheduling/index.js';
 
@@ -54,6 +54,10 @@ export class StateMetrics {
   readonly podStartupDuration: Summary;
   /** The time taken between a node's deletion request and the removal of its finalizer. */
   readonly nodeTerminationDuration: Summary<'nodepool'>;
+  /** Nodes drained (their termination finalizer released), by NodePool. */
+  readonly nodesDrained: Counter<'nodepool'>;
+  /** A terminated node's age, from creation to its finalizer's release, by NodePool. */
+  readonly nodeLifetime: Histogram<'nodepool'>;
   /** Duration of NodeClaim termination in seconds (deletion request to finalizer released). */
   readonly nodeClaimTerminationDuration: Histogram<'nodepool'>;
 
@@ -103,6 +107,27 @@ export class StateMetrics {
       percentiles: [0, 0.5, 0.9, 0.99, 1],
       maxAgeSeconds: 600,
       ageBuckets: 5,
+      registers: [registry],
+    });
+    this.nodesDrained = new Counter({
+      name: 'karpenter_nodes_drained_total',
+      help: 'The total number of nodes drained by Karpenter',
+      labelNames: ['nodepool'],
+      registers: [registry],
+    });
+    const minute = 60;
+    const hour = 60 * minute;
+    const day = 24 * hour;
+    this.nodeLifetime = new Histogram({
+      name: 'karpenter_nodes_lifetime_duration_seconds',
+      help: 'The lifetime duration of the nodes since creation.',
+      labelNames: ['nodepool'],
+      // Karpenter's: 15 minutes to 30 days.
+      buckets: [
+        ...[15, 30, 45].map((m) => m * minute),
+        ...[1, 2, 4, 6, 8, 10, 12, 16, 20].map((h) => h * hour),
+        ...[1, 2, 3, 5, 10, 15, 20, 25, 30].map((d) => d * day),
+      ],
       registers: [registry],
     });
     this.nodeClaimTerminationDuration = new Histogram({

@@ -189,6 +189,13 @@ describe('NodeClaim lifecycle, termination, GC and repair (embedded API server)'
       'karpenter_nodes_termination_duration_seconds',
     );
     expect(nodeText).toContain(`karpenter_nodes_termination_duration_seconds_count{nodepool="${pool}"} 1`);
+    const registry = h.operator.context.metrics.registry;
+    expect(await registry.getSingleMetricAsString('karpenter_nodes_drained_total')).toContain(
+      `karpenter_nodes_drained_total{nodepool="${pool}"} 1`,
+    );
+    expect(await registry.getSingleMetricAsString('karpenter_nodes_lifetime_duration_seconds')).toContain(
+      `karpenter_nodes_lifetime_duration_seconds_count{nodepool="${pool}"} 1`,
+    );
   });
 
   it('a do-not-disrupt pod holds the drain until the terminationGracePeriod, then is deleted', async () => {

@@ -237,6 +237,11 @@ export class NodeTerminationController implements Reconciler {
     const cached = this.ctx.informers.nodes.cache.get(name);
     const labels = cached?.metadata.labels ?? {};
     this.ctx.metrics.nodesTerminated.inc({ nodepool: labels[Labels.nodePool] ?? '', zone: labels[Labels.zone] ?? '' });
+    const nodepool = { nodepool: labels[Labels.nodePool] ?? '' };
+    this.ctx.metrics.state.nodesDrained.inc(nodepool);
+    const created = Date.parse(cached?.metadata.creationTimestamp ?? '');
+    if (Number.isFinite(created))
+      this.ctx.metrics.state.nodeLifetime.observe(nodepool, Math.max(0, (this.ctx.clock.now() - created) / 1000));
     const requested = Date.parse(cached?.metadata.deletionTimestamp ?? '');
     if (Number.isFinite(requested))
       this.ctx.metrics.state.nodeTerminationDuration.observe(

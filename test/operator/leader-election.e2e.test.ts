@@ -162,38 +162,31 @@ afterAll(async () => {
 });
 
 describe('leader election', { timeout: 120_000 }, () => {
-  it('keeps the lease while the main thread is blocked longer than the lease duration, and writes after', async () => {
-    const a = startReplica();
-    await a.line(/^REPLICA won/);
-    const b = startReplica();
-    await b.line(/lock is held by another holder/);
-    // B has seen A's record for longer than a lease duration by the end of the stretch.
+  it('keeps the lease through a main thread blocked longer than the lease duration; a standby takes over once the process is gone', async () => {
+    // Both start at once: whichever wins leads, and the other has seen its record before anything else happens.
+    const started = [startReplica(), startReplica()];
+    const leader = await Promise.any(started.map((r) => r.line(/^REPLICA won/).then(() => r)));
+    const standby = started.find((r) => r !== leader) as Replica;
+    await standby.line(/lock is held by another holder/);
     const before = await lease();
 
-    a.send(`block ${2 * leaseMs}`);
-    await a.line(/^REPLICA blocked/);
+    leader.send(`block ${2 * leaseMs}`);
+    await leader.line(/^REPLICA blocked/);
     // The write right after the stretch lands: the renewer kept the Lease meanwhile.
-    await a.line(/^REPLICA wrote after-block-0/);
+    await leader.line(/^REPLICA wrote after-block-0/);
     const after = await lease();
-    expect(after.spec?.holderIdentity).toBe(identity(a));
+    expect(after.spec?.holderIdentity).toBe(identity(leader));
     expect(after.spec?.leaseTransitions).toBe(before.spec?.leaseTransitions);
     expect(Date.parse(after.spec?.renewTime ?? '')).toBeGreaterThan(Date.parse(before.spec?.renewTime ?? ''));
-    expect(b.output()).not.toMatch(/REPLICA won/);
-    expect(a.output()).not.toMatch(/leader election lost/);
-  });
+    expect(standby.output()).not.toMatch(/REPLICA won/);
+    expect(leader.output()).not.toMatch(/leader election lost/);
 
-  it('is taken over within the lease duration when the leader process is gone', async () => {
-    const a = startReplica();
-    await a.line(/^REPLICA won/);
-    const b = startReplica();
-    // B has seen A's record before A goes: the lease duration counts from a record B observed.
-    await b.line(/lock is held by another holder/);
-    a.child.kill('SIGKILL');
+    leader.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await b.line(/^REPLICA won/);
+    await standby.line(/^REPLICA won/);
     const takeoverMs = Date.now() - killedAt;
-    expect((await lease()).spec?.holderIdentity).toBe(identity(b));
-    // client-go's bound: a lease duration after the last renew B saw, noticed on B's retry period.
+    expect((await lease()).spec?.holderIdentity).toBe(identity(standby));
+    // client-go's bound: a lease duration after the last renew the standby saw, noticed on its retry period.
     expect(takeoverMs).toBeLessThanOrEqual(leaseMs + 2 * retryMs + 1_000);
   });
 

@@ -131,6 +131,12 @@ export class Metrics {
     labelNames: ['nodepool', 'reason'],
     registers: [this.registry],
   });
+  readonly nodesConsumingBudgets = new Gauge({
+    name: 'karpenter_nodepools_nodes_consuming_budgets',
+    help: 'The number of nodes consuming the budget of a nodepool at a point in time. Labeled by NodePool.',
+    labelNames: ['nodepool', 'reason'],
+    registers: [this.registry],
+  });
   readonly eligibleNodes = new Gauge({
     name: 'karpenter_voluntary_disruption_eligible_nodes',
     help: 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.',

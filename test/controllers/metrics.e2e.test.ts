@@ -70,6 +70,12 @@ const referenceFamilies = [
   'karpenter_pods_disruption_initiated_total',
   'karpenter_voluntary_disruption_decisions_by_nodepool_total',
   'karpenter_voluntary_disruption_queue_failures_total',
+  'karpenter_nodepools_nodes_consuming_budgets',
+  'karpenter_nodeclaims_unhealthy_disrupted_total',
+  'karpenter_pods_eviction_requests_total',
+  'karpenter_nodes_drained_total',
+  'karpenter_nodes_lifetime_duration_seconds',
+  'karpenter_cluster_state_unsynced_time_seconds',
   'controller_runtime_terminal_reconcile_errors_total',
   'controller_runtime_reconcile_panics_total',
   // operatorpkg's status controller, per kind and the deprecated kind-less families.

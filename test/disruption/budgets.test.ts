@@ -86,8 +86,8 @@ describe('nodes in disruption count against the budget', () => {
     ['2', 2, 0],
     ['1', 1, 0],
     ['75%', 3, 1],
-  ])('budget %s: allowed %d, remaining %d', (budget, allowed, remaining) => {
+  ])('budget %s: allowed %d, remaining %d, the 2 disrupting nodes consuming it', (budget, allowed, remaining) => {
     const m = allowances([pool({ budgets: [{ nodes: budget }] })], nodes, { reason: 'Underutilized', now: monday10 });
-    expect(m.get('default')).toEqual({ allowed, remaining });
+    expect(m.get('default')).toEqual({ allowed, remaining, consuming: 2 });
   });
 });

@@ -121,8 +121,11 @@ export class DisruptionController implements Reconciler {
     for (const [reason, n] of Object.entries(d.eligible))
       this.ctx.metrics.eligibleNodes.set({ reason: reason.toLowerCase() }, n);
     for (const [reason, pools] of Object.entries(d.allowed)) {
-      for (const [nodepool, a] of pools)
-        this.ctx.metrics.allowedDisruptions.set({ nodepool, reason: reason.toLowerCase() }, a.allowed);
+      for (const [nodepool, a] of pools) {
+        const labels = { nodepool, reason: reason.toLowerCase() };
+        this.ctx.metrics.allowedDisruptions.set(labels, a.allowed);
+        this.ctx.metrics.nodesConsumingBudgets.set(labels, a.consuming);
+      }
     }
   }
 

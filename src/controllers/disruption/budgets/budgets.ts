@@ -96,6 +96,8 @@ export function countNodes(nodes: readonly DisruptionNode[]): Map<string, PoolCo
 export interface Allowance {
   allowed: number;
   remaining: number;
+  /** Nodes of the NodePool disrupting now, which the allowance is spent on. */
+  consuming: number;
 }
 
 /** How many more nodes each NodePool may have disrupted for `reason` right now. */
@@ -109,7 +111,7 @@ export function allowances(
   for (const pool of pools) {
     const c = counts.get(pool.name) ?? { numNodes: 0, disrupting: 0 };
     const allowed = allowedByBudgets(pool, { reason: at.reason, numNodes: c.numNodes, now: at.now });
-    out.set(pool.name, { allowed, remaining: Math.max(0, allowed - c.disrupting) });
+    out.set(pool.name, { allowed, remaining: Math.max(0, allowed - c.disrupting), consuming: c.disrupting });
   }
   return out;
 }

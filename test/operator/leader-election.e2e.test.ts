@@ -21,9 +21,11 @@ import {
 } from '../../src/kube/index.js';
 
 /** client-go's proportions (15 s / 10 s / 2 s), shortened. */
-const leaseMs = 3_000;
-const renewDeadlineMs = 2_000;
-const retryMs = 400;
+const leaseMs = 4_000;
+const renewDeadlineMs = 3_000;
+const retryMs = 500;
+/** Room for a loaded machine: processes and requests slowed by other work, which the bounds must not count. */
+const slackMs = 2_000;
 
 let server: ApiServer;
 let admin: KubeClient;
@@ -187,7 +189,7 @@ describe('leader election', { timeout: 120_000 }, () => {
     const takeoverMs = Date.now() - killedAt;
     expect((await lease()).spec?.holderIdentity).toBe(identity(standby));
     // client-go's bound: a lease duration after the last renew the standby saw, noticed on its retry period.
-    expect(takeoverMs).toBeLessThanOrEqual(leaseMs + 2 * retryMs + 1_000);
+    expect(takeoverMs).toBeLessThanOrEqual(leaseMs + 2 * retryMs + slackMs);
   });
 
   it('stops writing once its renewals have failed for the renew deadline, before the standby takes over', async () => {
@@ -214,7 +216,7 @@ describe('leader election', { timeout: 120_000 }, () => {
       const cutAt = Date.now();
       // Writing stops by the renew deadline: the fence refuses the next write, or the replica has already exited.
       await Promise.race([a.line(/^REPLICA refused w-/).catch(() => undefined), a.exited]);
-      expect(Date.now() - cutAt).toBeLessThanOrEqual(renewDeadlineMs + retryMs + 1_000);
+      expect(Date.now() - cutAt).toBeLessThanOrEqual(renewDeadlineMs + retryMs + slackMs);
       expect(await a.exited).toBe(1);
       const loss =
         a

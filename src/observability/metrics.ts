@@ -119,6 +119,12 @@ export class Metrics {
     labelNames: ['nodepool', 'decision', 'reason', 'consolidation_type'],
     registers: [this.registry],
   });
+  readonly failedValidations = new Counter({
+    name: 'karpenter_voluntary_disruption_failed_validations_total',
+    help: 'Number of candidates that were selected for disruption but failed validation. Labeled by consolidation type.',
+    labelNames: ['consolidation_type'],
+    registers: [this.registry],
+  });
   readonly disruptionQueueFailures = new Counter({
     name: 'karpenter_voluntary_disruption_queue_failures_total',
     help: 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.',

@@ -91,5 +91,11 @@ describe('disruption events (e2e)', () => {
     expect((await events('NodeClaim', 'big')).some((e) => said.test(e))).toBe(true);
     const nc = await c.client.get<StoredNodeClaim>(Resources.nodeClaims, { name: 'big' });
     expect(nc.metadata.deletionTimestamp).toBeUndefined();
+    const failed = await c.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_voluntary_disruption_failed_validations_total',
+    );
+    expect(failed).toMatch(
+      /karpenter_voluntary_disruption_failed_validations_total\{consolidation_type="single"\} [1-9]/,
+    );
   });
 });

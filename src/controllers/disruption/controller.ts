@@ -135,6 +135,10 @@ export class DisruptionController implements Reconciler {
       { controller: this.name, command: command.summary, why },
       'abandoning disruption decision: the cluster changed',
     );
+    this.ctx.metrics.failedValidations.inc(
+      { consolidation_type: command.consolidationType },
+      command.candidates.length,
+    );
     const message = `Abandoned ${command.summary} after re-validation: ${why}`;
     for (const c of command.candidates)
       await this.publish({ node: c.node, message, reason: EventReasons.unconsolidatable });

@@ -27,7 +27,7 @@ export function nextSettleAt(view: DisruptionView): number {
 }
 
 /** Fields a kubelet's status post renews without anything else changing; no decision reads them. */
-const heartbeatFields = new Set(['resourceVersion', 'managedFields', 'lastHeartbeatTime']);
+const heartbeatFields: ReadonlySet<string> = new Set(['resourceVersion', 'managedFields', 'lastHeartbeatTime']);
 
 /** True when `b` differs from `a` in heartbeat fields only (a status post of an unchanged node). */
 export function heartbeatOnly(a: Node, b: Node): boolean {

@@ -107,6 +107,12 @@ export class Metrics {
     labelNames: ['controller'],
     registers: [this.registry],
   });
+  readonly unschedulablePods = new Gauge({
+    name: 'karpenter_scheduler_unschedulable_pods_count',
+    help: 'The number of unschedulable Pods.',
+    labelNames: ['controller'],
+    registers: [this.registry],
+  });
   readonly disruptionDecisions = new Counter({
     name: 'karpenter_voluntary_disruption_decisions_total',
     help: 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.',

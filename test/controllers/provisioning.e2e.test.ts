@@ -113,6 +113,11 @@ describe('provisioning and the NodeClaim lifecycle (embedded API server)', () =>
     const launchedCpu = all.reduce((s, x) => s + cpuOf(x.status?.capacity?.cpu ?? x.spec.resources?.requests?.cpu), 0);
     expect(all.length).toBeGreaterThan(0);
     expect(launchedCpu).toBeLessThanOrEqual(4);
+    // The pods left over by the limit, as the last pass counted them.
+    const unschedulable = await h.operator.context.metrics.registry.getSingleMetricAsString(
+      'karpenter_scheduler_unschedulable_pods_count',
+    );
+    expect(unschedulable).toMatch(/karpenter_scheduler_unschedulable_pods_count\{controller="provisioning"\} [1-9]/);
   });
 
   it('insufficient capacity deletes the NodeClaim and the pods get a new one', async () => {

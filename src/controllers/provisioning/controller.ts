@@ -126,6 +126,7 @@ export class ProvisioningController implements Reconciler {
     const solveMs = this.ctx.clock.now() - started;
     this.ctx.metrics.schedulingDuration.labels({ controller: this.name }).observe(solveMs / 1000);
     this.ctx.metrics.schedulingQueueDepth.labels({ controller: this.name }).set(view.pods.size);
+    this.ctx.metrics.unschedulablePods.set({ controller: this.name }, result.unplaced.length);
     const planned = withinReservations(result.newNodeClaims, types);
     const { created, failed } = await this.createNodeClaims(planned, pools, view.pods);
     this.nominateInFlight(result, view.pods);

@@ -29,6 +29,7 @@ export class ControllerMetrics {
   private readonly reconcileErrors: Counter;
   private readonly terminalErrors: Counter;
   private readonly panics: Counter;
+  private readonly timeouts: Counter;
   private readonly reconcileTime: Histogram;
   private readonly adds: Counter;
   private readonly retries: Counter;
@@ -61,6 +62,13 @@ export class ControllerMetrics {
     this.panics = new Counter({
       name: 'controller_runtime_reconcile_panics_total',
       help: 'Total number of reconciliation panics per controller',
+      labelNames: controller,
+      registers,
+    });
+    // Tenon's reconciles have no timeout: the series stays at 0, as a controller-runtime controller's without one.
+    this.timeouts = new Counter({
+      name: 'controller_runtime_reconcile_timeouts_total',
+      help: 'Total number of reconciliation timeouts per controller',
       labelNames: controller,
       registers,
     });
@@ -139,7 +147,8 @@ export class ControllerMetrics {
     // (label_values of reconcile_errors_total) and its rates show controllers that never failed.
     for (const result of ['error', 'requeue', 'requeue_after', 'success'])
       this.reconcileTotal.inc({ controller: name, result }, 0);
-    for (const c of [this.reconcileErrors, this.terminalErrors, this.panics]) c.inc({ controller: name }, 0);
+    for (const c of [this.reconcileErrors, this.terminalErrors, this.panics, this.timeouts])
+      c.inc({ controller: name }, 0);
     const q = { controller: name, name };
     queue.instrument({
       added: () => this.adds.inc(q),

@@ -229,6 +229,15 @@ describe('/metrics after provisioning', () => {
         (s) => s.labels.controller === 'nodeclaim.lifecycle' && s.value > 0,
       ),
     ).toBe(true);
+    // Every controller's series exist from its start (at 0 until something happens), a never-failing one's too.
+    for (const family of [
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_terminal_reconcile_errors_total',
+      'controller_runtime_reconcile_panics_total',
+      'controller_runtime_reconcile_timeouts_total',
+    ])
+      expect(samples(body, family).map((s) => s.labels.controller)).toContain('nodepool.status');
+    expect(samples(body, 'controller_runtime_reconcile_timeouts_total').every((s) => s.value === 0)).toBe(true);
     expect(samples(body, 'controller_runtime_max_concurrent_reconciles')).toContainEqual({
       labels: { controller: 'provisioning' },
       value: 4,

@@ -9,13 +9,12 @@
  * synchronous stretch of the burst. The run ends when every pod is bound to a node. JSON keys: suite, pods,
  * nodeClaims, seconds, maxLoopDelayMs, worldMaxLoopDelayMs, scrapesOverRenewDeadline, leaseKept.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { systemClock } from '../../src/clock/index.js';
 import {
@@ -23,28 +22,19 @@ import {
   KubeClient,
   Resources,
   transportFromKubeConfig,
-  type KubeObject,
   type Lease,
   type Pod,
-  type ResourceType,
 } from '../../src/kube/index.js';
 import { StaticMachines } from '../../src/sim/machines/static-machines.js';
 import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
 import { allAgentsBut, World } from '../../src/sim/world/world.js';
-
-/** bin/tenon.js from the build (dist/bench/burst) or from the sources (bench/burst). */
-const tenonBin =
-  ['../../../bin/tenon.js', '../../bin/tenon.js']
-    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
-    .find((f) => existsSync(f)) ?? 'bin/tenon.js';
-
-const nodeClaims: ResourceType<KubeObject> = {
-  group: 'karpenter.sh',
-  version: 'v1',
-  kind: 'NodeClaim',
-  plural: 'nodeclaims',
-  namespaced: false,
-};
+import {
+  fakeWorkloadManifests,
+  nodeClaimsResource,
+  startFakeController,
+  tenonBin,
+  type FakeController,
+} from '../fake-controller.js';
 
 const scrapeEveryMs = 5_000;
 
@@ -52,45 +42,15 @@ const scrapeEveryMs = 5_000;
 const renewDeadlineSeconds = 10;
 
 function manifests(replicas: number, cpu: string, instanceTypes: string | undefined): string {
-  const types = instanceTypes
-    ? `{key: node.kubernetes.io/instance-type, operator: In, values: [${instanceTypes}]}`
-    : '{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}';
-  return `
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: burst}
-spec:
-  role: KarpenterNodeRole-burst
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: burst}}]
-  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: burst}}]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: burst}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: burst}
-      requirements:
-        - ${types}
-        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-  disruption: {consolidationPolicy: WhenEmpty, consolidateAfter: 1h}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: burst, namespace: default}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: burst}}
-  template:
-    metadata: {labels: {app: burst}}
-    spec:
-      containers:
-        - name: app
-          image: nginx
-          resources: {requests: {cpu: '${cpu}', memory: 1Gi}}
-`;
+  return fakeWorkloadManifests({
+    name: 'burst',
+    requirement: instanceTypes
+      ? `{key: node.kubernetes.io/instance-type, operator: In, values: [${instanceTypes}]}`
+      : '{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}',
+    disruption: '{consolidationPolicy: WhenEmpty, consolidateAfter: 1h}',
+    replicas,
+    cpu,
+  });
 }
 
 /** One row of the result. */
@@ -148,53 +108,14 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Controller {
-  child: ChildProcess;
-  output: () => string;
-  stop: () => Promise<void>;
-}
-
-function startController(kubeconfig: string, metricsPort: number, flags: Flags): Controller {
-  const { cpuProfDir } = flags;
-  const child = spawn(
-    process.execPath,
-    [
-      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
-      tenonBin,
-      'controller',
-      '--cloud-provider',
-      'fake',
-      '--kubeconfig',
-      kubeconfig,
-    ],
-    {
-      env: {
-        ...process.env,
-        METRICS_PORT: String(metricsPort),
-        HEALTH_PROBE_PORT: '0',
-        LEADER_ELECTION_NAMESPACE: 'default',
-        LOG_LEVEL: 'info',
-        CLUSTER_NAME: 'burst',
-        FAKE_CLOUD_NODE_LEASES: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const keep = (d: Buffer): void => {
-    out = (out + d.toString()).slice(-200_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
-    },
-  };
+function startController(kubeconfig: string, metricsPort: number, flags: Flags): FakeController {
+  return startFakeController({
+    kubeconfig,
+    clusterName: 'burst',
+    metricsPort,
+    cpuProfDir: flags.cpuProfDir,
+    keepChars: 200_000,
+  });
 }
 
 /**
@@ -287,7 +208,7 @@ async function measure(n: number, flags: Flags): Promise<BurstRow> {
       }
       if (controller.child.exitCode !== null) break;
       const pods = (await client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
-      claims = (await client.list(nodeClaims)).items.length;
+      claims = (await client.list(nodeClaimsResource)).items.length;
       // The controller's part ends when every pod is bound to a node it launched; starting containers is the kubelets'.
       const bound = pods.filter((p) => p.spec.nodeName).length;
       if (!flags.json) {

@@ -11,80 +11,34 @@
  * machine every 10 s, which real machines make themselves) are off unless `--with-node-leases`, so the figure is
  * the controllers'.
  * JSON keys: suite, nodeClaims, seconds, cpuSeconds, cpuPercentOfCore. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConditionTypes } from '../../src/api/index.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
 import { systemClock } from '../../src/clock/index.js';
-import {
-  Discovery,
-  KubeClient,
-  Resources,
-  type KubeObject,
-  type Pod,
-  type ResourceType,
-} from '../../src/kube/index.js';
+import { Discovery, KubeClient, Resources, type KubeObject, type Pod } from '../../src/kube/index.js';
 import { StaticMachines } from '../../src/sim/machines/static-machines.js';
 import { inProcessTransport } from '../../src/sim/playground/in-process-transport.js';
 import { applyObjects, parseManifests } from '../../src/sim/scenario/apply.js';
 import { allAgentsBut, World, type AgentName } from '../../src/sim/world/world.js';
 import { clockTicksPerSecond, processCpuSeconds } from './process-cpu.js';
-
-/** bin/tenon.js from the build (dist/bench/idle) or from the sources (bench/idle). */
-const tenonBin =
-  ['../../../bin/tenon.js', '../../bin/tenon.js']
-    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
-    .find((f) => existsSync(f)) ?? 'bin/tenon.js';
-
-const nodeClaims: ResourceType<KubeObject> = {
-  group: 'karpenter.sh',
-  version: 'v1',
-  kind: 'NodeClaim',
-  plural: 'nodeclaims',
-  namespaced: false,
-};
+import {
+  fakeWorkloadManifests,
+  nodeClaimsResource,
+  startFakeController,
+  type FakeController,
+} from '../fake-controller.js';
 
 /** One pod per m5.xlarge (4 vCPU): 3 CPU fits one and never two, so the cluster has exactly N NodeClaims. */
 function manifests(replicas: number): string {
-  return `
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: idle}
-spec:
-  role: KarpenterNodeRole-idle
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: idle}}]
-  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: idle}}]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: idle}
-spec:
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: idle}
-      requirements:
-        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
-        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-  disruption: {consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-        - name: web
-          image: nginx
-          resources: {requests: {cpu: '3', memory: 1Gi}}
-`;
+  return fakeWorkloadManifests({
+    name: 'idle',
+    requirement: '{key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}',
+    disruption: '{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s}',
+    replicas,
+    cpu: '3',
+  });
 }
 
 /** One row of the result. */
@@ -134,53 +88,14 @@ function parseFlags(args: readonly string[]): Flags {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The controller process, with the tail of its output for the error message when it fails. */
-interface Controller {
-  child: ChildProcess;
-  tail: () => string;
-  stop: () => Promise<void>;
-}
-
-function startController(kubeconfig: string, flags: Flags): Controller {
-  const { cpuProfDir } = flags;
-  const child = spawn(
-    process.execPath,
-    [
-      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
-      tenonBin,
-      'controller',
-      '--cloud-provider',
-      'fake',
-      '--kubeconfig',
-      kubeconfig,
-    ],
-    {
-      env: {
-        ...process.env,
-        METRICS_PORT: '0',
-        HEALTH_PROBE_PORT: '0',
-        LEADER_ELECTION_NAMESPACE: 'default',
-        LOG_LEVEL: 'info',
-        CLUSTER_NAME: 'idle',
-        FAKE_CLOUD_NODE_LEASES: String(flags.nodeLeases),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const keep = (d: Buffer): void => {
-    out = (out + d.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    tail: () => out,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
-    },
-  };
+function startController(kubeconfig: string, flags: Flags): FakeController {
+  return startFakeController({
+    kubeconfig,
+    clusterName: 'idle',
+    nodeLeases: flags.nodeLeases,
+    cpuProfDir: flags.cpuProfDir,
+    keepChars: 4000,
+  });
 }
 
 /** Whether a NodeClaim's Initialized condition is True (what `kubectl get nodeclaims` shows as READY). */
@@ -197,14 +112,14 @@ function initialized(claim: KubeObject): boolean {
 async function waitSettled(o: {
   client: KubeClient;
   n: number;
-  controller: Controller;
+  controller: FakeController;
   timeoutMs: number;
 }): Promise<void> {
   const deadline = Date.now() + o.timeoutMs;
   let seen = '';
   while (Date.now() < deadline) {
-    if (o.controller.child.exitCode !== null) throw new Error(`the controller exited:\n${o.controller.tail()}`);
-    const claims = (await o.client.list(nodeClaims)).items;
+    if (o.controller.child.exitCode !== null) throw new Error(`the controller exited:\n${o.controller.output()}`);
+    const claims = (await o.client.list(nodeClaimsResource)).items;
     const ready = claims.filter(initialized).length;
     const pods = (await o.client.list<Pod>(Resources.pods, { namespace: 'default' })).items;
     const running = pods.filter((p) => p.status?.phase === 'Running').length;
@@ -216,14 +131,14 @@ async function waitSettled(o: {
     if (claims.length === o.n && ready === o.n && running === o.n) return;
     await sleep(1000);
   }
-  throw new Error(`not settled within ${o.timeoutMs / 1000} s (${seen}); controller output:\n${o.controller.tail()}`);
+  throw new Error(`not settled within ${o.timeoutMs / 1000} s (${seen}); controller output:\n${o.controller.output()}`);
 }
 
 /** The resourceVersion of every NodeClaim, pod and Event, by kind and name: what the controller writes when it acts. */
 async function objectVersions(client: KubeClient): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const [kind, type] of [
-    ['NodeClaim', nodeClaims],
+    ['NodeClaim', nodeClaimsResource],
     ['Pod', Resources.pods],
     ['Event', Resources.events],
   ] as const) {

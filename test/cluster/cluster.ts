@@ -5,7 +5,6 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Discovery, KubeClient, transportFromKubeConfig } from '../../src/kube/index.js';
 
@@ -47,18 +46,7 @@ export async function eventually<T>(
   }
 }
 
-/** A free port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../free-port.js';
 
 /** A `tenon` child process and its combined output. */
 export interface TenonProcess {

@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Resources, type Pod } from '../../src/kube/index.js';
-import { startMetricsServer } from '../../src/observability/health-server.js';
 import { karpenterDashboards, type DashboardSeries } from '../fixtures/karpenter-dashboards.js';
 import {
+  scrapeMetrics,
   conditionOf,
   createNodePool,
   createUnschedulablePod,
@@ -38,14 +38,7 @@ function seriesOf(body: string): Array<{ series: string; labels: string[] }> {
   return out;
 }
 
-async function scrape(): Promise<string> {
-  const srv = await startMetricsServer({ port: 0, metrics: h.operator.context.metrics });
-  try {
-    return await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
-  } finally {
-    await srv.close();
-  }
-}
+const scrape = (): Promise<string> => scrapeMetrics(h);
 
 /** Whether some sample of the series carries every label the dashboard's queries use. */
 function served(samples: ReturnType<typeof seriesOf>, q: DashboardSeries): boolean {

@@ -21,6 +21,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { startOperator, type RunningOperator } from '../../src/operator/operator.js';
 import { defaultOptions, type Options } from '../../src/settings/options.js';
 import type { StoredNodeClaim, StoredNodePool } from '../../src/state/informers.js';
+import { startMetricsServer } from '../../src/observability/health-server.js';
 
 /** A running test cluster. */
 export interface Harness {
@@ -232,4 +233,14 @@ export function conditionOf(
 export function must<T>(v: T | undefined | null, what: string): T {
   if (v === undefined || v === null) throw new Error(`expected ${what}`);
   return v;
+}
+
+/** The operator's /metrics text, as a Prometheus scrape reads it (a metrics server started for the one request). */
+export async function scrapeMetrics(h: Harness): Promise<string> {
+  const srv = await startMetricsServer({ port: 0, metrics: h.operator.context.metrics });
+  try {
+    return await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
+  } finally {
+    await srv.close();
+  }
 }

@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Resources, type Node, type Pod } from '../../src/kube/index.js';
-import { startMetricsServer } from '../../src/observability/health-server.js';
 import {
+  scrapeMetrics,
   createNodePool,
   createUnschedulablePod,
   eventually,
@@ -116,14 +116,7 @@ function samples(body: string, name: string): Array<{ labels: Record<string, str
   return out;
 }
 
-async function scrape(): Promise<string> {
-  const srv = await startMetricsServer({ port: 0, metrics: h.operator.context.metrics });
-  try {
-    return await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
-  } finally {
-    await srv.close();
-  }
-}
+const scrape = (): Promise<string> => scrapeMetrics(h);
 
 /** A provisioned NodeClaim's Node, registered and Ready. */
 async function provisionedNode(): Promise<Node> {
@@ -162,13 +155,7 @@ describe('/metrics after provisioning', () => {
       );
     });
 
-    const srv = await startMetricsServer({ port: 0, metrics: h.operator.context.metrics });
-    let body: string;
-    try {
-      body = await (await fetch(`http://127.0.0.1:${srv.port}/metrics`)).text();
-    } finally {
-      await srv.close();
-    }
+    const body = await scrape();
     const missing = referenceFamilies.filter((name) => !body.includes(`# TYPE ${name} `));
     expect(missing).toEqual([]);
 

@@ -36,6 +36,15 @@ describe('operator options', () => {
     );
     expect(() => optionsFromEnv({ FEATURE_GATES: 'Warp=true' })).toThrow(OptionError);
     expect(() => optionsFromEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: unsupported value "loud"/);
+    expect(() => optionsFromEnv({ METRICS_PORT: '70000' })).toThrow(
+      /METRICS_PORT: must be a port number from 0 to 65535, got "70000"/,
+    );
+    expect(() => optionsFromEnv({ HEALTH_PROBE_PORT: '80.5' })).toThrow(/HEALTH_PROBE_PORT: must be a port number/);
+    expect(() => optionsFromEnv({ METRICS_PORT: '50%' })).toThrow(/METRICS_PORT: must be a port number/);
+    expect(optionsFromEnv({ METRICS_PORT: '0', HEALTH_PROBE_PORT: '9443' })).toMatchObject({
+      metricsPort: 0,
+      healthProbePort: 9443,
+    });
     expect(() => optionsFromEnv({ ISOLATED_VPC: 'yes' })).toThrow(/ISOLATED_VPC: must be true or false, got "yes"/);
   });
 

@@ -100,6 +100,16 @@ function num(src: Source, name: string, fallback: number): number {
   return n;
 }
 
+/** A TCP port: a whole number from 0 (any free port) to 65535. */
+function port(src: Source, name: string, fallback: number): number {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n > 65535)
+    throw new OptionError(`${name}: must be a port number from 0 to 65535, got "${raw}"`);
+  return n;
+}
+
 function bool(src: Source, name: string, fallback: boolean): boolean {
   const raw = src[name]?.toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -149,8 +159,8 @@ export function optionsFromEnv(src: Source): Options {
     batchMaxDuration: duration(src, 'BATCH_MAX_DURATION', d.batchMaxDuration),
     featureGates: parseFeatureGates(src.FEATURE_GATES),
     logLevel: oneOf(src, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, d.logLevel),
-    metricsPort: num(src, 'METRICS_PORT', d.metricsPort),
-    healthProbePort: num(src, 'HEALTH_PROBE_PORT', d.healthProbePort),
+    metricsPort: port(src, 'METRICS_PORT', d.metricsPort),
+    healthProbePort: port(src, 'HEALTH_PROBE_PORT', d.healthProbePort),
     bindAddress: src.BIND_ADDRESS || d.bindAddress,
     disableLeaderElection: bool(src, 'DISABLE_LEADER_ELECTION', d.disableLeaderElection),
     leaderElectionNamespace: src.LEADER_ELECTION_NAMESPACE || src.SYSTEM_NAMESPACE || d.leaderElectionNamespace,

@@ -11,7 +11,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +34,7 @@ import {
   tenonBin,
   type FakeController,
 } from '../fake-controller.js';
+import { freePort } from '../free-port.js';
 
 const scrapeEveryMs = 5_000;
 
@@ -95,18 +95,6 @@ function parseFlags(args: readonly string[]): Flags {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startController(kubeconfig: string, metricsPort: number, flags: Flags): FakeController {
   return startFakeController({

@@ -46,7 +46,7 @@ export async function eventually<T>(
   }
 }
 
-export { freePort } from '../free-port.js';
+export { freePort } from '../../bench/free-port.js';
 
 /** A `tenon` child process and its combined output. */
 export interface TenonProcess {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { freePort } from '../free-port.js';
+import { freePort } from '../../bench/free-port.js';
 
 const tenon = join(process.cwd(), 'bin', 'tenon.js');
 

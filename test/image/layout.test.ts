@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { freePort } from '../free-port.js';
+import { freePort } from '../../bench/free-port.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();

@@ -26,12 +26,13 @@ export function nextSettleAt(view: DisruptionView): number {
   return next;
 }
 
-/** Fields a kubelet's status post renews without anything else changing; no decision reads them. */
-const heartbeatFields: ReadonlySet<string> = new Set(['resourceVersion', 'managedFields', 'lastHeartbeatTime']);
+/** Whether `key` is a field a kubelet's status post renews without anything else changing; no decision reads them. */
+const isHeartbeatField = (key: string): boolean =>
+  key === 'resourceVersion' || key === 'managedFields' || key === 'lastHeartbeatTime';
 
 /** True when `b` differs from `a` in heartbeat fields only (a status post of an unchanged node). */
 export function heartbeatOnly(a: Node, b: Node): boolean {
-  const text = (n: Node): string => JSON.stringify(n, (k, v: unknown) => (heartbeatFields.has(k) ? undefined : v));
+  const text = (n: Node): string => JSON.stringify(n, (k, v: unknown) => (isHeartbeatField(k) ? undefined : v));
   return text(a) === text(b);
 }
 

@@ -1,4 +1,4 @@
-/** A free TCP port on 127.0.0.1 for a test's server, shared by the test folders that start processes on one. */
+/** A free TCP port on 127.0.0.1, for the benchmarks and tests that start a server or a process on one. */
 import { createServer } from 'node:net';
 
 /** A port nothing listens on at the moment of asking. */

@@ -148,6 +148,13 @@ export const costWorkloads: CostWorkload[] = [
   },
   { name: 'diverse', pods: 300, build: (n, s) => input(makeDiversePods(n, { seed: s }), s) },
   {
+    // Karpenter's example NodePool limit: far above this fleet, but held at each planned NodeClaim's largest option.
+    name: 'loose-limit',
+    pods: 300,
+    build: (n, s) =>
+      input(makeDiversePods(n, { seed: s }), s, { nodePools: [pool('default', { limits: { cpu: '1000' } })] }),
+  },
+  {
     name: 'gpu',
     pods: 16,
     build: (n, s) => {

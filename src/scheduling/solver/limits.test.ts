@@ -57,6 +57,53 @@ describe('NodePool limits held by NodeClaims planned in the same pass', () => {
   });
 });
 
+describe('NodePool limits that the cheapest fleet stays under', () => {
+  // Each node costs 0.01 more and types from 16 CPU half as much again per CPU: the cheapest fleet is 8-CPU nodes. Each planned NodeClaim holds the
+  // limits at its largest option (64 CPU) until the limits bind, so a packing of many NodeClaims runs into them
+  // where Karpenter's packing, growing one NodeClaim into the largest type, does not.
+  const catalog = [1, 2, 4, 8, 16, 32, 64].map((cpu) =>
+    makeInstanceType({ name: `m.${cpu}x`, cpu, memGi: cpu * 4, price: 0.01 + cpu * 0.05 * (cpu >= 16 ? 1.5 : 1) }),
+  );
+  const pods = (): Pod[] =>
+    Array.from({ length: 40 }, (_, i) => makePod({ name: `p${i}`, cpu: '900m', memory: '1Gi' }));
+
+  it('launches the same fleet as with no limits', () => {
+    const free = solve({ pods: pods(), nodePools: [makeNodePool()], instanceTypes: catalog });
+    const limited = solve({
+      pods: pods(),
+      nodePools: [makeNodePool({ limits: { cpu: '200' } })],
+      instanceTypes: catalog,
+    });
+    expect(free.newNodeClaims.map((c) => c.cheapest.instanceType)).toEqual(Array(5).fill('m.8x'));
+    expect(limited.unplaced).toEqual([]);
+    expect(limited.cost).toBeCloseTo(free.cost, 9);
+    expect(limited.newNodeClaims.map((c) => c.cheapest.instanceType)).toEqual(Array(5).fill('m.8x'));
+  });
+
+  it('also when pods are spread over zones, where a packing of few NodeClaims stays under the limits', () => {
+    const zonal = (): Pod[] =>
+      ['test-zone-a', 'test-zone-b', 'test-zone-c'].flatMap((zone) =>
+        Array.from({ length: 16 }, (_, i) =>
+          makePod({
+            name: `${zone}-${i}`,
+            cpu: '900m',
+            memory: '1Gi',
+            nodeSelector: { 'topology.kubernetes.io/zone': zone },
+          }),
+        ),
+      );
+    const free = solve({ pods: zonal(), nodePools: [makeNodePool()], instanceTypes: catalog });
+    const limited = solve({
+      pods: zonal(),
+      nodePools: [makeNodePool({ limits: { cpu: '200' } })],
+      instanceTypes: catalog,
+    });
+    expect(free.newNodeClaims.map((c) => c.cheapest.instanceType)).toEqual(Array(6).fill('m.8x'));
+    expect(limited.unplaced).toEqual([]);
+    expect(limited.cost).toBeCloseTo(free.cost, 9);
+  });
+});
+
 const typeArb = fc.record({
   cpu: fc.constantFrom(1, 2, 4, 8, 16),
   memPerCpu: fc.constantFrom(2, 4, 8),

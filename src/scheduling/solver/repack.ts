@@ -13,6 +13,7 @@ import type { Requirements } from '../requirements/requirements.js';
 import { addResources, fitsIn, subtractResources, type Resources } from '../resources/resources.js';
 import { cover, type BinKind, type CoverBin } from './cover.js';
 import { NewBin } from './new-bin.js';
+import { remainingOf } from './limits.js';
 import { minValuesFailure } from './options.js';
 import type { Packing } from './packing.js';
 import { binPrice } from './result.js';
@@ -50,8 +51,6 @@ function settledFor(bin: NewBin, packing: Packing): Requirement[] | undefined {
 function groupsOf(packing: Packing): Group[] {
   const groups = new Map<string, Group>();
   for (const bin of packing.newBins) {
-    // A NodePool with limits keeps its packing: the replacement's reserved capacity would need re-checking.
-    if (bin.template.remaining) continue;
     const settled = settledFor(bin, packing);
     if (!settled) continue;
     const key = [bin.template.name, ...settled.map((r) => r.toString())].join('|');
@@ -153,10 +152,21 @@ export function repack(packing: Packing): void {
       continue;
     // Each new NodeClaim launches its cover's type or a cheaper one that also fits: the plan's price bounds it.
     const planned = plans.reduce((s, p) => s + p.bins.reduce((t, b) => t + b.kind.price, 0), 0);
-    if (planned < price(group.bins) - 1e-9)
-      packing.replaceBins(
-        group.bins,
-        plans.flatMap((p) => build(p, group, packing)),
-      );
+    if (planned >= price(group.bins) - 1e-9) continue;
+    const fresh = plans.flatMap((p) => build(p, group, packing));
+    if (group.template.remaining && !withinLimitsAfter(packing, group, fresh)) continue;
+    packing.replaceBins(group.bins, fresh);
   }
+}
+
+/**
+ * Whether the NodePool's limits still hold with `fresh` in place of the group's NodeClaims. Each new NodeClaim
+ * first gives up its options larger (in the limited resources) than the type it launches as, as planned NodeClaims
+ * do when limits bind (NewBin.tighten): otherwise each would reserve its largest option.
+ */
+function withinLimitsAfter(packing: Packing, group: Group, fresh: readonly NewBin[]): boolean {
+  for (const b of fresh) b.tighten();
+  const gone = new Set(group.bins);
+  const remaining = remainingOf(group.template, [...packing.newBins.filter((b) => !gone.has(b)), ...fresh]);
+  return Object.values(remaining).every((v) => v >= 0);
 }

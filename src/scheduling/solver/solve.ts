@@ -81,12 +81,13 @@ export function solve(
   if (strategy === 'karpenter-ffd') return pack(input, { strategy, targets: false }, usage, cache);
   const targets: Variant = { strategy, targets: true };
   const marginal: Variant = { strategy, targets: false };
+  const shared: Shared = { usage, cache, heldByLimits: false };
   const run = (rules: Rules): SchedulingResult =>
-    input.pods.length > PortfolioMaxPods
-      ? solveLarge(input, rules, { usage, cache })
-      : solveSmall(input, rules, { usage, cache });
+    input.pods.length > PortfolioMaxPods ? solveLarge(input, rules, shared) : solveSmall(input, rules, shared);
   const best = run({ targets, marginal });
-  if (!heldByLimits(best)) return best;
+  // Any packing, not only the best: a packing of few large NodeClaims (Karpenter's FFD) can stay under limits
+  // that every NodeClaim reserving its largest option keeps the cheaper packings from.
+  if (!shared.heldByLimits) return best;
   // Planned NodeClaims that give up their options larger than the type they launch as when the limits bind
   // (Packing.underLimits) cannot grow, which costs nodes wherever the limits are not what holds pods back: the
   // whole solve again with them, kept only when it places more pods (or as many, cheaper).
@@ -107,18 +108,27 @@ interface Rules {
 interface Shared {
   usage: Map<string, Resources> | undefined;
   cache: SolveCache;
+  /** Set once a packing of this solve left a pod out for its NodePool's limits. */
+  heldByLimits: boolean;
+}
+
+/** One packing of a solve, noting in `shared` whether limits held a pod back. */
+function packFor(input: SchedulingInput, variant: Variant, shared: Shared): SchedulingResult {
+  const r = pack(input, variant, shared.usage, shared.cache);
+  if (heldByLimits(r)) shared.heldByLimits = true;
+  return r;
 }
 
 /** A large batch: one rule, chosen on a sample, then retries while pods are left over. */
-function solveLarge(input: SchedulingInput, { targets, marginal }: Rules, { usage, cache }: Shared): SchedulingResult {
+function solveLarge(input: SchedulingInput, { targets, marginal }: Rules, shared: Shared): SchedulingResult {
   const probe = sample(input);
   // The probes only rank the two rules: the hostname merge (merge.ts) is left to the full packing.
   const [first, second] =
-    probeScore(pack(probe, { ...marginal, merge: false }, usage, cache)) <=
-    probeScore(pack(probe, { ...targets, merge: false }, usage, cache))
+    probeScore(packFor(probe, { ...marginal, merge: false }, shared)) <=
+    probeScore(packFor(probe, { ...targets, merge: false }, shared))
       ? [marginal, targets]
       : [targets, marginal];
-  let best = pack(input, first, usage, cache);
+  let best = packFor(input, first, shared);
   // Pods left over (e.g. two spread constraints closing every zone): place them first, or every pod carrying a
   // zone spread first, or the other way.
   for (const v of [
@@ -127,33 +137,33 @@ function solveLarge(input: SchedulingInput, { targets, marginal }: Rules, { usag
     second,
   ]) {
     if (best.unplaced.length === 0) break;
-    const r = pack(input, v, usage, cache);
+    const r = packFor(input, v, shared);
     if (better(r, best)) best = r;
   }
   return best;
 }
 
 /** A small batch: the portfolio of three packings, ruin and recreate on the best, then retries for leftovers. */
-function solveSmall(input: SchedulingInput, { targets, marginal }: Rules, { usage, cache }: Shared): SchedulingResult {
+function solveSmall(input: SchedulingInput, { targets, marginal }: Rules, shared: Shared): SchedulingResult {
   // Ruin and recreate (ruin.ts) is the costly part of the hostname step: it runs once, on the best rule's packing.
-  let best = pack(input, { ...targets, ruin: false }, usage, cache);
+  let best = packFor(input, { ...targets, ruin: false }, shared);
   let bestVariant: Variant = targets;
   for (const v of [
     { ...marginal, ruin: false },
     { strategy: 'karpenter-ffd' as const, targets: false, tighten: targets.tighten },
   ]) {
-    const r = pack(input, v, usage, cache);
+    const r = packFor(input, v, shared);
     if (better(r, best)) [best, bestVariant] = [r, v];
   }
   if (bestVariant.strategy === 'tenon' && best.newNodeClaims.length > 0) {
-    const r = pack(input, { ...bestVariant, ruin: true }, usage, cache);
+    const r = packFor(input, { ...bestVariant, ruin: true }, shared);
     if (better(r, best)) best = r;
   }
   // Pods left over (e.g. a pod confined to a zone that a wider spread owner placed earlier would overfill): try
   // them first, as large batches do.
   for (const first of [new Set(best.unplaced.map((u) => u.pod)), spreadCarriers(input)]) {
     if (best.unplaced.length === 0) break;
-    const r = pack(input, { ...targets, first }, usage, cache);
+    const r = packFor(input, { ...targets, first }, shared);
     if (better(r, best)) best = r;
   }
   return best;

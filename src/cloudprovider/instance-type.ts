@@ -33,6 +33,8 @@ export interface InstanceType {
   overhead: InstanceTypeOverhead;
   allocatable: ResourceList;
   offerings: Offering[];
+  /** Volumes a node of this type can attach per CSI driver, as its CSINode will report them (absent: unknown). */
+  csiAttachLimits?: Record<string, number>;
 }
 
 /** The identity of one offering, as reported in errors: which type, where, how bought. */

@@ -6,7 +6,7 @@ import { Labels } from '../api/index.js';
 import type { InstanceType, Offering } from './model.js';
 import { Requirement, type RequirementTable } from './requirements/requirement.js';
 import { Requirements } from './requirements/requirements.js';
-import { fromResourceList, subtractResources, type Resources } from './resources/resources.js';
+import { attachResource, fromResourceList, subtractResources, type Resources } from './resources/resources.js';
 
 /** An instance type ready for the solver. */
 export interface InstanceTypeInfo {
@@ -33,6 +33,8 @@ export function prepareInstanceType(it: InstanceType, table?: RequirementTable):
   const allocatable = it.allocatable
     ? fromResourceList(it.allocatable)
     : subtractResources(capacity, fromResourceList(it.overhead));
+  // Planned NodeClaims hold no more volumes than the node will attach (existing nodes check their CSINode).
+  for (const [driver, n] of Object.entries(it.csiAttachLimits ?? {})) allocatable[attachResource(driver)] = n;
   return {
     name: it.name,
     requirements,

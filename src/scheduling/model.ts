@@ -86,6 +86,8 @@ export interface InstanceType {
   /** When given, used instead of capacity - overhead. */
   allocatable?: ResourceList;
   offerings: Offering[];
+  /** Volumes a node of this type can attach per CSI driver (what its CSINode will report); absent: unlimited. */
+  csiAttachLimits?: Record<string, number>;
 }
 
 /** A DaemonSet, by its pod template. */

@@ -14,7 +14,7 @@ import type {
 } from './model.js';
 import { podRequests } from './resources/pod-requests.js';
 import type { SolveCache } from './solve-cache.js';
-import type { Resources } from './resources/resources.js';
+import { attachResource, type Resources } from './resources/resources.js';
 import { Requirements } from './requirements/requirements.js';
 import { podVolumes, type PodVolumes } from './volumes.js';
 
@@ -179,10 +179,23 @@ function newTraits(
   opts: { policy: PreferencePolicy; cache?: SolveCache },
 ): PodTraits {
   const { namespace, labels, volumes } = of;
+  const requests = withAttachments(podRequests(pod, opts.cache), volumes);
   return traitsWithState(
-    { namespace, labels, requests: podRequests(pod, opts.cache), hostPorts: hostPortsOf(pod), volumes, spec: pod.spec },
+    { namespace, labels, requests, hostPorts: hostPortsOf(pod), volumes, spec: pod.spec },
     initialState(pod, opts.policy),
   );
+}
+
+/** `requests` (a fresh copy) plus one attach resource per distinct CSI volume of the pod (see attachResource). */
+function withAttachments(requests: Resources, volumes: Readonly<PodVolumes>): Resources {
+  const seen = new Set<string>();
+  for (const a of volumes.attachments) {
+    const key = attachResource(a.driver);
+    if (seen.has(`${key}/${a.id}`)) continue;
+    seen.add(`${key}/${a.id}`);
+    requests[key] = (requests[key] ?? 0) + 1;
+  }
+  return requests;
 }
 
 /**

@@ -32,6 +32,16 @@ describe('instance types against the published catalog (AL2023 defaults)', () =>
     expect(mismatches.map((m) => m.instanceType)).toEqual([]);
   });
 
+  it('declares the EBS volumes each type attaches: 39 on Xen, 26 on Nitro and bare metal', async () => {
+    const w = world();
+    await w.apply(nodeClass());
+    const types = await w.provider.getInstanceTypes(nodePool());
+    const limit = (name: string): number | undefined =>
+      types.find((t) => t.name === name)?.csiAttachLimits?.['ebs.csi.aws.com'];
+    expect(['c4.large', 'm3.medium', 'r4.xlarge'].map(limit)).toEqual([39, 39, 39]);
+    expect(['c6i.large', 'm5.large', 'c5.metal'].map(limit)).toEqual([26, 26, 26]);
+  });
+
   it('offers every priced type through getInstanceTypes with the published allocatable', async () => {
     const w = world();
     await w.apply(nodeClass());

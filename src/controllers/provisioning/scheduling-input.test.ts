@@ -128,6 +128,55 @@ describe("the provisioner's view of the cluster", () => {
     expect(result.newNodeClaims).toEqual([]);
   });
 
+  it('counts an in-flight NodeClaim at the volumes its instance types attach, before and after it launched', () => {
+    const s = state();
+    const attaching = [
+      { ...types[0], csiAttachLimits: { 'ebs.csi.aws.com': 2 } },
+      { ...types[1], csiAttachLimits: { 'ebs.csi.aws.com': 3 } },
+    ] as typeof types;
+    const inFlight = {
+      metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: {
+        nodeClassRef: pool.spec.template.spec.nodeClassRef,
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small', 'large'] }],
+        resources: { requests: { cpu: '100m' } },
+      },
+    } as StoredNodeClaim;
+    s.informers.nodeClaims.cache.set(inFlight);
+    for (const i of [0, 1, 2]) {
+      s.informers.persistentVolumeClaims.cache.set({
+        metadata: { name: `data-${i}`, namespace: 'default' },
+        spec: { volumeName: `pv-${i}` },
+      });
+      s.informers.persistentVolumes.cache.set({
+        metadata: { name: `pv-${i}` },
+        spec: { csi: { driver: 'ebs.csi.aws.com' } },
+      });
+      s.informers.pods.cache.set(
+        pendingPod(`p${i}`, '100m', {
+          spec: {
+            containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }],
+            volumes: [{ name: 'data', persistentVolumeClaim: { claimName: `data-${i}` } }],
+          },
+        }),
+      );
+    }
+    const before = solve(buildSchedulingInput(s, [pool], new Map([['default', attaching]])).input);
+    // Either type may launch: only 2 volumes are sure to attach.
+    expect(before.nominated).toHaveLength(2);
+    expect(before.newNodeClaims).toHaveLength(1);
+    s.informers.nodeClaims.cache.set({
+      ...inFlight,
+      metadata: {
+        ...inFlight.metadata,
+        labels: { ...inFlight.metadata.labels, 'node.kubernetes.io/instance-type': 'large' },
+      },
+    });
+    const after = solve(buildSchedulingInput(s, [pool], new Map([['default', attaching]])).input);
+    expect(after.nominated).toHaveLength(3);
+    expect(after.newNodeClaims).toEqual([]);
+  });
+
   it('puts the pods of a node being deleted back in the input, so their new home launches before the drain', () => {
     const s = state();
     const node = {

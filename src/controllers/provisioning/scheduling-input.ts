@@ -51,6 +51,7 @@ export function toSchedulingInstanceType(it: ProviderInstanceType, cache: Schedu
       capacity: it.capacity,
       allocatable: it.allocatable,
       offerings: it.offerings,
+      csiAttachLimits: it.csiAttachLimits,
     };
     cache.instanceTypes.set(it, t);
   }
@@ -86,17 +87,49 @@ export function guaranteedAllocatable(
   return min ? toResourceList(min) : undefined;
 }
 
+/** The instance type a launched NodeClaim runs as (its label), as a one-name list. */
+function launchedAs(nc: StoredNodeClaim): string[] | undefined {
+  const name = nc.metadata.labels?.[Labels.instanceType];
+  return name ? [name] : undefined;
+}
+
 function instanceTypeNames(nc: StoredNodeClaim): string[] {
   return nc.spec.requirements.find((r) => r.key === Labels.instanceType && r.operator === 'In')?.values ?? [];
 }
 
-/** Attach limits per CSI driver from the node's CSINode (same name as the node). */
-function attachLimits(state: ClusterState, nodeName: string): Record<string, number> | undefined {
-  const drivers = state.informers.csiNodes.cache.get(nodeName)?.spec?.drivers;
-  if (!drivers?.length) return undefined;
+/**
+ * Attach limits per CSI driver from the node's CSINode (same name as the node); until the kubelet has registered
+ * it, the limits its instance type declares.
+ */
+function attachLimits(
+  state: ClusterState,
+  node: Node,
+  types: ReadonlyMap<string, ProviderInstanceType>,
+): Record<string, number> | undefined {
+  const drivers = state.informers.csiNodes.cache.get(node.metadata.name ?? '')?.spec?.drivers;
+  if (!drivers?.length) return types.get(node.metadata.labels?.[Labels.instanceType] ?? '')?.csiAttachLimits;
   const out: Record<string, number> = {};
   for (const d of drivers) if (d.allocatable?.count !== undefined) out[d.name] = d.allocatable.count;
   return out;
+}
+
+/** Per CSI driver, the fewest volumes any of the named instance types attaches (what the NodeClaim surely will). */
+function guaranteedAttachLimits(
+  names: readonly string[],
+  types: ReadonlyMap<string, ProviderInstanceType>,
+): Record<string, number> | undefined {
+  let min: Record<string, number> | undefined;
+  for (const name of names) {
+    const limits = types.get(name)?.csiAttachLimits;
+    // A type that declares no limit for a driver attaches as many as the node will take: the rest decide.
+    if (!limits) continue;
+    if (!min) {
+      min = { ...limits };
+      continue;
+    }
+    for (const [driver, n] of Object.entries(limits)) min[driver] = Math.min(min[driver] ?? n, n);
+  }
+  return min;
 }
 
 /**
@@ -130,7 +163,11 @@ function nodeResources(
   };
 }
 
-function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
+function existingNode(
+  node: Node,
+  state: ClusterState,
+  types: ReadonlyMap<string, ProviderInstanceType>,
+): sched.ExistingNode {
   const nc = state.nodeClaimOf(node);
   const name = node.metadata.name ?? '';
   const deleting = Boolean(node.metadata.deletionTimestamp ?? nc?.metadata.deletionTimestamp);
@@ -144,7 +181,7 @@ function existingNode(node: Node, state: ClusterState): sched.ExistingNode {
     initialized,
     startupTaints: nc?.spec.startupTaints,
     markedForDeletion: deleting,
-    csiAttachLimits: attachLimits(state, name),
+    csiAttachLimits: attachLimits(state, node, types),
   };
 }
 
@@ -173,6 +210,7 @@ function inFlight(
     capacity: quantities(nc.status?.capacity) ?? allocatable,
     initialized: false,
     pods: [],
+    csiAttachLimits: guaranteedAttachLimits(launchedAs(nc) ?? instanceTypeNames(nc), types),
   };
 }
 
@@ -228,7 +266,7 @@ export function buildSchedulingInput(
   const inf = state.informers;
   const byName = new Map<string, ProviderInstanceType>();
   for (const list of instanceTypes.values()) for (const it of list) byName.set(it.name, it);
-  const nodes = inf.nodes.cache.list().map((n) => existingNode(n, state));
+  const nodes = inf.nodes.cache.list().map((n) => existingNode(n, state, byName));
   const pods = new Map<string, Pod>();
   const add = (p: Pod): void => {
     pods.set(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p);

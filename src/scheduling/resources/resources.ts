@@ -72,11 +72,34 @@ export function maxInto(a: Resources, b: Resources): void {
   }
 }
 
+/**
+ * The planning resource that counts a pod's volumes of one CSI driver, against the attach limit an instance type
+ * declares for it (Kubernetes once exposed the same limits as node allocatable under this name). Where a limit is
+ * not declared (existing nodes: their CSINode is checked instead), the resource is unlimited.
+ */
+export function attachResource(driver: string): string {
+  return `${attachResourcePrefix}${driver}`;
+}
+
+const attachResourcePrefix = 'attachable-volumes-csi-';
+
+/** Whether `k` is a planning-only attach resource (see attachResource). */
+export function isAttachResource(k: string): boolean {
+  return k.startsWith(attachResourcePrefix);
+}
+
+/** Whether `need` of `k` is more than `available` holds (an attach resource `available` lacks is unlimited). */
+function over(k: string, need: number, available: Resources): boolean {
+  const have = available[k];
+  if (need <= (have ?? 0)) return false;
+  return have !== undefined || !isAttachResource(k);
+}
+
 /** The first resource for which `used + extra` exceeds `available`, or undefined when it all fits. */
 export function exceeded(used: Resources, extra: Resources, available: Resources): string | undefined {
   for (const k in extra) {
     const need = (extra[k] ?? 0) + (used[k] ?? 0);
-    if (need > 0 && need > (available[k] ?? 0)) return k;
+    if (need > 0 && over(k, need, available)) return k;
   }
   return undefined;
 }
@@ -85,7 +108,7 @@ export function exceeded(used: Resources, extra: Resources, available: Resources
 export function fitsIn(r: Resources, available: Resources): boolean {
   for (const k in r) {
     const v = r[k] ?? 0;
-    if (v > 0 && v > (available[k] ?? 0)) return false;
+    if (v > 0 && over(k, v, available)) return false;
   }
   return true;
 }

@@ -7,7 +7,7 @@ import { cheapestOffering, type InstanceTypeInfo } from '../instance-types.js';
 import type { NewNodeClaim, SchedulingResult, UnplacedPod, UnplacedReason } from '../model.js';
 import type { PodInfo } from '../pod-info.js';
 import { Requirement } from '../requirements/requirement.js';
-import { toResourceList } from '../resources/resources.js';
+import { isAttachResource, toResourceList, type Resources } from '../resources/resources.js';
 import { ExistingBin } from './existing-bin.js';
 import type { NewBin } from './new-bin.js';
 import { minValuesFailure } from './options.js';
@@ -85,10 +85,17 @@ function toNodeClaim(bin: NewBin): NewNodeClaim | undefined {
       price: first.price,
     },
     pods: bin.pods.map((p) => p.key),
-    requests: toResourceList(bin.requests),
+    requests: toResourceList(withoutAttachResources(bin.requests)),
     taints: [...bin.template.taints, ...bin.template.startupTaints],
     labels: { ...bin.template.labels, ...reqs.labels(), [Labels.hostname]: bin.hostname },
   };
+}
+
+/** The requests a NodeClaim carries: the planning-only attach resources left out. */
+function withoutAttachResources(requests: Resources): Resources {
+  const out: Resources = {};
+  for (const k in requests) if (!isAttachResource(k)) out[k] = requests[k] ?? 0;
+  return out;
 }
 
 /** Builds the result. */

@@ -7,14 +7,17 @@ import type { CsiNode } from '../world/resources.js';
 export const EbsCsiDriver = 'ebs.csi.aws.com';
 
 /**
- * The EBS attach limit the driver reports: Nitro instances share 28 attachment slots between EBS volumes,
- * ENIs and the root volume (the driver reports 28 minus the root volume and one ENI: 26); older Xen
- * instances allow 39. Machines may carry their own figure.
+ * The EBS attach limit the driver reports for an instance type by its hypervisor label: Nitro instances (and bare
+ * metal, which carries no hypervisor label) share 28 attachment slots between EBS volumes, ENIs and the root volume
+ * (the driver reports 28 minus the root volume and one ENI: 26); Xen instances allow 39.
  */
+export function ebsAttachLimitOf(hypervisor: string | undefined): number {
+  return hypervisor === 'xen' ? 39 : 26;
+}
+
+/** The attach limit of a machine's node: its own figure, else the Nitro one. */
 export function volumeAttachLimit(m: Machine): number {
-  if (m.volumeAttachLimit !== undefined) return m.volumeAttachLimit;
-  const family = m.instanceType.split('.')[0] ?? '';
-  return /^(t2|m4|c4|r4|x1|i3|d2|p2|p3|g3|h1)$/.test(family) ? 39 : 26;
+  return m.volumeAttachLimit ?? ebsAttachLimitOf(undefined);
 }
 
 /** The CSINode object of a machine's Node (owned by the Node, as the kubelet creates it). */

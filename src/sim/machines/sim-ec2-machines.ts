@@ -10,6 +10,7 @@ import { kubeletVersion, kubernetesVersionOfImage } from './kubernetes-version.j
 import type { CatalogEntry, SimEc2 } from '../ec2/index.js';
 import type { SimInstance } from '../ec2/instances.js';
 import type { Machine, MachineSource } from './machine.js';
+import { ebsAttachLimitOf } from '../kubelet/csi-node.js';
 
 /** The AMI family an EKS-optimized image name says, or Custom. */
 export function familyOfImage(name: string | undefined): AmiFamily {
@@ -138,6 +139,7 @@ export class SimEc2Machines implements MachineSource {
       vcpus: entry?.vcpu,
       eniMaxPods: pods !== undefined ? Number(pods) : undefined,
       privateIp: i.privateIp,
+      ...(entry ? { volumeAttachLimit: ebsAttachLimitOf(entry.labels['karpenter.k8s.aws/instance-hypervisor']) } : {}),
     };
   }
 }

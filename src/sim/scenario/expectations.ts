@@ -7,6 +7,7 @@ import {
   type Pod,
   type ResourceType,
 } from '../../kube/index.js';
+import { fewestPerZone, type CloudView } from './fewest-per-zone.js';
 import type { CountableKind, CountBounds, Expectation } from './format.js';
 
 /** The result of checking one expectation. */
@@ -15,10 +16,10 @@ export interface Outcome {
   observed: string;
 }
 
-/** What expectations need besides the API: the hourly price of a node from its labels. */
+/** What expectations need besides the API: the simulated cloud's prices and catalog. */
 export interface ExpectationContext {
   client: KubeClient;
-  priceOf(labels: Record<string, string>): number;
+  cloud: CloudView;
 }
 
 interface EventObject extends KubeObject {
@@ -59,6 +60,7 @@ export function describeExpectation(e: Expectation): string {
   if ('condition' in e)
     return `${e.condition.kind}${e.condition.name ? ` ${e.condition.name}` : 's'} ${e.condition.type}=${e.condition.status}`;
   if ('costPerHour' in e) return `cost per hour <= $${e.costPerHour.max}`;
+  if ('fewestPerZone' in e) return 'no two nodes of one zone fit on one node that costs no more';
   return `no NodeClaim deleted for ${e.nodeClaimNeverDeleted.reason}`;
 }
 
@@ -166,7 +168,7 @@ async function condition(
 
 async function cost(ctx: ExpectationContext, max: number): Promise<Outcome> {
   const total = (await list<Node>(ctx.client, Resources.nodes)).reduce(
-    (s, n) => s + ctx.priceOf(n.metadata.labels ?? {}),
+    (s, n) => s + ctx.cloud.priceOf(n.metadata.labels ?? {}),
     0,
   );
   return { passed: total <= max + 1e-9, observed: `$${total.toFixed(4)}/h` };
@@ -198,5 +200,6 @@ export async function evaluate(ctx: ExpectationContext, e: Expectation): Promise
   if ('nodeClaimNeverDeleted' in e)
     return eventOutcome(await events(client, e.nodeClaimNeverDeleted.reason, 'NodeClaim'), undefined, false);
   if ('condition' in e) return condition(client, e.condition);
+  if ('fewestPerZone' in e) return fewestPerZone(client, ctx.cloud);
   return cost(ctx, e.costPerHour.max);
 }

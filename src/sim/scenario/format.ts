@@ -26,7 +26,8 @@ export type Expectation =
       };
     }
   | { costPerHour: { max: number } }
-  | { nodeClaimNeverDeleted: { reason: string } };
+  | { nodeClaimNeverDeleted: { reason: string } }
+  | { fewestPerZone: true };
 
 /** Kinds a `count` expectation can count. */
 export const countableKinds = ['Pod', 'Node', 'NodeClaim', 'PersistentVolumeClaim', 'PersistentVolume'] as const;

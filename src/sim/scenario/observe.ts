@@ -1,7 +1,9 @@
 /** What the runner observes of the playground: samples over time, prices, the Event timeline, launches. */
 import { Labels } from '../../api/index.js';
 import { Resources, type KubeObject, type Node, type Pod } from '../../kube/index.js';
+import { ebsAttachLimitOf } from '../kubelet/csi-node.js';
 import type { Playground } from '../playground/playground.js';
+import type { CloudView } from './fewest-per-zone.js';
 import type { LaunchGroup, Sample, Timeline, TimelineEvent } from '../report/run-report.js';
 
 /** An Event as the timeline reads it. */
@@ -26,6 +28,28 @@ export function priceOf(pg: Playground, labels: Record<string, string>): number 
       ? market.spotPrice(type, labels[Labels.zone] ?? '', pg.clock.now())
       : market.onDemandPrice(type);
   return price ?? 0;
+}
+
+/** The simulated cloud as expectations read it: its catalog, attach limits and prices now. */
+export function cloudView(pg: Playground): CloudView {
+  const account = pg.ec2.account;
+  const types = account.catalog.map((e) => ({
+    name: e.name,
+    labels: e.labels,
+    allocatable: e.allocatable,
+    volumeAttachLimit: ebsAttachLimitOf(e.labels[Labels.instanceHypervisor]),
+  }));
+  return {
+    types: () => types,
+    price: (type, zone, capacityType) => {
+      const i = account.zones.indexOf(zone);
+      if (i < 0 || !account.market.offered(type, zone, i)) return undefined;
+      return capacityType === 'spot'
+        ? account.market.spotPrice(type, zone, pg.clock.now())
+        : account.market.onDemandPrice(type);
+    },
+    priceOf: (labels) => priceOf(pg, labels),
+  };
 }
 
 function isReady(n: Node): boolean {

@@ -14,7 +14,8 @@ import { applyObjects, deleteObject, parseManifests, scaleObject } from './apply
 import { describeExpectation, evaluate, type Outcome } from './expectations.js';
 import { faultNeedsEmbeddedServer, injectFault } from './faults.js';
 import type { Expectation, Scenario, Step, WaitStep } from './format.js';
-import { launches, priceOf, sample, timeline } from './observe.js';
+import { cloudView, launches, sample, timeline } from './observe.js';
+import type { CloudView } from './fewest-per-zone.js';
 import { findUnexplainedWaits } from '../report/unexplained-waits.js';
 import { addCapacityReservations } from './world-setup.js';
 import { describeWaiting, nothingWaiting } from './waiting-on.js';
@@ -82,6 +83,17 @@ function attachedOptions(o: RunScenarioOptions): PlaygroundOptions['options'] {
   };
 }
 
+/**
+ * Where an attached run starts its simulated clock: the next midnight UTC, the time of day an embedded run starts at
+ * (2026-01-01T00:00Z), so a scenario's schedules (a budget `@daily` for 23h) hold at the same simulated hours
+ * wherever and whenever it runs. The simulated clock runs ahead of the cluster's wall clock in an attached run anyway
+ * (ADR 0039).
+ */
+export function attachedRunStart(nowMs: number): number {
+  const day = 86_400_000;
+  return Math.ceil(nowMs / day) * day;
+}
+
 /** Why a scenario cannot run against an attached cluster (undefined when it can). */
 export function clusterSkipReason(s: Scenario): string | undefined {
   for (const step of s.steps) {
@@ -105,6 +117,7 @@ class Run {
   private lastWrite = Number.NEGATIVE_INFINITY;
   private step = 0;
   private text = '';
+  private cloud: CloudView | undefined;
 
   readonly t0: number;
 
@@ -167,7 +180,7 @@ class Run {
   }
 
   check(e: Expectation): Promise<Outcome> {
-    return evaluate({ client: this.pg.observer.client, priceOf: (labels) => priceOf(this.pg, labels) }, e);
+    return evaluate({ client: this.pg.observer.client, cloud: (this.cloud ??= cloudView(this.pg)) }, e);
   }
 
   record(step: number, description: string, o: Outcome): boolean {

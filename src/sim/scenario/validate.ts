@@ -120,6 +120,7 @@ const expectation = union('expectation', {
   ),
   costPerHour: obj({ max: num({ min: 0 }) }, ['max']),
   nodeClaimNeverDeleted: obj({ reason: str() }, ['reason']),
+  fewestPerZone: oneOf([true]),
 });
 
 const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];

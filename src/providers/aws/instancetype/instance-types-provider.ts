@@ -21,6 +21,7 @@ import { computeResources, maxPods, type OverheadSettings } from './overhead.js'
 import { toResourceList, type Amounts } from './quantities.js';
 import { instanceTypeRequirements, placementGroupRequirements } from './requirements.js';
 import { withReservedOfferings } from './reserved-offerings.js';
+import { EbsCsiDriver, ebsAttachLimit } from './volume-limits.js';
 
 /** An instance type plus what the provider needs to launch it without recomputing. */
 export interface ResolvedInstanceType {
@@ -228,6 +229,7 @@ export class InstanceTypesProvider {
       },
       allocatable: toResourceList(r.allocatable),
       offerings,
+      csiAttachLimits: { [EbsCsiDriver]: ebsAttachLimit(info.hypervisor) },
     };
     return {
       instanceType,

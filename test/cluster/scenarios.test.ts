@@ -8,18 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../src/kube/index.js';
-import { runScenario } from '../../src/sim/scenario/runner.js';
+import { attachedRunStart, runScenario } from '../../src/sim/scenario/runner.js';
 import { parseScenario } from '../../src/sim/scenario/validate.js';
 import { emptyCluster } from './cleanup.js';
 import { clusterClient, clusterKubeconfig } from './cluster.js';
 
-// Not here yet (issue 25): s4-immediate-pvc made 6, 6, 7, 8 and 9 NodeClaims in five runs where 3-6 are expected
-// (the embedded world makes 7 with seed 16 too). Tenon plans new NodeClaims without the EBS attach limit (26 volumes
-// on a Nitro node): a zone's pods past 26 wait for the node's CSINode and get NodeClaims of their own in later passes.
 const scenarios = [
   's1-ccm-taint-race',
   's2-user-register-taints',
   's3-custom-ami-bootstrap',
+  's4-immediate-pvc',
   's5-unknown-node-repair',
   's5-repair-blocked',
   'scale-up',
@@ -64,6 +62,11 @@ class StepWallTimes {
   }
 }
 
+/** NodeClaims a run launched. */
+function launched(report: Awaited<ReturnType<typeof runScenario>>): number {
+  return report.launched.reduce((n, g) => n + g.count, 0);
+}
+
 describe('scenarios against the real control plane', () => {
   let client: KubeClient;
   beforeAll(async () => {
@@ -83,7 +86,7 @@ describe('scenarios against the real control plane', () => {
       const report = await runScenario(parsed.scenario, {
         onProgress: (p) => wall.at(p.step, p.sample.t),
         baseDir: dir,
-        cluster: { kubeconfig: clusterKubeconfig(), startMs: Date.now() },
+        cluster: { kubeconfig: clusterKubeconfig(), startMs: attachedRunStart(Date.now()) },
         signal: AbortSignal.any([signal, stalled.signal]),
         stallMs,
         onStall: (text) => {
@@ -92,7 +95,7 @@ describe('scenarios against the real control plane', () => {
         },
       });
       console.log(
-        `${name}: ${report.passed ? 'passed' : 'FAILED'} in ${report.wallSeconds.toFixed(0)} s wall; ${wall.text()}`,
+        `${name}: ${report.passed ? 'passed' : 'FAILED'} in ${report.wallSeconds.toFixed(0)} s wall, ${launched(report)} NodeClaims launched, $${report.costPerHour.toFixed(4)}/h at the end; ${wall.text()}`,
       );
       const failed = report.expectations
         .filter((e) => !e.passed)

@@ -7,7 +7,7 @@ import { progressLine } from '../../sim/report/progress.js';
 import type { RunReport } from '../../sim/report/run-report.js';
 import { renderSummary } from '../../sim/report/terminal.js';
 import { repeatSummary, seedLine } from '../../sim/report/repeat-summary.js';
-import { clusterSkipReason, runScenario } from '../../sim/scenario/runner.js';
+import { attachedRunStart, clusterSkipReason, runScenario } from '../../sim/scenario/runner.js';
 import { useLeanHeap } from '../../sim/playground/lean-heap.js';
 import { formatScenarioError, parseScenario } from '../../sim/scenario/validate.js';
 import type { Scenario } from '../../sim/scenario/format.js';
@@ -40,7 +40,7 @@ export async function runFile(
   const live = !o.quiet && process.stderr.isTTY;
   const report = await runScenario(scenario, {
     seed: o.seed,
-    cluster: o.cluster ? { kubeconfig: resolve(o.cluster), startMs: systemClock.now() } : undefined,
+    cluster: o.cluster ? { kubeconfig: resolve(o.cluster), startMs: attachedRunStart(systemClock.now()) } : undefined,
     baseDir: dirname(resolve(file)),
     onProgress: live ? (p) => process.stderr.write(`\r${progressLine(p)}\x1b[K`) : undefined,
     // The cluster's components may stop answering or never act; a run that stalls says what it waits on.

@@ -58,22 +58,22 @@ describe('NodePool limits held by NodeClaims planned in the same pass', () => {
 });
 
 describe('NodePool limits that the cheapest fleet stays under', () => {
-  // Each node costs 0.01 more and types from 16 CPU half as much again per CPU: the cheapest fleet is 8-CPU nodes. Each planned NodeClaim holds the
-  // limits at its largest option (64 CPU) until the limits bind, so a packing of many NodeClaims runs into them
-  // where Karpenter's packing, growing one NodeClaim into the largest type, does not.
+  // Each node costs 0.01 more, and types from 16 CPU cost half as much again per CPU: the cheapest fleet is 8-CPU
+  // nodes. Each planned NodeClaim holds the limits at its largest option (64 CPU) until the limits bind, so a packing
+  // of many NodeClaims runs into them where Karpenter's packing, growing one NodeClaim into the largest type, does not.
   const catalog = [1, 2, 4, 8, 16, 32, 64].map((cpu) =>
     makeInstanceType({ name: `m.${cpu}x`, cpu, memGi: cpu * 4, price: 0.01 + cpu * 0.05 * (cpu >= 16 ? 1.5 : 1) }),
   );
   const pods = (): Pod[] =>
     Array.from({ length: 40 }, (_, i) => makePod({ name: `p${i}`, cpu: '900m', memory: '1Gi' }));
+  /** The pods solved with no limits and under a 200 CPU limit. */
+  const both = (make: () => Pod[]): { free: SchedulingResult; limited: SchedulingResult } => ({
+    free: solve({ pods: make(), nodePools: [makeNodePool()], instanceTypes: catalog }),
+    limited: solve({ pods: make(), nodePools: [makeNodePool({ limits: { cpu: '200' } })], instanceTypes: catalog }),
+  });
 
   it('launches the same fleet as with no limits', () => {
-    const free = solve({ pods: pods(), nodePools: [makeNodePool()], instanceTypes: catalog });
-    const limited = solve({
-      pods: pods(),
-      nodePools: [makeNodePool({ limits: { cpu: '200' } })],
-      instanceTypes: catalog,
-    });
+    const { free, limited } = both(pods);
     expect(free.newNodeClaims.map((c) => c.cheapest.instanceType)).toEqual(Array(5).fill('m.8x'));
     expect(limited.unplaced).toEqual([]);
     expect(limited.cost).toBeCloseTo(free.cost, 9);
@@ -92,12 +92,7 @@ describe('NodePool limits that the cheapest fleet stays under', () => {
           }),
         ),
       );
-    const free = solve({ pods: zonal(), nodePools: [makeNodePool()], instanceTypes: catalog });
-    const limited = solve({
-      pods: zonal(),
-      nodePools: [makeNodePool({ limits: { cpu: '200' } })],
-      instanceTypes: catalog,
-    });
+    const { free, limited } = both(zonal);
     expect(free.newNodeClaims.map((c) => c.cheapest.instanceType)).toEqual(Array(6).fill('m.8x'));
     expect(limited.unplaced).toEqual([]);
     expect(limited.cost).toBeCloseTo(free.cost, 9);

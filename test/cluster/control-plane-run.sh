@@ -196,6 +196,8 @@ up() {
   done
   [ -x "$ETCD_BIN/etcd" ] && [ -x "$BIN/kube-apiserver" ] || { log "binaries missing: run \`$0 build\` first"; exit 1; }
   for port in "$ETCD_PORT" "$ETCD_PEER_PORT" "$APISERVER_PORT" "$KCM_PORT" "$SCHEDULER_PORT"; do
+    # A component of a failed start may still hold its port for a while (kube-apiserver retries etcd for 20 s).
+    for _ in $(seq 1 30); do port_free "$port" && break; sleep 1; done
     port_free "$port" || { log "port $port on 127.0.0.1 is in use (move it with TENON_*_PORT, see $HERE/control-plane-run.sh)"; exit 1; }
   done
   mkdir -p "$RUN/logs" "$RUN/pids"

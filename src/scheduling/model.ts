@@ -43,6 +43,11 @@ export interface ExistingNode {
   markedForDeletion?: boolean;
   /** Startup taints it was launched with: ignored while it is not initialized. */
   startupTaints?: Taint[];
+  /**
+   * `namespace/name` of pending pods an earlier pass nominated here: each is placed here first while it still fits,
+   * so the plan a NodeClaim was launched for holds from pass to pass.
+   */
+  nominatedPods?: string[];
 }
 
 /** A NodeClaim that was created but whose Node is not (fully) there yet. */

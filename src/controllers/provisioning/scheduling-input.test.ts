@@ -177,6 +177,24 @@ describe("the provisioner's view of the cluster", () => {
     expect(after.newNodeClaims).toEqual([]);
   });
 
+  it('hands each in-flight NodeClaim the pending pods an earlier pass nominated to it', () => {
+    const s = state();
+    const inFlight = {
+      metadata: { name: 'default-abc', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: {
+        nodeClassRef: pool.spec.template.spec.nodeClassRef,
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small'] }],
+        resources: { requests: { cpu: '1' } },
+      },
+    } as StoredNodeClaim;
+    s.informers.nodeClaims.cache.set(inFlight);
+    s.informers.pods.cache.set(pendingPod('planned', '1'));
+    s.informers.pods.cache.set(pendingPod('new', '1'));
+    s.nominate('default/planned', 'nodeclaim/default-abc', 20_000);
+    const view = buildSchedulingInput(s, [pool], new Map([['default', types]]));
+    expect(view.input.nodeClaims?.[0]?.nominatedPods).toEqual(['default/planned']);
+  });
+
   it('puts the pods of a node being deleted back in the input, so their new home launches before the drain', () => {
     const s = state();
     const node = {

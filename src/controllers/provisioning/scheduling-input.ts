@@ -256,6 +256,36 @@ export interface ProvisioningView {
   pods: Map<string, Pod>;
 }
 
+/**
+ * Gives each node and in-flight NodeClaim the pending pods nominated to it (`node/<name>`, `nodeclaim/<name>`; a
+ * registered node also takes those nominated to its NodeClaim), which the solver places there first.
+ */
+function withNominations(
+  state: ClusterState,
+  pods: ReadonlyMap<string, Pod>,
+  bins: { nodes: sched.ExistingNode[]; nodeClaims: sched.InFlightNodeClaim[] },
+): void {
+  const byTarget = new Map<string, string[]>();
+  for (const key of pods.keys()) {
+    const target = state.nominationOf(key)?.target;
+    if (!target) continue;
+    const list = byTarget.get(target);
+    if (list) list.push(key);
+    else byTarget.set(target, [key]);
+  }
+  if (byTarget.size === 0) return;
+  for (const n of bins.nodeClaims) n.nominatedPods = byTarget.get(`nodeclaim/${n.name}`);
+  for (const n of bins.nodes) {
+    const node = state.informers.nodes.cache.get(n.name);
+    const claim = node && state.nodeClaimOf(node)?.metadata.name;
+    const keys = [
+      ...(byTarget.get(`node/${n.name}`) ?? []),
+      ...(claim ? (byTarget.get(`nodeclaim/${claim}`) ?? []) : []),
+    ];
+    if (keys.length > 0) n.nominatedPods = keys;
+  }
+}
+
 /** Collects the scheduling input; `instanceTypes` are the provider's, by NodePool name; `cache` is the caller's. */
 export function buildSchedulingInput(
   state: ClusterState,
@@ -277,6 +307,7 @@ export function buildSchedulingInput(
     .list()
     .filter((nc) => !nc.metadata.deletionTimestamp && !state.nodeOf(nc))
     .map((nc) => inFlight(nc, byName, cache));
+  withNominations(state, pods, { nodes, nodeClaims });
   const byPool: Record<string, sched.InstanceType[]> = {};
   for (const [pool, list] of instanceTypes) byPool[pool] = list.map((it) => toSchedulingInstanceType(it, cache));
   const input: sched.SchedulingInput = {

@@ -96,6 +96,27 @@ export class Packing {
     return [...reasons, ...summarize(plannedReasons, 'NodeClaims planned in this solve')];
   }
 
+  /**
+   * Places each pod that an earlier pass nominated to an existing node or in-flight NodeClaim there, in queue order,
+   * while it still fits; returns the pods placed. Re-packing them from scratch each pass could scatter the pods an
+   * in-flight NodeClaim was launched for and launch another for the ones left over (kube-scheduler likewise tries a
+   * pod's nominated node first).
+   */
+  placeNominated(pods: readonly PodInfo[]): Set<PodInfo> {
+    const placed = new Set<PodInfo>();
+    const binOf = new Map<string, ExistingBin>();
+    for (const bin of this.ctx.existing) for (const key of bin.node.nominatedPods ?? []) binOf.set(key, bin);
+    if (binOf.size === 0) return placed;
+    const { topology } = this.ctx;
+    for (const pod of pods) {
+      const bin = binOf.get(pod.key);
+      if (!bin || topology.unmatchedAffinity(pod) || !bin.canAdd(pod, topology).ok) continue;
+      this.commit(pod, bin, () => bin.add(pod, topology));
+      placed.add(pod);
+    }
+    return placed;
+  }
+
   /** The pod's requests as text: pods of one template share their requests object, so the text is made once. */
   private requestShape(pod: PodInfo): string {
     let s = this.shapes.get(pod.requests);

@@ -218,7 +218,8 @@ export function pack(
   }
   const toleratePreferNoSchedule = ctx.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule'));
   const order = { strategy, first: variant.first };
-  for (let pending = schedulable; pending.length > 0;) {
+  const kept = packing.placeNominated(schedulable);
+  for (let pending = kept.size > 0 ? schedulable.filter((p) => !kept.has(p)) : schedulable; pending.length > 0;) {
     const queue = new PodQueue(pending, order);
     for (let pod = queue.pop(); pod; pod = queue.pop()) {
       const reasons = packing.place(pod);

@@ -85,6 +85,16 @@ async function replacementOf(old: StoredNodeClaim): Promise<StoredNodeClaim> {
   );
 }
 
+/** The name of `old`'s replacement, once it has launched. */
+async function launchedReplacementOf(old: StoredNodeClaim): Promise<string> {
+  const name = (await replacementOf(old)).metadata.name ?? '';
+  await eventually(h, 'the replacement launched', async () => {
+    const nc = await claim(name);
+    return nc !== undefined && conditionOf(nc, 'Launched')?.status === 'True';
+  });
+  return name;
+}
+
 function logMessages(): Array<{ message?: string; reason?: string }> {
   return h.logs.map((l) => JSON.parse(l) as { message?: string; reason?: string });
 }
@@ -108,12 +118,7 @@ describe('the drain of an interrupted node', () => {
     h = await startHarness();
     const old = await runningWorkload();
     const t0 = await interrupt(old);
-    const replacement = await replacementOf(old);
-    const name = replacement.metadata.name ?? '';
-    await eventually(h, 'the replacement launched', async () => {
-      const nc = await claim(name);
-      return nc !== undefined && conditionOf(nc, 'Launched')?.status === 'True';
-    });
+    const name = await launchedReplacementOf(old);
     // The replacement registers 20 s after the warning; until it is initialized the pod stays where it was.
     await advanceTo(t0 + 20_000);
     await registerNodeFor(h, must(await claim(name), 'replacement'));
@@ -184,12 +189,7 @@ describe('the drain of an interrupted node', () => {
       async () => (await pod('huge'))?.spec.nodeName !== undefined,
     );
     const t0 = await interrupt(old);
-    const replacement = await replacementOf(old);
-    const name = replacement.metadata.name ?? '';
-    await eventually(h, 'the replacement launched', async () => {
-      const nc = await claim(name);
-      return nc !== undefined && conditionOf(nc, 'Launched')?.status === 'True';
-    });
+    const name = await launchedReplacementOf(old);
     await registerNodeFor(h, must(await claim(name), 'replacement'));
     await eventually(h, 'the replacement initialized', () => initialized(name));
     // Empty and consolidatable at once (consolidateAfter 0s): only web-1's nomination keeps it.

@@ -160,13 +160,15 @@ export function repack(packing: Packing): void {
 }
 
 /**
- * Whether the NodePool's limits still hold with `fresh` in place of the group's NodeClaims. Each new NodeClaim
- * first gives up its options larger (in the limited resources) than the type it launches as, as planned NodeClaims
- * do when limits bind (NewBin.tighten): otherwise each would reserve its largest option.
+ * Whether the NodePool's limits still hold with `fresh` in place of the group's NodeClaims. When they would not, the
+ * new NodeClaims first give up their options larger (in the limited resources) than the type they launch as, as
+ * planned NodeClaims do when limits bind (NewBin.tighten): each otherwise reserves its largest option.
  */
 function withinLimitsAfter(packing: Packing, group: Group, fresh: readonly NewBin[]): boolean {
-  for (const b of fresh) b.tighten();
   const gone = new Set(group.bins);
-  const remaining = remainingOf(group.template, [...packing.newBins.filter((b) => !gone.has(b)), ...fresh]);
-  return Object.values(remaining).every((v) => v >= 0);
+  const bins = [...packing.newBins.filter((b) => !gone.has(b)), ...fresh];
+  const holds = (): boolean => Object.values(remainingOf(group.template, bins)).every((v) => v >= 0);
+  if (holds()) return true;
+  for (const b of fresh) b.tighten();
+  return holds();
 }

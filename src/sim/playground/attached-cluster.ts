@@ -9,7 +9,7 @@ import type { AgentName } from '../world/world.js';
 /** The cluster a playground attaches to. */
 export interface ClusterAttachment {
   kubeconfig: string;
-  /** Where simulated time starts (the cluster stamps objects with its wall clock, so: now). */
+  /** Where simulated time starts: now, or later (scenario runs start at midnight UTC; the time map keeps the offset). */
   startMs: number;
 }
 

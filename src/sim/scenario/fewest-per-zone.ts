@@ -101,7 +101,9 @@ function byPoolAndZone(load: ReadonlyMap<string, Load>): Load[][] {
   for (const l of load.values()) {
     const labels = l.node.metadata.labels ?? {};
     const key = `${labels[Labels.nodePool] ?? ''}/${labels[Labels.zone] ?? ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), l]);
+    const group = groups.get(key);
+    if (group) group.push(l);
+    else groups.set(key, [l]);
   }
   return [...groups.values()];
 }
